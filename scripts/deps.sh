@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# scripts/deps.sh — install what building and testing gpuflame needs on Debian 12.
+#
+# Usage: scripts/deps.sh [build|test]
+#   build: C toolchain and the compression libraries (zlib, zstd, ISA-L).
+#   test:  the above, plus clang (libFuzzer), python3 (test generators, svgframes.py),
+#          chromium and playwright-core (the browser test of the interactive SVG).
+# Only missing pieces are installed; a machine that has them all is left alone.
+# Needs root (or sudo) for apt-get when something is missing.
+set -euo pipefail
+what=${1:-build}
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+pkgs=(build-essential pkg-config zlib1g-dev libzstd-dev libisal-dev)
+if [ "$what" = test ]; then
+  pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+# nodejs/npm may come from elsewhere (nodesource); accept any working node+npm.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  tmp=(); for p in "${missing[@]}"; do [ "$p" = nodejs ] || [ "$p" = npm ] || tmp+=("$p"); done
+  missing=("${tmp[@]+"${tmp[@]}"}")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}" >&2
+  SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >&2
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [ "$what" = test ]; then
+  # playwright-core drives Debian's chromium; it never downloads a browser itself.
+  if [ ! -d "$here/tests/browser/node_modules/playwright-core" ]; then
+    echo "deps: npm install (tests/browser)" >&2
+    (cd "$here/tests/browser" && npm install --no-audit --no-fund --silent >&2) ||
+      echo "deps: npm install failed; the browser test will be skipped" >&2
+  fi
+fi

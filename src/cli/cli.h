@@ -1,0 +1,68 @@
+/*
+ * cli.h — what every subcommand shares: messages, exit, option helpers.
+ *
+ * Adding a command (the checklist):
+ *   1. src/cli/cmd_<name>.c defining `int cmd_<name>(int argc, char **argv)`
+ *      with getopt_long, `--help` (usage on stdout, exit 0) and thin calls
+ *      into the library layers;
+ *   2. a row in the table in main.c and a declaration below;
+ *   3. a section in docs/cli.md and docs/gpuflame.1;
+ *   4. tests in tests/cli/<name>*.sh.
+ *
+ * Only this layer prints and exits. Messages are one line:
+ *   gpuflame <cmd>: 'file': line 12: expected 'stack count'
+ * Exit codes are enum gf_exit (base/gf.h), documented in docs/cli.md.
+ *
+ * Layer: cli (may use every other layer; nothing includes it).
+ */
+#ifndef GF_CLI_H
+#define GF_CLI_H
+
+#include "../base/gf.h"
+#include "../base/sbuf.h"
+
+#include <stdio.h>
+
+/* The running subcommand's name, for message prefixes ("svg", "fold"...). */
+extern const char *cli_cmd;
+
+GF_NORETURN void cli_die(int exit_code, const char *fmt, ...) GF_PRINTF(2, 3);
+void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
+/* Bad usage: message, a hint to run --help, exit GF_EXIT_USAGE. */
+GF_NORETURN void cli_usage_error(const char *fmt, ...) GF_PRINTF(1, 2);
+
+/* True when stderr is a terminal (progress lines are shown only then). */
+bool cli_progress_enabled(void);
+/* Rewrites one progress line on stderr (no-op when not a terminal);
+ * cli_progress_done clears it. */
+void cli_progress(const char *fmt, ...) GF_PRINTF(1, 2);
+void cli_progress_done(void);
+
+/*
+ * Parses an enum option value against a NULL-terminated list of names.
+ * On a bad value prints "invalid argument 'x' for '--opt'; valid arguments
+ * are: a, b, c" and exits GF_EXIT_USAGE. @return the index.
+ */
+int cli_choice(const char *opt, const char *val, const char *const *names);
+/* Parses a non-negative decimal (or integer with allow_frac = false);
+ * bad values are usage errors. */
+double cli_double(const char *opt, const char *val);
+long long cli_int(const char *opt, const char *val, long long min, long long max);
+
+/* Opens an input file ("-" = stdin) or dies with GF_EXIT_INPUT. */
+FILE *cli_open_in(const char *path);
+void cli_close_in(FILE *fp);
+/* Display name for messages: "<stdin>" for "-". */
+const char *cli_in_name(const char *path);
+
+int cmd_svg(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_fold(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_syncs(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_norm(int argc, char **argv);
+
+#endif

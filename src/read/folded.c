@@ -1,0 +1,322 @@
+/* folded.c — folded-stack reader (see folded.h). */
+#include "folded.h"
+
+#include "../base/num.h"
+#include "../base/vec.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define META_PREFIX "# gpuflame:"
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_count(const char *s, size_t n)
+{
+	/* \d+(\.\d*)? */
+	size_t i = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == 0)
+		return false;
+	if (i < n && s[i] == '.') {
+		i++;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+	}
+	return i == n;
+}
+
+/* Splits off the last blank-separated token of s[0..*n); @return its start or
+ * NULL when there is no blank-separated token. Trims blanks before it. */
+static const char *last_token(const char *s, size_t *n, size_t *tok_len)
+{
+	size_t e = *n;
+	size_t b = e;
+	while (b > 0 && !is_blank(s[b - 1]))
+		b--;
+	if (b == 0 || b == e)
+		return NULL;
+	*tok_len = e - b;
+	size_t k = b;
+	while (k > 0 && is_blank(s[k - 1]))
+		k--;
+	*n = k;
+	return s + b;
+}
+
+int folded_parse_line(const char *s, size_t n, int want_cols, struct folded_line *out,
+		      const char **why)
+{
+	if (n && s[n - 1] == '\r')
+		n--;
+	size_t i = 0;
+	while (i < n && is_blank(s[i]))
+		i++;
+	if (i == n)
+		return FOLDED_BLANK;
+	if (s[0] == '#') {
+		if (n >= sizeof META_PREFIX - 1 && !memcmp(s, META_PREFIX, sizeof META_PREFIX - 1))
+			return FOLDED_META;
+		return FOLDED_COMMENT;
+	}
+	if (memchr(s, 0, n)) {
+		*why = "a NUL byte inside the line";
+		return FOLDED_INVALID;
+	}
+	while (n && is_blank(s[n - 1]))
+		n--;
+	size_t len = n, tl;
+	const char *t = last_token(s, &len, &tl);
+	if (!t || !is_count(t, tl)) {
+		*why = "'stack count' with a non-negative decimal count at the end";
+		return FOLDED_INVALID;
+	}
+	out->ncols = 1;
+	out->cnt[0] = t;
+	out->cnt_len[0] = tl;
+	if (want_cols != 1) {
+		size_t len2 = len, tl2;
+		const char *t2 = last_token(s, &len2, &tl2);
+		if (t2 && is_count(t2, tl2) && len2 > 0) {
+			out->ncols = 2;
+			out->cnt[1] = out->cnt[0];
+			out->cnt_len[1] = out->cnt_len[0];
+			out->cnt[0] = t2;
+			out->cnt_len[0] = tl2;
+			len = len2;
+		}
+	}
+	if (want_cols == 2 && out->ncols != 2) {
+		*why = "'stack before after' (two counts) as in the first line";
+		return FOLDED_INVALID;
+	}
+	if (len == 0) {
+		*why = "a stack before the count";
+		return FOLDED_INVALID;
+	}
+	out->stack = s;
+	out->stack_len = len;
+	return FOLDED_STACK;
+}
+
+static unsigned char unhex(char c)
+{
+	return (unsigned char)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+}
+
+int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
+{
+	if (n >= sizeof META_PREFIX - 1 && !memcmp(s, META_PREFIX, sizeof META_PREFIX - 1)) {
+		s += sizeof META_PREFIX - 1;
+		n -= sizeof META_PREFIX - 1;
+	}
+	int count = 0;
+	size_t i = 0;
+	struct sbuf k = SBUF_INIT, v = SBUF_INIT;
+	while (i < n) {
+		while (i < n && (is_blank(s[i]) || s[i] == ';' || s[i] == '\r'))
+			i++;
+		size_t ks = i;
+		while (i < n && s[i] != '=' && s[i] != ';')
+			i++;
+		if (i >= n || s[i] != '=')
+			break;
+		sbuf_reset(&k);
+		sbuf_add(&k, s + ks, i - ks);
+		while (k.len && is_blank(k.buf[k.len - 1]))
+			sbuf_setlen(&k, k.len - 1);
+		i++;
+		sbuf_reset(&v);
+		while (i < n && s[i] != ';' && s[i] != '\r') {
+			if (s[i] == '%' && i + 2 < n && strchr("0123456789abcdefABCDEF", s[i + 1]) &&
+			    s[i + 1] && strchr("0123456789abcdefABCDEF", s[i + 2]) && s[i + 2]) {
+				sbuf_addch(&v, unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
+				i += 3;
+			} else {
+				sbuf_addch(&v, s[i++]);
+			}
+		}
+		if (k.len) {
+			fmeta_set(m, k.buf, v.buf);
+			count++;
+		}
+	}
+	sbuf_release(&k);
+	sbuf_release(&v);
+	return count;
+}
+
+struct reader {
+	struct ftree *t;
+	const char *fname;
+	const struct folded_opts *opts;
+	struct folded_stats *st;
+	struct sbuf *err;
+	int want_cols;
+	VEC(uint32_t) frames;
+};
+
+/* Raises the tree's scale to hold d decimals (at most NUM_MAX_SCALE). */
+static int want_scale(struct reader *r, unsigned d)
+{
+	if (d > NUM_MAX_SCALE)
+		d = NUM_MAX_SCALE;
+	return d > r->t->scale ? ftree_set_scale(r->t, d, r->err) : GF_OK;
+}
+
+static int parse_weight(struct reader *r, const char *c, size_t n, int64_t *out)
+{
+	int rc = num_parse(c, n, r->t->scale, 0, out);
+	if (rc == NUM_ROUNDED) {
+		r->st->rounded++;
+	} else if (rc != NUM_OK) {
+		sbuf_setf(r->err, "count '%.*s' does not fit in 64-bit integers", (int)GF_MIN(n, 40), c);
+		return GF_EINPUT;
+	}
+	return GF_OK;
+}
+
+static int line_error(struct reader *r)
+{
+	struct sbuf m = SBUF_INIT;
+	sbuf_addf(&m, "'%s': line %llu: %s", r->fname, (unsigned long long)r->st->lines, r->err->buf);
+	sbuf_reset(r->err);
+	sbuf_add(r->err, m.buf, m.len);
+	sbuf_release(&m);
+	return GF_EINPUT;
+}
+
+static int do_line(struct reader *r, const char *s, size_t n)
+{
+	struct folded_stats *st = r->st;
+	st->lines++;
+	struct folded_line fl;
+	const char *why = NULL;
+	int k = folded_parse_line(s, n, r->want_cols, &fl, &why);
+	switch (k) {
+	case FOLDED_BLANK:
+		st->blank++;
+		return GF_OK;
+	case FOLDED_META:
+		folded_parse_meta(s, n, &r->t->meta);
+		/* fall through */
+	case FOLDED_COMMENT:
+		st->comments++;
+		return GF_OK;
+	case FOLDED_INVALID:
+		if (!why)
+			why = "'stack count'";
+		if (!st->invalid) {
+			st->first_invalid_line = st->lines;
+			snprintf(st->first_invalid_why, sizeof st->first_invalid_why, "%s", why);
+		}
+		st->invalid++;
+		if (r->opts->strict) {
+			sbuf_setf(r->err, "'%s': line %llu: expected %s", r->fname,
+				  (unsigned long long)st->lines, why);
+			return GF_EINPUT;
+		}
+		return GF_OK;
+	default:
+		break;
+	}
+	if (!r->want_cols) {
+		r->want_cols = fl.ncols;
+		if (fl.ncols == 2)
+			ftree_make_diff(r->t);
+	}
+	int64_t w[2] = { 0, 0 };
+	unsigned d = 0;
+	for (int c = 0; c < fl.ncols; c++)
+		d = GF_MAX(d, num_decimals(fl.cnt[c], fl.cnt_len[c]));
+	if (want_scale(r, d))
+		return line_error(r);
+	for (int c = 0; c < fl.ncols; c++)
+		if (parse_weight(r, fl.cnt[c], fl.cnt_len[c], &w[c]))
+			return line_error(r);
+	/* split frames */
+	r->frames.n = 0;
+	size_t len = fl.stack_len;
+	if (len && fl.stack[len - 1] == ';')
+		len--; /* a trailing ';' adds no empty frame */
+	size_t b = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i == len || fl.stack[i] == ';') {
+			vec_push(&r->frames, pool_intern(r->t->names, fl.stack + b, i - b));
+			b = i + 1;
+		}
+	}
+	if (r->opts->reverse) {
+		for (size_t i = 0, j = r->frames.n - 1; i < j; i++, j--) {
+			uint32_t x = r->frames.v[i];
+			r->frames.v[i] = r->frames.v[j];
+			r->frames.v[j] = x;
+		}
+	}
+	if (ftree_add(r->t, r->frames.v, r->frames.n, w, r->err) == FT_NONE)
+		return line_error(r);
+	st->stacks++;
+	return GF_OK;
+}
+
+static void reader_init(struct reader *r, struct ftree *t, const char *fname,
+			const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err)
+{
+	static const struct folded_opts defaults;
+	memset(r, 0, sizeof *r);
+	r->t = t;
+	r->fname = fname ? fname : "<stdin>";
+	r->opts = opts ? opts : &defaults;
+	r->st = st;
+	r->err = err;
+	r->want_cols = t->n > 1 ? t->ncols : 0;
+}
+
+int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fname,
+		    const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err)
+{
+	struct reader r;
+	reader_init(&r, t, fname, opts, st, err);
+	int rc = GF_OK;
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - buf) : len;
+		if ((rc = do_line(&r, buf + i, e - i)))
+			break;
+		i = e + 1;
+	}
+	vec_free(&r.frames);
+	return rc;
+}
+
+int folded_read(struct ftree *t, FILE *fp, const char *fname,
+		const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err)
+{
+	struct reader r;
+	reader_init(&r, t, fname, opts, st, err);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = GF_OK;
+	errno = 0;
+	while ((n = getline(&line, &cap, fp)) >= 0) {
+		size_t len = (size_t)n;
+		if (len && line[len - 1] == '\n')
+			len--;
+		if ((rc = do_line(&r, line, len)))
+			break;
+	}
+	if (!rc && ferror(fp)) {
+		sbuf_setf(err, "cannot read '%s': %s", r.fname, strerror(errno));
+		rc = GF_EINPUT;
+	}
+	free(line);
+	vec_free(&r.frames);
+	return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * folded.h — read folded stacks ("frame;frame;frame count") into a call tree.
+ *
+ * Input format (flamegraph.pl's, see docs/folded.md):
+ *   a;b;c 12            one stack and its weight
+ *   a;b;c 10 14         differential line: weight before, weight after
+ *   a;b 2.5             decimal weights are exact (fixed point)
+ *   # gpuflame: weight=gpu; unit=us; steps=5;    metadata header (kept)
+ *   # anything          comment (skipped)
+ * The weight is the last blank-separated (space or TAB) token; CRLF is
+ * accepted; blank lines are skipped; a trailing ';' adds no empty frame (as in
+ * flamegraph.pl) but inner and leading empty frames are kept. Identical stacks
+ * merge wherever they appear. Whether a file is differential is decided by its
+ * first stack line. Invalid lines are counted (first one remembered) and
+ * skipped, or are fatal with opts.strict.
+ *
+ * Layer: read. Does not print: the caller reports stats and errors.
+ */
+#ifndef GF_FOLDED_H
+#define GF_FOLDED_H
+
+#include "../base/gf.h"
+#include "../base/sbuf.h"
+#include "../model/tree.h"
+
+#include <stdio.h>
+
+struct folded_opts {
+	bool strict;    /* the first invalid line is an error */
+	bool reverse;   /* reverse each stack (leaf becomes root) */
+};
+
+struct folded_stats {
+	uint64_t lines;    /* physical lines read */
+	uint64_t stacks;   /* valid stack lines */
+	uint64_t invalid;  /* skipped invalid lines */
+	uint64_t comments; /* '#' lines, metadata included */
+	uint64_t blank;
+	uint64_t rounded;  /* weights with more than NUM_MAX_SCALE decimals */
+	uint64_t first_invalid_line;
+	char first_invalid_why[96];
+};
+
+/* One parsed line, pointing into the caller's buffer. */
+struct folded_line {
+	const char *stack;
+	size_t stack_len;
+	const char *cnt[2];
+	size_t cnt_len[2];
+	int ncols; /* 1 or 2 */
+};
+
+enum folded_kind {
+	FOLDED_STACK = 0,
+	FOLDED_BLANK = 1,
+	FOLDED_COMMENT = 2,
+	FOLDED_META = 3,   /* "# gpuflame: ..." */
+	FOLDED_INVALID = -1,
+};
+
+/*
+ * Classifies and splits one line (without its '\n'; a trailing '\r' is
+ * ignored). For FOLDED_INVALID, *why says what was expected.
+ * want_cols: 0 to accept one or two counts, else the required count.
+ */
+int folded_parse_line(const char *s, size_t n, int want_cols, struct folded_line *out,
+		      const char **why);
+
+/*
+ * Reads all lines of fp into t (which may already hold stacks: files merge).
+ * fname is used in messages. Metadata lines are parsed into t->meta.
+ * @return GF_OK, or GF_EINPUT with "'fname': line N: ..." in err (read error,
+ * NUL byte with strict, invalid line with strict, weight overflow).
+ */
+int folded_read(struct ftree *t, FILE *fp, const char *fname,
+		const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err);
+
+/* Same over a memory buffer (used by the fuzzer and tests). */
+int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fname,
+		    const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err);
+
+/* Parses a metadata line body ("weight=gpu; unit=us;") into m. Values are
+ * %-decoded. @return the number of pairs read. */
+int folded_parse_meta(const char *s, size_t n, struct fmeta *m);
+
+#endif

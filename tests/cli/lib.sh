@@ -1,0 +1,42 @@
+# tests/cli/lib.sh — helpers for CLI test scripts (sourced).
+#
+#   . "$(dirname "$0")/lib.sh"
+#   gf svg in.folded            # runs $GF, sets $out $err $rc (files: $T/out $T/err)
+#   expect_rc "svg-empty" 1
+#   expect_grep "svg-empty-msg" "no stacks" "$T/err"
+#   need_shared "corpus-x" || ...   # prints SKIP and returns 1 when no corpus
+#
+# Each check prints PASS/FAIL/SKIP <name>. Scripts run from the repo root.
+set -u
+GF=${GF:-build/asan/gpuflame}
+GF_SHARED=${GF_SHARED:-}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+rc=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: ${2:-}"; }
+skip() { echo "SKIP $1: ${2:-}"; }
+
+# gf ARGS... : run gpuflame, stdout -> $T/out, stderr -> $T/err, exit -> $rc
+gf() { "$GF" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+# gf_in FILE ARGS... : same with FILE on stdin
+gf_in() { local f=$1; shift; "$GF" "$@" <"$f" >"$T/out" 2>"$T/err"; rc=$?; }
+
+expect_rc() { # name expected
+  if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit $rc, expected $2; stderr: $(head -c 400 "$T/err")"; fi
+}
+expect_eq() { # name actual expected
+  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$(printf %s "$2" | head -c 300)', expected '$(printf %s "$3" | head -c 300)'"; fi
+}
+expect_grep() { # name pattern file
+  if grep -qE -- "$2" "$3"; then pass "$1"; else fail "$1" "no match for /$2/ in $3: $(head -c 300 "$3")"; fi
+}
+expect_nogrep() { # name pattern file
+  if grep -qE -- "$2" "$3"; then fail "$1" "unexpected match for /$2/ in $3"; else pass "$1"; fi
+}
+expect_same() { # name file expected_file
+  if cmp -s "$2" "$3"; then pass "$1"; else fail "$1" "$(diff "$2" "$3" | head -20 | tr '\n' '|')"; fi
+}
+need_shared() { # name
+  if [ -z "$GF_SHARED" ] || [ ! -d "$GF_SHARED/corpus" ]; then skip "$1" "../shared absent"; return 1; fi
+}

@@ -1,0 +1,141 @@
+/* test_base.c — unit tests of src/base: sbuf, pool, num. */
+#include "t.h"
+
+#include "base/num.h"
+#include "base/pool.h"
+#include "base/sbuf.h"
+
+static void sane(const struct sbuf *b)
+{
+	T_TRUE(b->buf != NULL);
+	T_TRUE(b->buf[b->len] == 0);
+	T_TRUE(b->alloc == 0 || b->len < b->alloc);
+}
+
+T_TEST(test_sbuf__invariants)
+{
+	struct sbuf b = SBUF_INIT;
+	sane(&b);
+	sbuf_addstr(&b, "abc");
+	sane(&b);
+	sbuf_addf(&b, "%d-%s", 42, "x");
+	sane(&b);
+	T_EQ_STR(b.buf, "abc42-x");
+	for (int i = 0; i < 1000; i++)
+		sbuf_addch(&b, 'z');
+	sane(&b);
+	T_EQ_I64(b.len, 1007);
+	sbuf_reset(&b);
+	sane(&b);
+	T_EQ_I64(b.len, 0);
+	sbuf_add(&b, "a\0b", 3);
+	sane(&b);
+	T_EQ_I64(b.len, 3);
+	size_t n;
+	char *d = sbuf_detach(&b, &n);
+	T_EQ_I64(n, 3);
+	sane(&b);
+	free(d);
+	sbuf_release(&b);
+}
+
+T_TEST(test_pool__intern)
+{
+	struct pool *p = pool_new();
+	uint32_t a = pool_intern_str(p, "aten::mm");
+	uint32_t b = pool_intern_str(p, "aten::add");
+	T_EQ_I64(a, 0);
+	T_EQ_I64(b, 1);
+	T_EQ_I64(pool_intern_str(p, "aten::mm"), a);
+	T_EQ_I64(pool_intern(p, "x\0y", 3), 2);
+	T_EQ_I64(pool_intern(p, "x\0z", 3), 3);
+	T_EQ_I64(pool_len(p, 2), 3);
+	char name[32];
+	for (int i = 0; i < 100000; i++) {
+		snprintf(name, sizeof name, "f%d", i);
+		pool_intern_str(p, name);
+	}
+	T_EQ_I64(pool_count(p), 100004);
+	T_EQ_STR(pool_str(p, pool_find(p, "f99999", 6)), "f99999");
+	T_EQ_I64(pool_find(p, "nope", 4), UINT32_MAX);
+	pool_free(p);
+}
+
+static int64_t P(const char *s, unsigned scale, unsigned flags, int *st)
+{
+	int64_t v = -777;
+	*st = num_parse(s, strlen(s), scale, flags, &v);
+	return v;
+}
+
+T_TEST(test_num__parse_exact_us_to_ns)
+{
+	int st;
+	/* 19-digit absolute microseconds with 3 decimals: a double loses this */
+	T_EQ_I64(P("1712345678901234.567", 3, 0, &st), 1712345678901234567LL);
+	T_EQ_I64(st, NUM_OK);
+	T_EQ_I64(P("1712345678901234", 3, 0, &st), 1712345678901234000LL);
+	T_EQ_I64(P("12.5", 3, 0, &st), 12500);
+	T_EQ_I64(P("12.", 3, 0, &st), 12000);
+	T_EQ_I64(P("0.001", 3, 0, &st), 1);
+	T_EQ_I64(P("1.5e3", 3, NUM_ALLOW_EXP, &st), 1500000);
+	T_EQ_I64(st, NUM_OK);
+	T_EQ_I64(P("1.7123456789012346e+15", 3, NUM_ALLOW_EXP, &st), 1712345678901234600LL);
+	T_EQ_I64(P("-3.25", 3, NUM_ALLOW_SIGN, &st), -3250);
+	T_EQ_I64(P("1.0005", 3, 0, &st), 1001);
+	T_EQ_I64(st, NUM_ROUNDED);
+	T_EQ_I64(P("123.45600000000001", 3, 0, &st), 123456);
+	T_EQ_I64(st, NUM_ROUNDED);
+	P("-1", 0, 0, &st);
+	T_EQ_I64(st, NUM_INVALID);
+	P("1e3", 0, 0, &st);
+	T_EQ_I64(st, NUM_INVALID);
+	P(".5", 3, NUM_ALLOW_EXP, &st);
+	T_EQ_I64(st, NUM_INVALID);
+	P("0x10", 0, 0, &st);
+	T_EQ_I64(st, NUM_INVALID);
+	P("", 0, 0, &st);
+	T_EQ_I64(st, NUM_INVALID);
+	P("99999999999999999999", 0, 0, &st);
+	T_EQ_I64(st, NUM_OVERFLOW);
+	T_EQ_I64(P("9223372036854775807", 0, 0, &st), INT64_MAX);
+	T_EQ_I64(st, NUM_OK);
+	T_EQ_I64(P("239807672958951499", 0, 0, &st), 239807672958951499LL);
+}
+
+T_TEST(test_num__decimals_and_format)
+{
+	T_EQ_I64(num_decimals("1.50", 4), 1);
+	T_EQ_I64(num_decimals("12", 2), 0);
+	T_EQ_I64(num_decimals("1.25e-1", 7), 3);
+	struct sbuf b = SBUF_INIT;
+	num_fmt(&b, 1500, 3);
+	T_EQ_STR(b.buf, "1.5");
+	sbuf_reset(&b);
+	num_fmt(&b, -1, 3);
+	T_EQ_STR(b.buf, "-0.001");
+	sbuf_reset(&b);
+	num_fmt(&b, 42, 0);
+	T_EQ_STR(b.buf, "42");
+	sbuf_reset(&b);
+	num_fmt_fixed(&b, 1234567891, 3, 2, true);
+	T_EQ_STR(b.buf, "1,234,567.89");
+	sbuf_reset(&b);
+	num_fmt_fixed(&b, 5, 0, 2, false);
+	T_EQ_STR(b.buf, "5.00");
+	sbuf_release(&b);
+	int64_t q;
+	T_TRUE(num_muldiv(10, 1, 4, &q));
+	T_EQ_I64(q, 2); /* 2.5 -> 2 (half to even) */
+	T_TRUE(num_muldiv(14, 1, 4, &q));
+	T_EQ_I64(q, 4); /* 3.5 -> 4 */
+}
+
+int main(void)
+{
+	T_RUN(test_sbuf__invariants);
+	T_RUN(test_pool__intern);
+	T_RUN(test_num__parse_exact_us_to_ns);
+	T_RUN(test_num__decimals_and_format);
+	return t_done();
+}
