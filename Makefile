@@ -13,7 +13,8 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 MODE    ?= rel
-B       := build/$(MODE)
+TAG     ?=
+B       := build/$(MODE)$(TAG)
 
 ISAL    := $(shell test -f /usr/include/isa-l/igzip_lib.h && echo 1)
 DEFS    := -D_GNU_SOURCE $(if $(ISAL),-DGF_HAVE_ISAL=1)
@@ -69,8 +70,8 @@ deps:
 
 # The fuzzers need clang; each links the library sources directly.
 FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -O1 -g -fsanitize=fuzzer,address,undefined -Isrc
-fuzz: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+fuzz: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz$(TAG)/%)
+build/fuzz$(TAG)/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
 

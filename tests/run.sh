@@ -6,12 +6,13 @@
 # (tests/fuzz/run.sh) and the browser test (tests/browser/run.sh).
 # Every test prints PASS/FAIL/SKIP lines (see tests/unit/t.h); a program that
 # exits non-zero without a FAIL line counts as one failure.
-# Environment: GF (binary under test), GF_SHARED (corpus; default ../shared
+# Environment: BUILD (default build/asan), GF (binary under test), GF_SHARED (corpus; default ../shared
 # beside the repo; tests that need it SKIP when absent), FUZZ_SECONDS.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-export GF=${GF:-$root/build/asan/gpuflame}
+BUILD=${BUILD:-build/asan}
+export GF=${GF:-$root/$BUILD/gpuflame}
 export GF_REL=${GF_REL:-$root/build/rel/gpuflame}
 if [ -z "${GF_SHARED+x}" ]; then
   if [ -d "$root/../shared/corpus" ]; then GF_SHARED=$(cd "$root/../shared" && pwd); else GF_SHARED=; fi
@@ -48,7 +49,7 @@ run_one() { # label, command...
   if [ "$s" -gt 0 ] && [ -n "${VERBOSE:-}" ]; then grep '^SKIP ' "$log"; fi
 }
 
-for t in build/asan/tests/test_*; do
+for t in "$BUILD"/tests/test_*; do
   [ -x "$t" ] || continue
   run_one "unit/$(basename "$t")" "$t"
 done
