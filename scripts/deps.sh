@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential pkg-config zlib1g-dev libzstd-dev libisal-dev)
 if [ "$what" = test ]; then
-  pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm)
+  pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time)
 fi
 
 missing=()
