@@ -1,9 +1,262 @@
-/* cmd_fold.c — placeholder until the 'fold' command lands; see issues. */
+/*
+ * cmd_fold.c — gpuflame fold: folded stacks from a PyTorch profiler trace,
+ * weighted by GPU time, host CPU time, wall time, GPU idle time or calls.
+ *
+ * USAGE: gpuflame fold [options] [TRACE]
+ *
+ *   gpuflame fold trace.json.gz > gpu.folded          # GPU us per launching stack
+ *   gpuflame fold --weight wall --skip 2 trace.json.gz
+ *
+ * Output (docs/fold.md): a header line, then "frame;frame;leaf weight" lines
+ *   # gpuflame: weight=gpu; unit=us; steps=5; rank=0; world_size=8; source=trace.json; ...
+ *   ## forward ##;model.py(12): forward;aten::mm;gemm 1234.567
+ * Warnings (clipped overlaps, bogus External ids, unattributed GPU time) go
+ * to stderr. Exit: 0 ok, 1 bad input, 2 usage (incl. an empty step
+ * selection), 3 output not written, 4 internal.
+ */
 #include "cli.h"
+
+#include "../base/num.h"
+#include "../base/ofile.h"
+#include "../fold/fold.h"
+#include "../model/trace.h"
+#include "../write/folded_out.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: gpuflame fold [options] [TRACE]\n"
+		"\n"
+		"Fold a PyTorch profiler (Kineto) trace into folded stacks. TRACE may be plain\n"
+		"JSON, gzip or zstd; '-' or no TRACE reads stdin. One trace = one rank.\n"
+		"\n"
+		"options:\n"
+		"  -w, --weight W          gpu (default): kernel/memcpy/memset time charged to the\n"
+		"                          launching host stack; cpu: host self time without\n"
+		"                          blocking calls; wall: with blocking calls as leaf frames\n"
+		"                          and [untraced] step time; idle: GPU idle time charged to\n"
+		"                          the host stack running at that moment; calls: launches\n"
+		"  -s, --stack LEVELS      comma list of step, annotation, python, module, op,\n"
+		"                          runtime (default annotation,python,op)\n"
+		"      --max-depth N       keep the innermost N host frames\n"
+		"      --per-step          one ProfilerStep#N tower per step (implies level step)\n"
+		"      --kernel-names K    family (default) or full\n"
+		"      --families FILE     kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)\n"
+		"      --step-marker NAME  step ranges are NAME or NAME#<n> (default ProfilerStep)\n"
+		"      --steps A..B        fold only steps numbered A to B (A.. and ..B work too)\n"
+		"      --skip N            drop the first N selected steps (warm-up)\n"
+		"      --per-step-normalise  divide weights by the number of steps folded\n"
+		"      --unit U            ns, us (default) or ms\n"
+		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
+		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"  -q, --quiet             no warnings on stderr\n"
+		"  -h, --help              show this help\n"
+		"\n"
+		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
+		"selection, 3 output not written, 4 internal error.\n");
+}
+
+static void progress_cb(void *ctx, uint64_t done, uint64_t total)
+{
+	const char *name = ctx;
+	if (total)
+		cli_progress("reading %s: %llu / %llu MB", name, (unsigned long long)(done >> 20),
+			     (unsigned long long)(total >> 20));
+	else
+		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
+}
+
+static int64_t step_num(const char *s, size_t n, const char *whole)
+{
+	if (!n)
+		return KEV_NONE;
+	int64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
+			cli_usage_error("invalid argument '%s' for '--steps'; expected A..B with step numbers", whole);
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static void pct(struct sbuf *b, int64_t part, int64_t whole)
+{
+	int64_t v = 0;
+	if (whole > 0 && num_muldiv(part, 10000, whole, &v))
+		num_fmt_fixed(b, v, 2, 2, false);
+	else
+		sbuf_addstr(b, "?");
+}
 
 int cmd_fold(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_die(GF_EXIT_USAGE, "not built yet");
+	enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
+	       O_UNIT, O_LABEL };
+	static const struct option lo[] = {
+		{ "weight", required_argument, NULL, 'w' },
+		{ "stack", required_argument, NULL, 's' },
+		{ "max-depth", required_argument, NULL, O_MAXDEPTH },
+		{ "per-step", no_argument, NULL, O_PERSTEP },
+		{ "kernel-names", required_argument, NULL, O_KNAMES },
+		{ "families", required_argument, NULL, O_FAMILIES },
+		{ "step-marker", required_argument, NULL, O_MARKER },
+		{ "steps", required_argument, NULL, O_STEPS },
+		{ "skip", required_argument, NULL, O_SKIP },
+		{ "per-step-normalise", no_argument, NULL, O_NORM },
+		{ "per-step-normalize", no_argument, NULL, O_NORM },
+		{ "unit", required_argument, NULL, O_UNIT },
+		{ "label", required_argument, NULL, O_LABEL },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
+	static const char *const units[] = { "ns", "us", "ms", NULL };
+	static const char *const knames[] = { "family", "full", NULL };
+	struct fold_opts o;
+	fold_opts_init(&o);
+	const char *out_path = NULL, *families = NULL, *marker = NULL;
+	bool quiet = false;
+	struct sbuf err = SBUF_INIT;
+	int c;
+	while ((c = getopt_long(argc, argv, "w:s:o:qh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'w': o.weight = cli_choice("--weight", optarg, weights); break;
+		case 's':
+			if (fold_parse_levels(optarg, &o.levels, &err))
+				cli_usage_error("%s", err.buf);
+			break;
+		case O_MAXDEPTH: o.max_depth = (unsigned)cli_int("--max-depth", optarg, 1, 100000); break;
+		case O_PERSTEP: o.per_step = true; break;
+		case O_KNAMES: o.kernel_full = cli_choice("--kernel-names", optarg, knames) == 1; break;
+		case O_FAMILIES: families = optarg; break;
+		case O_MARKER:
+			if (!*optarg)
+				cli_usage_error("--step-marker needs a non-empty name");
+			marker = optarg;
+			break;
+		case O_STEPS: {
+			const char *dd = strstr(optarg, "..");
+			if (!dd) {
+				o.step_lo = o.step_hi = step_num(optarg, strlen(optarg), optarg);
+				if (o.step_lo == KEV_NONE)
+					cli_usage_error("invalid argument '' for '--steps'; expected A..B");
+			} else {
+				o.step_lo = step_num(optarg, (size_t)(dd - optarg), optarg);
+				o.step_hi = step_num(dd + 2, strlen(dd + 2), optarg);
+				if (o.step_lo != KEV_NONE && o.step_hi != KEV_NONE && o.step_lo > o.step_hi)
+					cli_usage_error("invalid argument '%s' for '--steps': A is larger than B", optarg);
+			}
+			break;
+		}
+		case O_SKIP: o.skip = (unsigned)cli_int("--skip", optarg, 0, 1000000000); break;
+		case O_NORM: o.normalise = true; break;
+		case O_UNIT: o.unit = cli_choice("--unit", optarg, units); break;
+		case O_LABEL: {
+			const char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg)
+				cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", optarg);
+			if (o.nlabels == FOLD_MAX_LABELS)
+				cli_usage_error("at most %d --label options", FOLD_MAX_LABELS);
+			for (const char *p = optarg; p < eq; p++)
+				if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+				      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
+					cli_usage_error("invalid label key in '%s'; use letters, digits, '_', '-', '.'",
+							optarg);
+			o.labels[o.nlabels++] = optarg;
+			break;
+		}
+		case 'o': out_path = optarg; break;
+		case 'q': quiet = true; break;
+		case 'h': usage(stdout); return GF_EXIT_OK;
+		default: cli_usage_error("unknown option");
+		}
+	}
+	if (argc - optind > 1)
+		cli_usage_error("one trace at a time (one trace = one rank); got %d", argc - optind);
+	const char *path = optind < argc ? argv[optind] : "-";
+	struct kfamily *kf = NULL;
+	if (families) {
+		kf = kfamily_new();
+		if (kfamily_load(kf, families, &err))
+			cli_die(GF_EXIT_INPUT, "%s", err.buf);
+		o.families = kf;
+	}
+	o.source = strcmp(path, "-") ? base_name(path) : "<stdin>";
+	o.step_marker = marker;
+
+	struct trace t;
+	trace_init(&t, NULL);
+	struct trace_opts to;
+	memset(&to, 0, sizeof to);
+	to.step_marker = marker;
+	const char *disp = cli_in_name(path);
+	if (cli_progress_enabled()) {
+		to.progress = progress_cb;
+		to.progress_ctx = (void *)disp;
+	}
+	int rc = trace_load(&t, path, &to, &err);
+	cli_progress_done();
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+
+	struct ftree tree;
+	struct fold_stats st;
+	memset(&st, 0, sizeof st);
+	rc = fold_trace(&t, &o, &tree, &st, &err);
+	if (rc) {
+		ftree_release(&tree);
+		cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
+	}
+	if (!quiet) {
+		if (t.meta.truncated)
+			cli_warn("'%s': the trace is truncated; folded the events before the cut", disp);
+		if (t.warn.clipped)
+			cli_warn("'%s': %llu host ranges overlapped without nesting; the shorter one was clipped",
+				 disp, (unsigned long long)t.warn.clipped);
+		if (t.warn.bogus_external)
+			cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
+				 "ignored, launches are linked by correlation and time",
+				 disp, (unsigned long long)t.warn.bogus_external);
+		if (t.warn.unattributed && (o.weight == FW_GPU || o.weight == FW_CALLS)) {
+			struct sbuf p = SBUF_INIT;
+			int64_t all = 0;
+			for (uint32_t i = 0; i < t.ndev; i++)
+				all += t.dev[i].act_ns;
+			pct(&p, t.warn.unattributed_ns, all);
+			cli_warn("'%s': %llu GPU activities (%s%% of GPU time) have no launch in the trace "
+				 "(%llu launched before the window); folded under [unattributed]",
+				 disp, (unsigned long long)t.warn.unattributed, p.buf,
+				 (unsigned long long)t.warn.before_window);
+			sbuf_release(&p);
+		}
+		if (!t.nsteps && (o.weight == FW_IDLE || o.per_step))
+			cli_warn("'%s': no '%s' steps; the window is the whole trace", disp,
+				 marker ? marker : "ProfilerStep");
+	}
+	struct ofile of;
+	if (ofile_open(&of, out_path, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	if (folded_write(of.fp, &tree)) {
+		ofile_abort(&of);
+		cli_die(GF_EXIT_OUTPUT, "'%s': write error", out_path ? out_path : "<stdout>");
+	}
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	ftree_release(&tree);
+	trace_release(&t);
+	kfamily_free(kf);
+	sbuf_release(&err);
+	return GF_EXIT_OK;
 }

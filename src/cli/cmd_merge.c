@@ -1,9 +1,137 @@
-/* cmd_merge.c — placeholder until the 'merge' command lands; see issues. */
+/*
+ * cmd_merge.c — gpuflame merge: sum folded files of the same kind.
+ *
+ * USAGE: gpuflame merge [options] FILE... [-o OUT]
+ *
+ * Example: three capture windows of rank 0, GPU-weighted:
+ *   gpuflame merge win1.folded win2.folded win3.folded -o rank0.folded
+ * Input: folded files ("a;b;c 12"), with or without a "# gpuflame:" header.
+ * Output: one folded file, stacks sorted by bytes, equal stacks summed
+ * exactly; the header sums steps= and counts the sources. Files whose rank,
+ * weight or unit differ are refused (exit 2) unless --allow-ranks,
+ * --allow-weights, --allow-units. Sorted inputs (LC_ALL=C sort) are merged
+ * streaming in bounded memory; unsorted regular files are merged in memory
+ * (a warning says so). See docs/diff.md.
+ */
 #include "cli.h"
+
+#include "../analyze/merge.h"
+#include "../base/ofile.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: gpuflame merge [options] FILE... [-o OUT]\n"
+		"\n"
+		"Sums folded files of the same kind (capture windows of one rank, runs of one\n"
+		"benchmark). Sorted inputs ('LC_ALL=C sort') merge streaming in bounded memory.\n"
+		"\n"
+		"  -o, --output FILE   write to FILE (default stdout)\n"
+		"      --allow-ranks   merge files of different ranks (the article: don't)\n"
+		"      --allow-weights merge files of different weights (gpu, cpu, wall...)\n"
+		"      --allow-units   merge files of different units\n"
+		"      --sorted        unsorted input is an error (no in-memory fallback)\n"
+		"      --strict        an invalid line is an error (default: skipped, counted)\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"With no FILE (or '-') reads stdin. Exit codes: 0 ok, 1 bad input (or unsorted\n"
+		"with --sorted), 2 usage error or refused merge, 3 output not written.\n");
+}
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "allow-ranks", no_argument, NULL, 'R' },
+	{ "allow-weights", no_argument, NULL, 'W' },
+	{ "allow-units", no_argument, NULL, 'U' },
+	{ "sorted", no_argument, NULL, 'S' },
+	{ "strict", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
 int cmd_merge(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_die(GF_EXIT_USAGE, "not built yet");
+	struct merge_opts o;
+	memset(&o, 0, sizeof o);
+	const char *out = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'R': o.allow_ranks = true; break;
+		case 'W': o.allow_weights = true; break;
+		case 'U': o.allow_units = true; break;
+		case 'S': o.no_fallback = true; break;
+		case 'T': o.strict = true; break;
+		case 'h': usage(stdout); return GF_EXIT_OK;
+		default: cli_usage_error("unknown option");
+		}
+	}
+	static const char *const stdin_only[] = { "-" };
+	const char *const *paths = argc > optind ? (const char *const *)argv + optind : stdin_only;
+	size_t n = argc > optind ? (size_t)(argc - optind) : 1;
+	/* one descriptor per input: raise the soft limit when there are many */
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && n + 16 > rl.rlim_cur) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > n + 16 ? n + 16 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && n + 8 > rl.rlim_cur)
+			cli_die(GF_EXIT_USAGE, "%zu inputs but only %llu open files allowed (ulimit -n); "
+				"merge them in groups", n, (unsigned long long)rl.rlim_cur);
+	}
+	struct sbuf err = SBUF_INIT;
+	struct ofile of;
+	FILE *fp;
+	FILE *tmp = NULL;
+	if (out && strcmp(out, "-")) {
+		if (ofile_open(&of, out, &err))
+			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+		fp = of.fp;
+	} else {
+		/* stdout: merge into a temporary file (rewindable for the
+		 * in-memory fallback), then copy */
+		tmp = tmpfile();
+		if (!tmp)
+			cli_die(GF_EXIT_OUTPUT, "cannot create a temporary file");
+		fp = tmp;
+	}
+	struct merge_stats st;
+	int rc = merge_files(paths, n, fp, &o, &st, &err);
+	if (rc) {
+		if (tmp)
+			fclose(tmp);
+		else
+			ofile_abort(&of);
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	}
+	if (st.invalid)
+		cli_warn("skipped %llu invalid line%s (first: %s)", (unsigned long long)st.invalid,
+			 st.invalid == 1 ? "" : "s", st.first_invalid);
+	if (st.fell_back)
+		cli_warn("%s: inputs are not sorted, merged in memory; sort them (LC_ALL=C sort) for "
+			 "bounded memory", st.unsorted);
+	if (st.late_meta)
+		cli_warn("ignored %llu '# gpuflame:' header line%s found after the first stack",
+			 (unsigned long long)st.late_meta, st.late_meta == 1 ? "" : "s");
+	if (tmp) {
+		rewind(tmp);
+		char buf[1 << 16];
+		size_t k;
+		while ((k = fread(buf, 1, sizeof buf, tmp)) > 0)
+			if (fwrite(buf, 1, k, stdout) != k)
+				break;
+		bool bad = ferror(tmp) || fflush(stdout) || ferror(stdout);
+		fclose(tmp);
+		if (bad)
+			cli_die(GF_EXIT_OUTPUT, "cannot write to stdout");
+	} else if (ofile_commit(&of, &err)) {
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	}
+	sbuf_release(&err);
+	return GF_EXIT_OK;
 }

@@ -1,9 +1,128 @@
-/* cmd_norm.c — placeholder until the 'norm' command lands; see issues. */
+/*
+ * cmd_norm.c — gpuflame norm: normalise a folded file to per-step weights.
+ *
+ * USAGE: gpuflame norm [options] [FILE] [--steps N] [-o OUT]
+ *
+ * Example: a plain py-spy capture of 5 decode steps:
+ *   gpuflame norm --steps 5 capture.folded > per-step.folded
+ * Input: folded stacks; the step count comes from --steps or the header's
+ * steps=. Output: the same stacks with every weight divided by N exactly
+ * (integers in, decimals out: "a;b 12" / 5 -> "a;b 2.4"), sorted by stack,
+ * header steps=1; normalised=per-step; steps.raw=N. The total is exact:
+ * largest-remainder rounding (docs/diff.md). Exit: 0 ok, 1 bad input,
+ * 2 usage (no step count, already normalised), 3 output not written.
+ */
 #include "cli.h"
+
+#include "../analyze/merge.h"
+#include "../analyze/norm.h"
+#include "../base/num.h"
+#include "../base/ofile.h"
+#include "../read/folded.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: gpuflame norm [options] [FILE] [-o OUT]\n"
+		"\n"
+		"Divides every weight of a folded file by its number of profiled steps, exactly.\n"
+		"\n"
+		"      --steps N       the step count (default: the header's steps=)\n"
+		"      --decimals D    extra decimals kept (default 3; the scale stays <= 9)\n"
+		"      --round MODE    largest (default: the total is exact), even, floor\n"
+		"  -o, --output FILE   write to FILE (default stdout)\n"
+		"      --strict        an invalid line is an error (default: skipped, counted)\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"Exit codes: 0 ok, 1 bad input, 2 usage error, 3 output not written.\n");
+}
+
+static const struct option longopts[] = {
+	{ "steps", required_argument, NULL, 's' },
+	{ "decimals", required_argument, NULL, 'd' },
+	{ "round", required_argument, NULL, 'r' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "strict", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
 int cmd_norm(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_die(GF_EXIT_USAGE, "not built yet");
+	static const char *const rounds[] = { "largest", "even", "floor", NULL };
+	int64_t steps = 0;
+	unsigned decimals = 3;
+	enum norm_round round = NORM_ROUND_LARGEST;
+	const char *out = NULL;
+	bool strict = false;
+	int c;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': steps = cli_int("--steps", optarg, 1, INT64_MAX); break;
+		case 'd': decimals = (unsigned)cli_int("--decimals", optarg, 0, 9); break;
+		case 'r': round = (enum norm_round)cli_choice("--round", optarg, rounds); break;
+		case 'o': out = optarg; break;
+		case 'T': strict = true; break;
+		case 'h': usage(stdout); return GF_EXIT_OK;
+		default: cli_usage_error("unknown option");
+		}
+	}
+	if (argc - optind > 1)
+		cli_usage_error("expected at most one input file (got %d)", argc - optind);
+	const char *path = argc > optind ? argv[optind] : "-";
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	FILE *fp = cli_open_in(path);
+	struct folded_opts fo = { .strict = strict, .reverse = false };
+	struct folded_stats st;
+	memset(&st, 0, sizeof st);
+	struct sbuf err = SBUF_INIT;
+	if (folded_read(&t, fp, cli_in_name(path), &fo, &st, &err))
+		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	cli_close_in(fp);
+	if (st.invalid)
+		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
+			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
+			 (unsigned long long)st.first_invalid_line, st.first_invalid_why);
+	const char *nm = fmeta_get(&t.meta, "normalised");
+	if (nm)
+		cli_die(GF_EXIT_USAGE, "'%s' is already normalised (normalised=%s in its header)",
+			cli_in_name(path), nm);
+	if (!steps) {
+		const char *s = fmeta_get(&t.meta, "steps");
+		if (!s)
+			cli_die(GF_EXIT_USAGE, "'%s' has no steps= header; give --steps N", cli_in_name(path));
+		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0)
+			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), s);
+	}
+	int rc = GF_OK;
+	if (steps > 1) {
+		if (!(rc = norm_add_decimals(&t, decimals, &err)))
+			rc = norm_scale_col(&t, 0, 1, steps, round, &err);
+		if (!rc && t.ncols == 2)
+			rc = norm_scale_col(&t, 1, 1, steps, round, &err);
+	}
+	if (rc)
+		cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(path), err.buf);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)steps);
+	fmeta_set(&t.meta, "steps.raw", buf);
+	fmeta_set(&t.meta, "steps", "1");
+	fmeta_set(&t.meta, "normalised", "per-step");
+	struct ofile of;
+	if (ofile_open(&of, out, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	if (merge_write_sorted(of.fp, &t)) {
+		ofile_abort(&of);
+		cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", out ? out : "<stdout>");
+	}
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	ftree_release(&t);
+	sbuf_release(&err);
+	return GF_EXIT_OK;
 }

@@ -1,9 +1,283 @@
-/* cmd_top.c — placeholder until the 'top' command lands; see issues. */
+/*
+ * cmd_top.c — `gpuflame top`: the call-count table to keep beside a flame
+ * graph. Per frame name: self weight, total weight (a recursive frame counted
+ * once per stack), their shares of the whole, and the number of distinct
+ * stacks containing the frame.
+ *
+ *   gpuflame top [--format text|tsv|md|json] [--sort self|total|name]
+ *                [--limit N] [-o FILE] [FILE...]
+ *
+ * Input: folded stacks (files merged, stdin when none). Example:
+ *   $ printf 'main;mm 30\nmain;mm;gemm 70\n' | gpuflame top
+ *   total 100 samples in 2 stacks
+ *     SELF  SELF%  TOTAL  TOTAL%  STACKS  NAME
+ *       70  70.00     70   70.00       1  gemm
+ *       30  30.00    100  100.00       2  mm
+ *        0   0.00    100  100.00       2  main
+ * Weights are exact (the input's decimals are kept). See docs/svg.md.
+ */
 #include "cli.h"
+
+#include "../analyze/top.h"
+#include "../base/num.h"
+#include "../base/ofile.h"
+#include "../read/folded.h"
+#include "../write/escape.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEXT_COLS 100
+
+static const char usage[] =
+	"usage: gpuflame top [options] [FILE...]\n"
+	"\n"
+	"Table of frames from folded stacks: self weight, total weight (a recursive\n"
+	"frame counted once per stack), shares of the whole, and the number of\n"
+	"distinct stacks containing the frame. Files merge; stdin when none.\n"
+	"  --format FMT     text (default, fits 100 columns), tsv, md, json\n"
+	"  --sort KEY       self (default), total, name\n"
+	"  --limit N        print the first N rows only (0 = all, default)\n"
+	"  --countname TEXT unit shown in the text header (default: the input's\n"
+	"                   '# gpuflame: unit=' metadata, else \"samples\")\n"
+	"  --reverse        reverse each stack before counting\n"
+	"  --strict         invalid input lines are fatal\n"
+	"  -o, --output FILE  write to FILE instead of stdout\n"
+	"  -h, --help       this help\n"
+	"Exit: 0 ok, 1 bad or empty input, 2 usage, 3 output not written.\n";
+
+static const char *const formats[] = {"text", "tsv", "md", "json", NULL};
+static const char *const sorts[] = {"self", "total", "name", NULL};
+
+static void read_inputs(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
+{
+	static char *stdin_only[] = {"-"};
+	if (nfiles == 0) {
+		nfiles = 1;
+		files = stdin_only;
+	}
+	uint64_t stacks = 0, invalid = 0;
+	struct sbuf first = SBUF_INIT, err = SBUF_INIT;
+	for (int i = 0; i < nfiles; i++) {
+		FILE *fp = cli_open_in(files[i]);
+		struct folded_stats st;
+		memset(&st, 0, sizeof st);
+		int rc = folded_read(t, fp, cli_in_name(files[i]), fo, &st, &err);
+		cli_close_in(fp);
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+		if (st.invalid && !invalid)
+			sbuf_setf(&first, "'%s': line %llu: expected %s", cli_in_name(files[i]),
+				  (unsigned long long)st.first_invalid_line, st.first_invalid_why);
+		stacks += st.stacks;
+		invalid += st.invalid;
+	}
+	if (!stacks) {
+		if (invalid)
+			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
+				(unsigned long long)invalid, first.buf);
+		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
+	}
+	if (invalid)
+		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)invalid,
+			 invalid == 1 ? "" : "s", first.buf);
+	sbuf_release(&first);
+	sbuf_release(&err);
+}
+
+/* 100 * v / d with two decimals (half away from zero); d > 0. */
+static void pct(struct sbuf *b, int64_t v, int64_t d)
+{
+	bool neg = v < 0;
+	__int128 a = neg ? -(__int128)v : v;
+	__int128 q = (a * 20000 + d) / ((__int128)d * 2);
+	sbuf_addf(b, "%s%lld.%02d", neg ? "-" : "", (long long)(q / 100), (int)(q % 100));
+}
+
+/* Display width in code points of valid UTF-8. */
+static size_t width_of(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			w++;
+	return w;
+}
+
+/* Appends s cut to at most w code points, with an ellipsis when cut. */
+static void add_cut(struct sbuf *b, const char *s, size_t n, size_t w)
+{
+	if (width_of(s, n) <= w) {
+		sbuf_add(b, s, n);
+		return;
+	}
+	size_t cnt = 0, i = 0;
+	while (i < n) {
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (cnt == w - 1)
+				break;
+			cnt++;
+		}
+		i++;
+	}
+	sbuf_add(b, s, i);
+	sbuf_addstr(b, "\xE2\x80\xA6"); /* U+2026 */
+}
+
+static void pad(struct sbuf *b, size_t have, size_t want)
+{
+	while (have++ < want)
+		sbuf_addch(b, ' ');
+}
 
 int cmd_top(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_die(GF_EXIT_USAGE, "not built yet");
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"sort", required_argument, NULL, 's'},
+		{"limit", required_argument, NULL, 'n'},
+		{"countname", required_argument, NULL, 'c'},
+		{"reverse", no_argument, NULL, 'r'},
+		{"strict", no_argument, NULL, 'S'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int fmt = 0, sort = 0;
+	long long limit = 0;
+	const char *outpath = NULL, *countname = NULL;
+	struct folded_opts fo = {0};
+	int c;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': fmt = cli_choice("--format", optarg, formats); break;
+		case 's': sort = cli_choice("--sort", optarg, sorts); break;
+		case 'n': limit = cli_int("--limit", optarg, 0, INT64_MAX); break;
+		case 'c': countname = optarg; break;
+		case 'r': fo.reverse = true; break;
+		case 'S': fo.strict = true; break;
+		case 'o': outpath = optarg; break;
+		case 'h': fputs(usage, stdout); return GF_EXIT_OK;
+		default: cli_usage_error("unknown option");
+		}
+	}
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	read_inputs(&t, argc - optind, argv + optind, &fo);
+	const int64_t *w = t.ncols == 2 ? t.total2 : t.total;
+	int64_t all = w[0];
+	if (all <= 0)
+		cli_die(GF_EXIT_INPUT, "the input's total weight is 0: nothing to rank");
+	if (!countname)
+		countname = fmeta_get(&t.meta, "unit");
+	if (!countname)
+		countname = "samples";
+
+	struct top_row *rows;
+	size_t n;
+	top_compute(&t, &rows, &n);
+	top_sort(rows, n, &t, (enum top_sort)sort);
+	if (limit && (size_t)limit < n)
+		n = (size_t)limit;
+	uint64_t nstacks = top_stacks(&t);
+
+	/* cells: self, self%, total, total%, stacks (exact text) */
+	struct sbuf out = SBUF_INIT, tmp = SBUF_INIT;
+	char **cell = gf_xcalloc(n * 5 + 1, sizeof *cell);
+	for (size_t i = 0; i < n; i++) {
+		const struct top_row *r = &rows[i];
+		sbuf_reset(&tmp); num_fmt(&tmp, r->self, t.scale); cell[i * 5] = gf_xstrdup(tmp.buf);
+		sbuf_reset(&tmp); pct(&tmp, r->self, all); cell[i * 5 + 1] = gf_xstrdup(tmp.buf);
+		sbuf_reset(&tmp); num_fmt(&tmp, r->total, t.scale); cell[i * 5 + 2] = gf_xstrdup(tmp.buf);
+		sbuf_reset(&tmp); pct(&tmp, r->total, all); cell[i * 5 + 3] = gf_xstrdup(tmp.buf);
+		sbuf_reset(&tmp); sbuf_addf(&tmp, "%llu", (unsigned long long)r->stacks);
+		cell[i * 5 + 4] = gf_xstrdup(tmp.buf);
+	}
+	static const char *const head[5] = {"SELF", "SELF%", "TOTAL", "TOTAL%", "STACKS"};
+	static const char *const key[5] = {"self", "self_pct", "total", "total_pct", "stacks"};
+	struct sbuf tot = SBUF_INIT;
+	num_fmt(&tot, all, t.scale);
+
+	if (fmt == 0) { /* text */
+		size_t wd[5];
+		size_t used = 0;
+		for (int k = 0; k < 5; k++) {
+			wd[k] = strlen(head[k]);
+			for (size_t i = 0; i < n; i++)
+				wd[k] = GF_MAX(wd[k], strlen(cell[i * 5 + k]));
+			used += wd[k] + 2;
+		}
+		size_t namew = used + 20 <= TEXT_COLS ? TEXT_COLS - used : 20;
+		sbuf_addf(&out, "total %s ", tot.buf);
+		esc_term(&out, countname, strlen(countname));
+		sbuf_addf(&out, " in %llu stack%s\n", (unsigned long long)nstacks, nstacks == 1 ? "" : "s");
+		for (int k = 0; k < 5; k++) {
+			pad(&out, strlen(head[k]), wd[k]);
+			sbuf_addf(&out, "%s  ", head[k]);
+		}
+		sbuf_addstr(&out, "NAME\n");
+		for (size_t i = 0; i < n; i++) {
+			for (int k = 0; k < 5; k++) {
+				pad(&out, strlen(cell[i * 5 + k]), wd[k]);
+				sbuf_addf(&out, "%s  ", cell[i * 5 + k]);
+			}
+			sbuf_reset(&tmp);
+			esc_term(&tmp, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
+			add_cut(&out, tmp.buf, tmp.len, namew);
+			sbuf_addch(&out, '\n');
+		}
+	} else if (fmt == 1) { /* tsv */
+		for (int k = 0; k < 5; k++)
+			sbuf_addf(&out, "%s\t", key[k]);
+		sbuf_addstr(&out, "name\n");
+		for (size_t i = 0; i < n; i++) {
+			for (int k = 0; k < 5; k++)
+				sbuf_addf(&out, "%s\t", cell[i * 5 + k]);
+			esc_term(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
+			sbuf_addch(&out, '\n');
+		}
+	} else if (fmt == 2) { /* markdown */
+		sbuf_addstr(&out, "| self | self % | total | total % | stacks | frame |\n"
+				  "|---:|---:|---:|---:|---:|:---|\n");
+		for (size_t i = 0; i < n; i++) {
+			sbuf_addstr(&out, "|");
+			for (int k = 0; k < 5; k++)
+				sbuf_addf(&out, " %s |", cell[i * 5 + k]);
+			sbuf_addstr(&out, " ");
+			esc_md(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
+			sbuf_addstr(&out, " |\n");
+		}
+	} else { /* json */
+		sbuf_addstr(&out, "{\"unit\": ");
+		esc_json_str(&out, countname, strlen(countname));
+		sbuf_addf(&out, ", \"total\": %s, \"stacks\": %llu, \"frames\": [", tot.buf,
+			  (unsigned long long)nstacks);
+		for (size_t i = 0; i < n; i++) {
+			sbuf_addstr(&out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+			esc_json_str(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
+			for (int k = 0; k < 5; k++)
+				sbuf_addf(&out, ", \"%s\": %s", key[k], cell[i * 5 + k]);
+			sbuf_addch(&out, '}');
+		}
+		sbuf_addstr(&out, n ? "\n]}\n" : "]}\n");
+	}
+
+	struct sbuf err = SBUF_INIT;
+	struct ofile of;
+	if (ofile_open(&of, outpath, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	fwrite(out.buf, 1, out.len, of.fp);
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	for (size_t i = 0; i < n * 5; i++)
+		free(cell[i]);
+	free(cell);
+	free(rows);
+	sbuf_release(&out);
+	sbuf_release(&tmp);
+	sbuf_release(&tot);
+	sbuf_release(&err);
+	ftree_release(&t);
+	return GF_EXIT_OK;
 }

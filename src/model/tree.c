@@ -20,6 +20,8 @@ void ftree_init(struct ftree *t, struct pool *names, unsigned flags)
 	t->child = gf_xmalloc(t->cap * sizeof *t->child);
 	t->sib = gf_xmalloc(t->cap * sizeof *t->sib);
 	t->total = gf_xmalloc(t->cap * sizeof *t->total);
+	t->nkid = gf_xmalloc(t->cap * sizeof *t->nkid);
+	t->nkid[0] = 0;
 	if (t->flamechart)
 		t->last = gf_xmalloc(t->cap * sizeof *t->last);
 	t->n = 1;
@@ -40,6 +42,7 @@ void ftree_release(struct ftree *t)
 	free(t->last);
 	free(t->total);
 	free(t->total2);
+	free(t->nkid);
 	free(t->slot);
 	if (t->own_names)
 		pool_free(t->names);
@@ -52,21 +55,46 @@ static inline size_t slot_of(uint32_t parent, uint32_t name, size_t nslot)
 	return (size_t)gf_hash_u64(((uint64_t)parent << 32) | name) & (nslot - 1);
 }
 
+static inline bool wide(const struct ftree *t, uint32_t parent)
+{
+	return t->nkid[parent] > FT_SCAN_KIDS;
+}
+
+static void slot_put(uint32_t *slot, size_t ns, uint32_t parent, uint32_t name, uint32_t i)
+{
+	size_t j = slot_of(parent, name, ns);
+	while (slot[j])
+		j = (j + 1) & (ns - 1);
+	slot[j] = i + 1;
+}
+
 static void rehash(struct ftree *t)
 {
 	size_t ns = t->nslot * 2;
 	uint32_t *slot = gf_xcalloc(ns, sizeof *slot);
-	for (uint32_t i = 1; i < t->n; i++) {
-		if (t->flamechart && t->last[t->parent[i]] != i)
-			continue; /* only the last child of a name is findable */
-		size_t j = slot_of(t->parent[i], t->name[i], ns);
-		while (slot[j])
-			j = (j + 1) & (ns - 1);
-		slot[j] = i + 1;
-	}
+	for (uint32_t i = 1; i < t->n; i++)
+		if (wide(t, t->parent[i]))
+			slot_put(slot, ns, t->parent[i], t->name[i], i);
 	free(t->slot);
 	t->slot = slot;
 	t->nslot = ns;
+}
+
+/* Adds child i of parent to the hash table (and all of parent's children
+ * when parent just became wide). */
+static void index_child(struct ftree *t, uint32_t parent, uint32_t i)
+{
+	if (t->nkid[parent] == FT_SCAN_KIDS + 1) {
+		for (uint32_t c = t->child[parent]; c != FT_NONE; c = t->sib[c]) {
+			slot_put(t->slot, t->nslot, parent, t->name[c], c);
+			t->nhashed++;
+		}
+	} else {
+		slot_put(t->slot, t->nslot, parent, t->name[i], i);
+		t->nhashed++;
+	}
+	if (t->nhashed * 2 > t->nslot)
+		rehash(t);
 }
 
 static void grow(struct ftree *t)
@@ -77,6 +105,7 @@ static void grow(struct ftree *t)
 	t->child = gf_xreallocarray(t->child, c, sizeof *t->child);
 	t->sib = gf_xreallocarray(t->sib, c, sizeof *t->sib);
 	t->total = gf_xreallocarray(t->total, c, sizeof *t->total);
+	t->nkid = gf_xreallocarray(t->nkid, c, sizeof *t->nkid);
 	if (t->total2)
 		t->total2 = gf_xreallocarray(t->total2, c, sizeof *t->total2);
 	if (t->last)
@@ -89,6 +118,12 @@ uint32_t ftree_find(const struct ftree *t, uint32_t parent, uint32_t name)
 	if (t->flamechart) {
 		uint32_t l = t->last[parent];
 		return l != FT_NONE && t->name[l] == name ? l : FT_NONE;
+	}
+	if (!wide(t, parent)) {
+		for (uint32_t c = t->child[parent]; c != FT_NONE; c = t->sib[c])
+			if (t->name[c] == name)
+				return c;
+		return FT_NONE;
 	}
 	size_t j = slot_of(parent, name, t->nslot);
 	for (uint32_t s; (s = t->slot[j]); j = (j + 1) & (t->nslot - 1)) {
@@ -110,6 +145,9 @@ uint32_t ftree_child(struct ftree *t, uint32_t parent, uint32_t name)
 	t->name[i] = name;
 	t->parent[i] = parent;
 	t->child[i] = FT_NONE;
+	t->nkid[i] = 0;
+	if (t->nkid[parent] < UINT8_MAX)
+		t->nkid[parent]++;
 	t->total[i] = 0;
 	if (t->total2)
 		t->total2[i] = 0;
@@ -126,12 +164,8 @@ uint32_t ftree_child(struct ftree *t, uint32_t parent, uint32_t name)
 	}
 	t->sib[i] = t->child[parent];
 	t->child[parent] = i;
-	size_t j = slot_of(parent, name, t->nslot);
-	while (t->slot[j])
-		j = (j + 1) & (t->nslot - 1);
-	t->slot[j] = i + 1;
-	if ((size_t)t->n * 2 > t->nslot)
-		rehash(t);
+	if (wide(t, parent))
+		index_child(t, parent, i);
 	return i;
 }
 

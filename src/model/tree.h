@@ -32,6 +32,7 @@
 
 #define FT_NONE UINT32_MAX
 #define FT_MAX_META 64
+#define FT_SCAN_KIDS 4
 
 struct fmeta_kv {
 	char *key;
@@ -54,8 +55,15 @@ struct ftree {
 	uint32_t *last;  /* last child; only in flame chart mode */
 	int64_t *total;  /* column 0 */
 	int64_t *total2; /* column 1; NULL unless ncols == 2 */
-	uint32_t *slot;  /* hash of (parent, name) -> node + 1 */
+	/* Child lookup (internal): a parent with at most FT_SCAN_KIDS children
+	 * is searched by walking its child list; the children of wider parents
+	 * are also in the hash table slot ((parent, name) -> node + 1). New
+	 * chains of frames (most of a random profile) thus never touch the
+	 * table, which keeps building fast and small. */
+	uint32_t *slot;
 	size_t nslot;
+	size_t nhashed;  /* entries in slot */
+	uint8_t *nkid;   /* number of children, saturating at 255 */
 	struct fmeta meta;
 };
 

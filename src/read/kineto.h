@@ -123,6 +123,14 @@ struct kstats {
 	uint64_t skipped;         /* events without a usable ts/ph (counted, not passed on) */
 	bool truncated;           /* the array was cut off; read up to the last whole event */
 	uint64_t truncated_at;    /* byte offset of the cut */
+	/* Events per raw `cat` string (every event, skipped ones included):
+	 * cat_ids[i] is the pool id, cat_events[i] the count; no_cat counts
+	 * events without a cat. Freed by kineto_release. */
+	uint32_t ncats;
+	uint32_t *cat_ids;
+	uint64_t *cat_events;
+	uint64_t no_cat;
+	int compression;          /* enum source_kind: 0 plain, 1 gzip, 2 zstd */
 };
 
 struct kineto_trace {
@@ -163,5 +171,14 @@ int kineto_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, v
 /* Same over a memory buffer (tests, fuzzer). */
 int kineto_read_mem(struct kineto_trace *kt, const void *buf, size_t len, const char *fname,
 		    kineto_event_fn fn, void *ctx, struct sbuf *err);
+
+/*
+ * Same as kineto_read_mem with the text handed to the reader in pieces: the
+ * first read returns at most `first` bytes, later ones at most `chunk`
+ * (0 = no limit). The records must not depend on where the text is cut;
+ * tests and the fuzzer use this to prove it.
+ */
+int kineto_read_mem_split(struct kineto_trace *kt, const void *buf, size_t len, const char *fname, size_t first,
+			  size_t chunk, kineto_event_fn fn, void *ctx, struct sbuf *err);
 
 #endif

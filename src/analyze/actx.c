@@ -1,0 +1,179 @@
+/* actx.c — shared derived data for the analyses (see actx.h). */
+#include "actx.h"
+
+#include "pysync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t pick_device(const struct trace *t)
+{
+	uint32_t best = TRACE_NONE;
+	uint32_t th = t->nsteps ? t->steps[0].thread : TRACE_NONE;
+	for (int pass = 0; pass < 2 && best == TRACE_NONE; pass++) {
+		for (uint32_t i = 0; i < t->ndev; i++) {
+			if (pass == 0 && (th == TRACE_NONE || t->dev[i].launch_thread != th))
+				continue;
+			if (best == TRACE_NONE || t->dev[i].act_ns > t->dev[best].act_ns)
+				best = i;
+		}
+	}
+	return best;
+}
+
+int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
+{
+	memset(c, 0, sizeof *c);
+	c->t = t;
+	c->device = -1;
+	if (device >= 0) {
+		c->dev = trace_device_index(t, device);
+		if (c->dev == TRACE_NONE) {
+			sbuf_setf(err, "no GPU activity on device %d", device);
+			return GF_EUSAGE;
+		}
+	} else {
+		c->dev = pick_device(t);
+	}
+	if (c->dev != TRACE_NONE) {
+		c->device = t->dev[c->dev].device;
+		c->busy = trace_busy(t, c->dev, &c->nbusy);
+	}
+	c->first_act = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->first_act);
+	c->blk = gf_xcalloc(t->nr ? t->nr : 1, 1);
+	for (uint32_t i = 0; i < t->nr; i++)
+		c->first_act[i] = TRACE_NONE;
+	for (uint32_t a = 0; a < t->nact; a++) {
+		const struct trace_act *x = &t->act[a];
+		if (x->launch != TRACE_NONE && x->launch < t->nr && c->first_act[x->launch] == TRACE_NONE)
+			c->first_act[x->launch] = a;
+		if (actx_on_dev(c, x) && x->end - x->start > c->max_act)
+			c->max_act = x->end - x->start;
+	}
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)
+			continue;
+		if (r->flags & TRF_SYNC) {
+			c->blk[i] = ACTX_B_SYNC;
+		} else if ((r->flags & TRF_MEMCPY) && c->first_act[i] != TRACE_NONE) {
+			const struct trace_act *x = &t->act[c->first_act[i]];
+			const char *nm = pool_str(t->names, x->name);
+			if (x->kind == TA_MEMCPY && strstr(nm, "Pageable"))
+				c->blk[i] = ACTX_B_PAGEABLE;
+		}
+		if (c->blk[i])
+			c->nblocking++;
+	}
+	return GF_OK;
+}
+
+void actx_release(struct actx *c)
+{
+	free(c->first_act);
+	free(c->blk);
+	memset(c, 0, sizeof *c);
+}
+
+uint32_t actx_act_from(const struct actx *c, gf_ns lo)
+{
+	const struct trace *t = c->t;
+	uint32_t i = trace_act_lower(t, lo);
+	gf_ns back = lo - c->max_act;
+	while (i > 0 && t->act[i - 1].start >= back)
+		i--;
+	return i;
+}
+
+/* First busy interval whose end is > ts. */
+static size_t busy_after(const struct actx *c, gf_ns ts)
+{
+	size_t lo = 0, hi = c->nbusy;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (c->busy[2 * m + 1] <= ts)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
+{
+	gf_ns sum = 0;
+	for (size_t i = busy_after(c, lo); i < c->nbusy && c->busy[2 * i] < hi; i++)
+		sum += actx_overlap(c->busy[2 * i], c->busy[2 * i + 1], lo, hi);
+	return sum;
+}
+
+gf_ns actx_next_busy(const struct actx *c, gf_ns ts)
+{
+	size_t i = busy_after(c, ts);
+	if (i >= c->nbusy)
+		return INT64_MAX;
+	if (c->busy[2 * i] <= ts)
+		return -1;
+	return c->busy[2 * i];
+}
+
+bool actx_is_source_frame(const char *s)
+{
+	/* "path(123): func" */
+	const char *p = strchr(s, '(');
+	if (!p || p == s || s[0] == '<')
+		return false;
+	const char *q = p + 1;
+	if (*q < '0' || *q > '9')
+		return false;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q[0] == ')' && q[1] == ':';
+}
+
+uint32_t actx_site(const struct actx *c, uint32_t ri)
+{
+	const struct trace *t = c->t;
+	uint32_t fallback = TRACE_NONE;
+	for (uint32_t i = ri; i != TRACE_NONE; i = t->r[i].parent) {
+		if (t->r[i].kind != TR_PYTHON)
+			continue;
+		const char *nm = trace_rname(t, i);
+		if (!actx_is_source_frame(nm))
+			continue;
+		if (fallback == TRACE_NONE)
+			fallback = i;
+		const char *p = strchr(nm, '(');
+		if (!pysync_in_torch(nm, (size_t)(p - nm)))
+			return i;
+	}
+	return fallback;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	gf_ns x = *(const gf_ns *)a, y = *(const gf_ns *)b;
+	return (x > y) - (x < y);
+}
+
+gf_ns actx_median(gf_ns *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_ns);
+	if (n & 1)
+		return v[n / 2];
+	gf_ns a = v[n / 2 - 1], b = v[n / 2];
+	/* (a + b) / 2 without overflow, half to even */
+	gf_ns s = a / 2 + b / 2, r = a % 2 + b % 2; /* r in -2..2 */
+	if (r == 2)
+		s += 1;
+	else if (r == -2)
+		s -= 1;
+	else if (r == 1 || r == -1) {
+		/* exactly .5 away: round to even */
+		if (s % 2 != 0)
+			s += r;
+	}
+	return s;
+}

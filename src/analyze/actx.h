@@ -1,0 +1,91 @@
+/*
+ * actx.h — analysis context: what the step, gap, sync and comm analyses
+ * derive once from a trace model (model/trace.h) and share.
+ *
+ *  - the analysed device: the one whose activities were launched by the
+ *    thread holding the steps, with the most GPU time (ties: lowest index);
+ *    other devices of a multi-GPU process are not merged into it;
+ *  - per host range: its first linked GPU activity (trace.h links activity
+ *    -> launch only), and whether the call blocks the host (ACTX_B_*);
+ *  - the longest activity duration, so windows can find activities that
+ *    started before them.
+ *
+ * Blocking calls (ACTX_B_SYNC): every range trace.h flags TRF_SYNC
+ * (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize,
+ * synchronous cudaMemcpy*, cu* and hip* equivalents, hipMemcpyWithStream), plus
+ * (ACTX_B_PAGEABLE) asynchronous memcpy calls whose copy names pageable host
+ * memory ("Memcpy DtoH (Device -> Pageable)"): CUDA makes those synchronous
+ * (nsys rule cuda_memcpy_async).
+ *
+ * Layer: analyze. Never prints.
+ */
+#ifndef GF_ACTX_H
+#define GF_ACTX_H
+
+#include "../model/trace.h"
+
+#define ACTX_B_SYNC 1u
+#define ACTX_B_PAGEABLE 2u
+
+/* HTA's consecutive_kernel_delay: a gap shorter than this between queued
+ * activities is launch overhead ("kernel wait"). */
+#define ACTX_KERNEL_WAIT_NS 30000
+
+struct actx {
+	struct trace *t;
+	uint32_t dev;          /* index into t->dev, TRACE_NONE when no GPU activity */
+	int device;            /* its device number, -1 when none */
+	uint32_t *first_act;   /* per range: first linked activity (by start), TRACE_NONE */
+	uint8_t *blk;          /* per range: ACTX_B_* bits, 0 = not blocking */
+	gf_ns max_act;         /* longest activity on the device */
+	const gf_ns *busy;     /* busy union pairs of the device (trace_busy) */
+	size_t nbusy;
+	uint64_t nblocking;    /* ranges with blk != 0 */
+};
+
+/* device: a device number to analyse, or -1 for the automatic choice.
+ * @return GF_OK, or GF_EUSAGE when the device has no activity. */
+int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err);
+void actx_release(struct actx *c);
+
+/* True when activity a runs on the analysed device. */
+static inline bool actx_on_dev(const struct actx *c, const struct trace_act *a)
+{
+	return c->dev != TRACE_NONE && a->device == c->device;
+}
+
+/* First index of an activity on the device that may overlap [lo, ...):
+ * scans back from trace_act_lower(lo) by the longest duration. */
+uint32_t actx_act_from(const struct actx *c, gf_ns lo);
+
+/* Length of [a0, a1) ∩ [b0, b1) (0 when disjoint). */
+static inline gf_ns actx_overlap(gf_ns a0, gf_ns a1, gf_ns b0, gf_ns b1)
+{
+	gf_ns lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+	return hi > lo ? hi - lo : 0;
+}
+
+/* Busy time of the device inside [lo, hi). */
+gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi);
+
+/* Start of the first busy interval that starts at or after ts, or -1 when
+ * the device is busy at ts (an interval covers ts), or INT64_MAX when no
+ * activity follows. */
+gf_ns actx_next_busy(const struct actx *c, gf_ns ts);
+
+/*
+ * The user's Python site of range ri: the innermost python_function
+ * ancestor that is a source frame ("path(line): function", not "<built-in
+ * ...>" nor "nn.Module: ...") and not inside torch (pysync_in_torch), else
+ * the innermost source frame, else NULL. @return a range index or TRACE_NONE.
+ */
+uint32_t actx_site(const struct actx *c, uint32_t ri);
+
+/* True when the python frame name is a source frame "path(line): func". */
+bool actx_is_source_frame(const char *name);
+
+/* Median of v[0..n) (sorts v); the mean of the middle two for even n,
+ * rounded half to even; 0 for n = 0. */
+gf_ns actx_median(gf_ns *v, size_t n);
+
+#endif

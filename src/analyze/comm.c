@@ -1,0 +1,221 @@
+/* comm.c — NCCL time, overlap, exposed communication, straggler (see comm.h). */
+#include "comm.h"
+
+#include "../base/vec.h"
+#include "gaps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef VEC(gf_ns) nsvec;
+
+/* Merged union of the device's kernels with (is_nccl == want). */
+static void kunion(const struct actx *c, bool want, nsvec *u)
+{
+	const struct trace *t = c->t;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !!(a->flags & TAF_NCCL) != want)
+			continue;
+		if (a->end <= a->start)
+			continue;
+		if (u->n && a->start <= u->v[u->n - 1]) {
+			if (a->end > u->v[u->n - 1])
+				u->v[u->n - 1] = a->end;
+			continue;
+		}
+		vec_push(u, a->start);
+		vec_push(u, a->end);
+	}
+}
+
+static gf_ns measure(const nsvec *u, gf_ns lo, gf_ns hi)
+{
+	gf_ns s = 0;
+	for (size_t i = 0; i + 1 < u->n; i += 2)
+		s += actx_overlap(u->v[i], u->v[i + 1], lo, hi);
+	return s;
+}
+
+/* |a ∩ b ∩ [lo, hi)| by a two-pointer sweep. */
+static gf_ns inter(const nsvec *a, const nsvec *b, gf_ns lo, gf_ns hi)
+{
+	gf_ns s = 0;
+	size_t i = 0, j = 0;
+	while (i + 1 < a->n && j + 1 < b->n) {
+		gf_ns x0 = a->v[i] > b->v[j] ? a->v[i] : b->v[j];
+		gf_ns x1 = a->v[i + 1] < b->v[j + 1] ? a->v[i + 1] : b->v[j + 1];
+		if (x1 > x0)
+			s += actx_overlap(x0, x1, lo, hi);
+		if (a->v[i + 1] < b->v[j + 1])
+			i += 2;
+		else
+			j += 2;
+	}
+	return s;
+}
+
+int comm_analyze(const struct actx *c, const struct steps_result *st, struct comm_result *r)
+{
+	const struct trace *t = c->t;
+	memset(r, 0, sizeof *r);
+	r->n = st->n;
+	r->rows = gf_xcalloc(st->n ? st->n : 1, sizeof *r->rows);
+	if (c->dev == TRACE_NONE)
+		return GF_OK;
+	for (uint32_t i = 0; i < t->nact; i++)
+		if (actx_on_dev(c, &t->act[i]) && t->act[i].kind == TA_KERNEL && (t->act[i].flags & TAF_NCCL))
+			r->kernels++;
+	if (!r->kernels)
+		return GF_OK;
+	nsvec cu = VEC_INIT, pu = VEC_INIT;
+	kunion(c, true, &cu);
+	kunion(c, false, &pu);
+	r->hta_comm = measure(&cu, INT64_MIN, INT64_MAX);
+	r->hta_overlap = inter(&cu, &pu, INT64_MIN, INT64_MAX);
+	struct comm_row sum = { 0 };
+	size_t m = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct step_row *row = &st->rows[i];
+		struct comm_row *x = &r->rows[i];
+		x->comm = measure(&cu, row->start, row->end);
+		x->overlap = inter(&cu, &pu, row->start, row->end);
+		x->exposed = x->comm - x->overlap;
+		if (row->warmup && st->nsteady)
+			continue;
+		sum.comm += x->comm;
+		sum.overlap += x->overlap;
+		sum.exposed += x->exposed;
+		m++;
+	}
+	r->steady.comm = gaps_mean(sum.comm, m);
+	r->steady.overlap = gaps_mean(sum.overlap, m);
+	r->steady.exposed = gaps_mean(sum.exposed, m);
+	vec_free(&cu);
+	vec_free(&pu);
+	return GF_OK;
+}
+
+void comm_release(struct comm_result *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
+		      size_t *n)
+{
+	const struct trace *t = c->t;
+	VEC(struct coll) v = VEC_INIT;
+	if (c->dev != TRACE_NONE) {
+		for (size_t s = 0; s < st->n; s++) {
+			const struct step_row *row = &st->rows[s];
+			for (uint32_t i = trace_act_lower(t, row->start); i < t->nact && t->act[i].start < row->end; i++) {
+				const struct trace_act *a = &t->act[i];
+				if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
+					continue;
+				struct coll x = { a->name, a->start, a->end - a->start };
+				vec_push(&v, x);
+			}
+		}
+	}
+	*out = v.v;
+	*n = v.n;
+}
+
+/* Occurrence numbers: occ[i] = how many earlier entries share colls[i].name. */
+struct occ {
+	uint32_t name;
+	uint64_t k;
+	gf_ns dur;
+};
+
+static int cmp_occ(const void *a, const void *b)
+{
+	const struct occ *x = a, *y = b;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+static struct occ *make_occ(const struct coll *c, size_t n)
+{
+	struct occ *o = gf_xcalloc(n ? n : 1, sizeof *o);
+	for (size_t i = 0; i < n; i++) {
+		o[i].name = c[i].name;
+		o[i].dur = c[i].dur;
+		o[i].k = i; /* position; made an occurrence number after sorting */
+	}
+	qsort(o, n, sizeof *o, cmp_occ); /* by name, then position */
+	for (size_t i = 0; i < n; i++)
+		o[i].k = (i > 0 && o[i - 1].name == o[i].name) ? o[i - 1].k + 1 : 0;
+	return o;
+}
+
+int comm_straggler(struct coll *const *colls, const size_t *ncolls, size_t nranks,
+		   struct strag_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->nranks = nranks;
+	r->r = gf_xcalloc(nranks ? nranks : 1, sizeof *r->r);
+	r->straggler = -1;
+	if (nranks < 2)
+		return GF_OK;
+	struct occ **o = gf_xcalloc(nranks, sizeof *o);
+	size_t *pos = gf_xcalloc(nranks, sizeof *pos);
+	for (size_t k = 0; k < nranks; k++)
+		o[k] = make_occ(colls[k], ncolls[k]);
+	gf_ns *d = gf_xcalloc(nranks, sizeof *d);
+	/* walk rank 0's instances; find each in the other ranks (sorted merge) */
+	for (size_t i = 0; i < ncolls[0]; i++) {
+		const struct occ *x = &o[0][i];
+		bool all = true;
+		d[0] = x->dur;
+		for (size_t k = 1; k < nranks; k++) {
+			while (pos[k] < ncolls[k] && cmp_occ(&o[k][pos[k]], x) < 0)
+				pos[k]++;
+			if (pos[k] >= ncolls[k] || cmp_occ(&o[k][pos[k]], x) != 0) {
+				all = false;
+				continue;
+			}
+			d[k] = o[k][pos[k]].dur;
+		}
+		if (!all) {
+			r->unmatched++;
+			continue;
+		}
+		r->matched++;
+		size_t mi = 0;
+		for (size_t k = 1; k < nranks; k++)
+			if (d[k] < d[mi])
+				mi = k;
+		r->r[mi].last++;
+		for (size_t k = 0; k < nranks; k++)
+			r->r[k].wait += d[k] - d[mi];
+	}
+	if (r->matched) {
+		long best = 0;
+		for (size_t k = 1; k < nranks; k++) {
+			const struct strag_rank *a = &r->r[k], *b = &r->r[best];
+			if (a->last > b->last || (a->last == b->last && a->wait < b->wait))
+				best = (long)k;
+		}
+		r->straggler = best;
+		r->clear = true;
+		for (size_t k = 0; k < nranks; k++)
+			if ((long)k != best && r->r[k].last >= r->r[best].last)
+				r->clear = false;
+	}
+	for (size_t k = 0; k < nranks; k++)
+		free(o[k]);
+	free(o);
+	free(pos);
+	free(d);
+	return GF_OK;
+}
+
+void comm_straggler_release(struct strag_result *r)
+{
+	free(r->r);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,231 @@
+/* info.c — trace summary and warnings for `gpuflame info` (see info.h). */
+#include "info.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	NF_DONE = 1,
+	NF_STEP = 2,
+	NF_MODULE = 4,
+	NF_GRAPH = 8,
+	NF_NCCL = 16,
+};
+
+struct info *info_new(struct pool *names)
+{
+	struct info *in = gf_xcalloc(1, sizeof *in);
+	in->names = names;
+	return in;
+}
+
+void info_free(struct info *in)
+{
+	if (!in)
+		return;
+	vec_free(&in->track_events);
+	vec_free(&in->name_flags);
+	vec_free(&in->steps);
+	vec_free(&in->rt_corr);
+	vec_free(&in->gpu_corr);
+	vec_free(&in->host);
+	free(in);
+}
+
+static bool has_ci(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; i + k <= n; i++) {
+		size_t j = 0;
+		while (j < k && (s[i + j] | 0x20) == needle[j])
+			j++;
+		if (j == k)
+			return true;
+	}
+	return false;
+}
+
+static unsigned name_flags(struct info *in, uint32_t id)
+{
+	if (id >= in->name_flags.n) {
+		size_t n = (size_t)id + 1;
+		vec_reserve(&in->name_flags, n);
+		memset(in->name_flags.v + in->name_flags.n, 0, n - in->name_flags.n);
+		in->name_flags.n = n;
+	}
+	uint8_t f = in->name_flags.v[id];
+	if (f & NF_DONE)
+		return f;
+	const char *s = pool_str(in->names, id);
+	size_t n = pool_len(in->names, id);
+	f = NF_DONE;
+	if (n > 13 && !memcmp(s, "ProfilerStep#", 13))
+		f |= NF_STEP;
+	if (n >= 11 && !memcmp(s, "nn.Module: ", 11))
+		f |= NF_MODULE;
+	if ((n >= 15 && !memcmp(s, "cudaGraphLaunch", 15)) || (n >= 14 && !memcmp(s, "hipGraphLaunch", 14)))
+		f |= NF_GRAPH;
+	if (has_ci(s, n, "nccl") || has_ci(s, n, "rccl"))
+		f |= NF_NCCL;
+	in->name_flags.v[id] = f;
+	return f;
+}
+
+int info_event(void *ctx, const struct kev *e)
+{
+	struct info *in = ctx;
+	if (e->kc == KC_METADATA)
+		return 0;
+	if (e->track >= in->track_events.n) {
+		size_t n = (size_t)e->track + 1;
+		vec_reserve(&in->track_events, n);
+		memset(in->track_events.v + in->track_events.n, 0, (n - in->track_events.n) * sizeof(uint64_t));
+		in->track_events.n = n;
+	}
+	in->track_events.v[e->track]++;
+	gf_ns end = e->ts + (e->dur != KEV_NONE ? e->dur : 0);
+	if (!in->have_span) {
+		in->have_span = true;
+		in->t_min = e->ts;
+		in->t_max = end;
+	} else {
+		if (e->ts < in->t_min)
+			in->t_min = e->ts;
+		if (end > in->t_max)
+			in->t_max = end;
+	}
+	unsigned f = name_flags(in, e->name);
+	switch (e->kc) {
+	case KC_USER_ANNOTATION:
+	case KC_CPU_OP:
+		if (f & NF_STEP) {
+			const char *s = pool_str(in->names, e->name) + 13;
+			char *endp;
+			long long v = strtoll(s, &endp, 10);
+			if (endp != s) {
+				vec_push(&in->steps, (int64_t)v);
+				in->step_events++;
+			}
+		}
+		break;
+	case KC_PYTHON_FUNCTION:
+		in->python_events++;
+		if (f & NF_MODULE)
+			in->module_events++;
+		break;
+	case KC_CUDA_RUNTIME:
+	case KC_CUDA_DRIVER:
+		in->rt_events++;
+		if (f & NF_GRAPH)
+			in->graph_launches++;
+		if (e->correlation != KEV_NONE)
+			vec_push(&in->rt_corr, e->correlation);
+		if (e->external_id != KEV_NONE) {
+			in->rt_with_ext++;
+			if (e->external_id == e->correlation)
+				in->rt_ext_eq_corr++;
+		}
+		break;
+	case KC_KERNEL:
+	case KC_GPU_MEMCPY:
+	case KC_GPU_MEMSET:
+		in->gpu_activities++;
+		if (e->kc == KC_KERNEL && (f & NF_NCCL))
+			in->nccl_kernels++;
+		if (e->correlation != KEV_NONE) {
+			struct info_corr c = { e->correlation, e->ts };
+			vec_push(&in->gpu_corr, c);
+		}
+		if (e->external_id != KEV_NONE) {
+			in->gpu_with_ext++;
+			if (e->external_id == e->correlation)
+				in->gpu_ext_eq_corr++;
+		}
+		break;
+	default:
+		break;
+	}
+	if (e->ph == 'X' && e->dur != KEV_NONE &&
+	    (e->kc == KC_CPU_OP || e->kc == KC_USER_ANNOTATION || e->kc == KC_PYTHON_FUNCTION ||
+	     e->kc == KC_CUDA_RUNTIME || e->kc == KC_CUDA_DRIVER)) {
+		struct info_hev h = { e->track, e->name, e->ts, end };
+		vec_push(&in->host, h);
+	}
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_hev(const void *a, const void *b)
+{
+	const struct info_hev *x = a, *y = b;
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1; /* longer first: parents before children */
+	return 0;
+}
+
+static void find_overlaps(struct info *in)
+{
+	qsort(in->host.v, in->host.n, sizeof *in->host.v, cmp_hev);
+	VEC(struct info_hev) st = VEC_INIT;
+	uint32_t cur = UINT32_MAX;
+	for (size_t i = 0; i < in->host.n; i++) {
+		const struct info_hev *h = &in->host.v[i];
+		if (h->track != cur) {
+			st.n = 0;
+			cur = h->track;
+		}
+		while (st.n && vec_last(&st).end <= h->ts)
+			st.n--;
+		if (st.n && h->end > vec_last(&st).end) {
+			if (!in->overlaps) {
+				in->overlap_a = vec_last(&st);
+				in->overlap_b = *h;
+			}
+			in->overlaps++;
+		}
+		vec_push(&st, *h);
+	}
+	vec_free(&st);
+}
+
+void info_finish(struct info *in, const struct kineto_trace *kt)
+{
+	(void)kt;
+	/* steps: sorted, unique */
+	qsort(in->steps.v, in->steps.n, sizeof *in->steps.v, cmp_i64);
+	size_t k = 0;
+	for (size_t i = 0; i < in->steps.n; i++)
+		if (!k || in->steps.v[k - 1] != in->steps.v[i])
+			in->steps.v[k++] = in->steps.v[i];
+	in->steps.n = k;
+
+	qsort(in->rt_corr.v, in->rt_corr.n, sizeof *in->rt_corr.v, cmp_i64);
+	int64_t min_rt = in->rt_corr.n ? in->rt_corr.v[0] : INT64_MAX;
+	in->before_window_last_ts = KEV_NONE;
+	for (size_t i = 0; i < in->gpu_corr.n; i++) {
+		const struct info_corr *c = &in->gpu_corr.v[i];
+		if (in->rt_corr.n && bsearch(&c->corr, in->rt_corr.v, in->rt_corr.n, sizeof(int64_t), cmp_i64)) {
+			in->gpu_linked++;
+			continue;
+		}
+		in->gpu_unlinked++;
+		if (c->corr < min_rt) {
+			in->gpu_before_window++;
+			if (in->before_window_last_ts == KEV_NONE || c->ts > in->before_window_last_ts)
+				in->before_window_last_ts = c->ts;
+		}
+	}
+	/* the pre-2024-10 Kineto bug: unlinked runtime calls got External id =
+	 * their own correlation; flagged when most runtime calls show it */
+	in->external_id_bogus = in->rt_ext_eq_corr > 0 && in->rt_ext_eq_corr * 2 >= in->rt_with_ext;
+	find_overlaps(in);
+}

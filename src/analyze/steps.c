@@ -1,0 +1,187 @@
+/* steps.c — the per-step table (see steps.h). */
+#include "steps.h"
+
+#include "../base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void steps_opts_init(struct steps_opts *o)
+{
+	o->first = INT64_MIN;
+	o->last = INT64_MAX;
+	o->skip = 0;
+}
+
+/* First range of thread th with start >= ts. */
+static uint32_t range_lower(const struct trace *t, uint32_t th, gf_ns ts)
+{
+	uint32_t lo = t->th[th].first, hi = lo + t->th[th].n;
+	while (lo < hi) {
+		uint32_t m = lo + (hi - lo) / 2;
+		if (t->r[m].start < ts)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
+{
+	const struct trace *t = c->t;
+	row->start = lo;
+	row->end = hi;
+	row->wall = hi - lo;
+	row->busy = c->dev == TRACE_NONE ? 0 : actx_busy_in(c, lo, hi);
+	row->idle = row->wall - row->busy;
+	VEC(gf_ns) kd = VEC_INIT;
+	if (c->dev != TRACE_NONE) {
+		for (uint32_t i = actx_act_from(c, lo); i < t->nact && t->act[i].start < hi; i++) {
+			const struct trace_act *a = &t->act[i];
+			if (!actx_on_dev(c, a))
+				continue;
+			gf_ns ov = actx_overlap(a->start, a->end, lo, hi);
+			switch (a->kind) {
+			case TA_KERNEL:
+				row->kernel += ov;
+				if (a->start >= lo) {
+					row->kernels++;
+					vec_push(&kd, a->end - a->start);
+				}
+				break;
+			case TA_MEMCPY:
+				row->memcpy += ov;
+				break;
+			case TA_MEMSET:
+				row->memset += ov;
+				break;
+			}
+		}
+	}
+	row->median_kernel = actx_median(kd.v, kd.n);
+	vec_free(&kd);
+	/* host calls on all threads that start in the window */
+	for (uint32_t th = 0; th < t->nth; th++) {
+		uint32_t endi = t->th[th].first + t->th[th].n;
+		uint32_t i = range_lower(t, th, lo);
+		for (; i < endi && t->r[i].start < hi; i++) {
+			const struct trace_range *r = &t->r[i];
+			if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)
+				continue;
+			if (r->flags & TRF_LAUNCH) {
+				row->launches++;
+				if (r->flags & TRF_GRAPH)
+					row->graph_launches++;
+			}
+			if (c->blk[i]) {
+				row->syncs++;
+				row->sync_wait += r->end - r->start;
+			}
+		}
+	}
+}
+
+#define MED_COL(field)                                              \
+	do {                                                        \
+		for (size_t k = 0; k < m; k++)                      \
+			v[k] = (gf_ns)src[k]->field;                \
+		r->steady.field = actx_median(v, m);                \
+	} while (0)
+
+static void steady(struct steps_result *r)
+{
+	size_t m = 0;
+	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->rows[i].warmup)
+			src[m++] = &r->rows[i];
+	if (!m) {
+		for (size_t i = 0; i < r->n; i++)
+			src[m++] = &r->rows[i];
+	}
+	gf_ns *v = gf_xcalloc(m ? m : 1, sizeof *v);
+	memset(&r->steady, 0, sizeof r->steady);
+	r->steady.number = -1;
+	r->steady.step = TRACE_NONE;
+	MED_COL(wall);
+	MED_COL(busy);
+	MED_COL(kernel);
+	MED_COL(memcpy);
+	MED_COL(memset);
+	MED_COL(idle);
+	MED_COL(sync_wait);
+	MED_COL(syncs);
+	MED_COL(launches);
+	MED_COL(graph_launches);
+	MED_COL(kernels);
+	MED_COL(median_kernel);
+	free(v);
+	free(src);
+}
+
+int steps_analyze(const struct actx *c, const struct steps_opts *o, struct steps_result *r,
+		  struct sbuf *err)
+{
+	const struct trace *t = c->t;
+	memset(r, 0, sizeof *r);
+	if (!t->nsteps) {
+		r->whole_trace = true;
+		r->rows = gf_xcalloc(1, sizeof *r->rows);
+		r->n = 1;
+		r->rows[0].number = -1;
+		r->rows[0].step = TRACE_NONE;
+		steps_row(c, t->win_start, t->win_end, &r->rows[0]);
+	} else {
+		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
+		uint64_t skipped = 0;
+		for (uint32_t s = 0; s < t->nsteps; s++) {
+			const struct trace_step *st = &t->steps[s];
+			if (st->number < o->first || st->number > o->last) {
+				r->dropped++;
+				continue;
+			}
+			if (skipped < o->skip) {
+				skipped++;
+				r->dropped++;
+				continue;
+			}
+			struct step_row *row = &r->rows[r->n++];
+			row->number = st->number;
+			row->step = s;
+			steps_row(c, st->start, st->end, row);
+		}
+		if (!r->n) {
+			sbuf_setf(err, "no step left: %u step markers, %llu outside --steps or skipped",
+				  t->nsteps, (unsigned long long)r->dropped);
+			free(r->rows);
+			r->rows = NULL;
+			return GF_EUSAGE;
+		}
+	}
+	/* warm-up: leading steps slower than 1.5x the median wall */
+	if (r->n >= 3) {
+		gf_ns *w = gf_xmalloc(r->n * sizeof *w);
+		for (size_t i = 0; i < r->n; i++)
+			w[i] = r->rows[i].wall;
+		gf_ns med = actx_median(w, r->n);
+		free(w);
+		for (size_t i = 0; i < r->n / 2; i++) {
+			__int128 lhs = (__int128)r->rows[i].wall * STEPS_WARM_DEN;
+			__int128 rhs = (__int128)med * STEPS_WARM_NUM;
+			if (lhs <= rhs)
+				break;
+			r->rows[i].warmup = true;
+			r->nwarm++;
+		}
+	}
+	r->nsteady = r->n - r->nwarm;
+	steady(r);
+	return GF_OK;
+}
+
+void steps_release(struct steps_result *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}

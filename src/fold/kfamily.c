@@ -1,0 +1,197 @@
+/* kfamily.c — kernel family rules (see kfamily.h). */
+#include "kfamily.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct krule {
+	bool is_re;
+	regex_t re;
+	char *sub;    /* lower-case substring when !is_re */
+	char *family;
+};
+
+struct kfamily {
+	struct krule *r;
+	size_t n, cap;
+	bool nodefaults;
+};
+
+static const char *const defaults[][2] = {
+	{ "gemm", "gemm" }, { "nvjet", "gemm" }, { "flash", "flash" }, { "attn", "attn" },
+	{ "nccl", "nccl" }, { "triton", "triton" }, { "elementwise", "elementwise" },
+	{ "reduce", "reduce" }, { "copy", "copy" }, { "memcpy", "memcpy" }, { "memset", "memset" },
+};
+
+struct kfamily *kfamily_new(void)
+{
+	return gf_xcalloc(1, sizeof(struct kfamily));
+}
+
+void kfamily_free(struct kfamily *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->r[i].is_re)
+			regfree(&k->r[i].re);
+		free(k->r[i].sub);
+		free(k->r[i].family);
+	}
+	free(k->r);
+	free(k);
+}
+
+/* case-insensitive search of a lower-case needle */
+static bool has_ci(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	if (!k)
+		return true;
+	for (size_t i = 0; i + k <= n; i++) {
+		size_t j = 0;
+		while (j < k) {
+			char c = s[i + j];
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			if (c != needle[j])
+				break;
+			j++;
+		}
+		if (j == k)
+			return true;
+	}
+	return false;
+}
+
+int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fname, struct sbuf *err)
+{
+	size_t line = 0, pos = 0;
+	struct sbuf pat = SBUF_INIT;
+	int rc = GF_OK;
+	while (pos < n) {
+		const char *s = text + pos;
+		const char *nl = memchr(s, '\n', n - pos);
+		size_t len = nl ? (size_t)(nl - s) : n - pos;
+		pos += len + (nl ? 1 : 0);
+		line++;
+		if (len && s[len - 1] == '\r')
+			len--;
+		if (!len || s[0] == '#')
+			continue;
+		if (len == 11 && !memcmp(s, "!nodefaults", 11)) {
+			k->nodefaults = true;
+			continue;
+		}
+		const char *tab = memchr(s, '\t', len);
+		if (!tab || tab == s || tab + 1 == s + len) {
+			sbuf_setf(err, "'%s': line %zu: expected 'PATTERN<TAB>FAMILY'", fname, line);
+			rc = GF_EINPUT;
+			break;
+		}
+		struct krule r;
+		memset(&r, 0, sizeof r);
+		r.family = gf_xstrndup(tab + 1, (size_t)(s + len - tab - 1));
+		for (char *p = r.family; *p; p++)
+			if (*p == ';' || (unsigned char)*p < ' ')
+				*p = ':';
+		if (s[0] == '=') {
+			r.sub = gf_xstrndup(s + 1, (size_t)(tab - s - 1));
+			for (char *p = r.sub; *p; p++)
+				if (*p >= 'A' && *p <= 'Z')
+					*p = (char)(*p - 'A' + 'a');
+		} else {
+			sbuf_reset(&pat);
+			sbuf_add(&pat, s, (size_t)(tab - s));
+			int e = regcomp(&r.re, pat.buf, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+			if (e) {
+				char msg[128];
+				regerror(e, &r.re, msg, sizeof msg);
+				sbuf_setf(err, "'%s': line %zu: expected a regular expression: %s", fname, line, msg);
+				free(r.family);
+				rc = GF_EINPUT;
+				break;
+			}
+			r.is_re = true;
+		}
+		if (k->n == k->cap) {
+			k->cap = k->cap ? k->cap * 2 : 8;
+			k->r = gf_xreallocarray(k->r, k->cap, sizeof *k->r);
+		}
+		k->r[k->n++] = r;
+	}
+	sbuf_release(&pat);
+	return rc;
+}
+
+int kfamily_load(struct kfamily *k, const char *path, struct sbuf *err)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		sbuf_setf(err, "'%s': %s", path, strerror(errno));
+		return GF_EINPUT;
+	}
+	struct sbuf b = SBUF_INIT;
+	char buf[65536];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, fp)) > 0)
+		sbuf_add(&b, buf, got);
+	int bad = ferror(fp);
+	fclose(fp);
+	if (bad) {
+		sbuf_setf(err, "'%s': read error", path);
+		sbuf_release(&b);
+		return GF_EINPUT;
+	}
+	int rc = kfamily_parse(k, b.buf, b.len, path, err);
+	sbuf_release(&b);
+	return rc;
+}
+
+void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf *out)
+{
+	sbuf_reset(out);
+	if (k) {
+		char *z = NULL;
+		for (size_t i = 0; i < k->n; i++) {
+			const struct krule *r = &k->r[i];
+			bool hit;
+			if (r->is_re) {
+				if (!z)
+					z = gf_xstrndup(name, n);
+				hit = regexec(&r->re, z, 0, NULL, 0) == 0;
+			} else {
+				hit = has_ci(name, n, r->sub);
+			}
+			if (hit) {
+				free(z);
+				sbuf_addstr(out, r->family);
+				return;
+			}
+		}
+		free(z);
+	}
+	if (!k || !k->nodefaults)
+		for (size_t i = 0; i < GF_ARRAY_LEN(defaults); i++)
+			if (has_ci(name, n, defaults[i][0])) {
+				sbuf_addstr(out, defaults[i][1]);
+				return;
+			}
+	/* demangled name cut at its template arguments */
+	const char *s = name, *e = name + n;
+	if (n > 5 && !memcmp(s, "void ", 5))
+		s += 5;
+	const char *c = s;
+	while (c < e && *c != '<' && *c != '(')
+		c++;
+	while (c > s && c[-1] == ' ')
+		c--;
+	if (c == s) {
+		s = name;
+		c = e;
+	}
+	sbuf_add(out, s, (size_t)(c - s));
+}

@@ -1,0 +1,54 @@
+/*
+ * kfamily.h — kernel families: the leaf frame of a GPU-weighted stack.
+ *
+ * A kernel's family is found by the first matching rule: user rules (from a
+ * --families file) first, in file order, then the defaults, which match a
+ * case-insensitive substring of the kernel name, in this order:
+ *
+ *   gemm (also "nvjet", cuBLAS's Hopper GEMMs), flash, attn, nccl, triton,
+ *   elementwise, reduce, copy, memcpy, memset
+ *
+ * A name matched by no rule becomes its demangled name cut at its template
+ * arguments and parameter list, without a leading "void "
+ * ("void at::native::foo<float, 4>(int)" -> "at::native::foo").
+ *
+ * Rules file format (one rule per line; blank lines and lines starting with
+ * '#' are ignored):
+ *
+ *   REGEX<TAB>FAMILY          POSIX extended regular expression, matched
+ *                             case-insensitively anywhere in the name
+ *   =SUBSTRING<TAB>FAMILY     plain substring (case-insensitive)
+ *   !nodefaults               drop the default rules (only the file's rules
+ *                             and the template cut remain)
+ *
+ * Example:  "^sm90_xmma\tgemm", "=rms_norm\tnorm", "all_?gather\tnccl".
+ *
+ * Layer: fold. Never prints.
+ */
+#ifndef GF_KFAMILY_H
+#define GF_KFAMILY_H
+
+#include "../base/gf.h"
+#include "../base/sbuf.h"
+
+struct kfamily;
+
+/* A rule set holding the default rules. */
+struct kfamily *kfamily_new(void);
+void kfamily_free(struct kfamily *k);
+
+/*
+ * Adds the rules of a file (in front of the defaults).
+ * @return GF_OK, or GF_EINPUT with "'file': line N: expected ..." in err.
+ */
+int kfamily_load(struct kfamily *k, const char *path, struct sbuf *err);
+/* Same over text in memory; fname is used in messages. */
+int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fname, struct sbuf *err);
+
+/*
+ * The family of a kernel name (n bytes, need not be NUL-terminated); the
+ * result is appended to out (which is reset first).
+ */
+void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf *out);
+
+#endif

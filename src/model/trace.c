@@ -1,0 +1,911 @@
+/*
+ * trace.c — the trace model (see trace.h): intake of reader events into
+ * compact records, then one sort per array, a stack sweep per thread for
+ * nesting, a correlation table for launch links, and step detection.
+ */
+#include "trace.h"
+
+#include "../base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Build state, freed by trace_finish. */
+struct trace_build {
+	VEC(struct trace_range) r;
+	VEC(struct trace_act) act;
+	VEC(struct trace_act) ann;
+	VEC(struct trace_thread) th;
+	VEC(uint32_t) track_thread; /* track index -> thread index + 1 (0 = none yet) */
+	VEC(uint32_t) thread_track; /* thread index -> track index */
+	struct pyid { int64_t id, parent; } *py;
+	size_t npy, cappy;
+	int64_t min_rt_corr;
+	bool finished;
+};
+
+void trace_init(struct trace *t, struct pool *names)
+{
+	memset(t, 0, sizeof *t);
+	t->names = names ? names : pool_new();
+	t->own_names = !names;
+	t->meta.rank = t->meta.world_size = KEV_NONE;
+	struct trace_build *b = gf_xcalloc(1, sizeof *b);
+	b->min_rt_corr = INT64_MAX;
+	t->priv_ = b;
+}
+
+static void build_free(struct trace_build *b)
+{
+	if (!b)
+		return;
+	vec_free(&b->r);
+	vec_free(&b->act);
+	vec_free(&b->ann);
+	vec_free(&b->th);
+	vec_free(&b->track_thread);
+	vec_free(&b->thread_track);
+	free(b->py);
+	free(b);
+}
+
+void trace_release(struct trace *t)
+{
+	build_free(t->priv_);
+	free(t->r);
+	free(t->th);
+	free(t->act);
+	free(t->gpu_ann);
+	for (uint32_t i = 0; i < t->ndev; i++)
+		free(t->dev[i].busy);
+	free(t->dev);
+	free(t->steps);
+	if (t->own_names)
+		pool_free(t->names);
+	memset(t, 0, sizeof *t);
+}
+
+const char *trace_kind_name(int kind)
+{
+	static const char *const n[] = { "annotation", "python", "op", "runtime", "driver" };
+	return kind >= 0 && kind < 5 ? n[kind] : "?";
+}
+
+static bool has_prefix(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+	return n >= k && memcmp(s, p, k) == 0;
+}
+
+static bool contains(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	if (k > n)
+		return false;
+	for (size_t i = 0; i + k <= n; i++)
+		if (s[i] == needle[0] && memcmp(s + i, needle, k) == 0)
+			return true;
+	return false;
+}
+
+static bool eq(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n == k && memcmp(s, lit, k) == 0;
+}
+
+unsigned trace_api_flags(const char *name, size_t n)
+{
+	unsigned f = 0;
+	const char *s = name;
+	size_t k;
+	/* strip a trailing "_v2"/"_ptsz"/"_v3" style suffix for the checks */
+	size_t m = n;
+	for (const char *suf; (suf = memchr(s, '_', m)) != NULL;) {
+		m = (size_t)(suf - s);
+		break;
+	}
+	if (has_prefix(s, m, "cuda"))
+		k = 4;
+	else if (has_prefix(s, m, "hip"))
+		k = 3;
+	else if (has_prefix(s, m, "cu"))
+		k = 2;
+	else
+		return 0;
+	const char *p = s + k;
+	size_t pn = m - k;
+	if (eq(p, pn, "StreamSynchronize") || eq(p, pn, "DeviceSynchronize") ||
+	    eq(p, pn, "EventSynchronize") || eq(p, pn, "CtxSynchronize") ||
+	    eq(p, pn, "ThreadSynchronize"))
+		f |= TRF_SYNC;
+	if (eq(p, pn, "GraphLaunch"))
+		f |= TRF_GRAPH;
+	if (has_prefix(p, pn, "Memcpy")) {
+		f |= TRF_MEMCPY;
+		if (!contains(p, pn, "Async"))
+			f |= TRF_SYNC; /* cudaMemcpy, cudaMemcpy2D, cuMemcpyDtoH, hipMemcpyWithStream ... */
+	}
+	return f;
+}
+
+bool trace_is_step_name(const char *name, size_t n, const char *marker, int64_t *num)
+{
+	size_t k = strlen(marker);
+	*num = -1;
+	if (n < k || memcmp(name, marker, k) != 0)
+		return false;
+	if (n == k)
+		return true;
+	if (name[k] != '#' || n == k + 1 || n - k - 1 > 18)
+		return false;
+	int64_t v = 0;
+	for (size_t i = k + 1; i < n; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+		v = v * 10 + (name[i] - '0');
+	}
+	*num = v;
+	return true;
+}
+
+static uint32_t thread_of(struct trace *t, struct trace_build *b, const struct kev *e,
+			  const struct ktrack *track, struct sbuf *err)
+{
+	uint32_t tr = e->track;
+	if (tr >= b->track_thread.n) {
+		size_t old = b->track_thread.n;
+		vec_reserve(&b->track_thread, (size_t)tr + 1);
+		memset(b->track_thread.v + old, 0, ((size_t)tr + 1 - old) * sizeof(uint32_t));
+		b->track_thread.n = (size_t)tr + 1;
+	}
+	uint32_t ti = b->track_thread.v[tr];
+	if (ti) {
+		struct trace_thread *th = &b->th.v[ti - 1];
+		if (th->name == TRACE_NONE && track && track->thread_name != UINT32_MAX)
+			th->name = track->thread_name;
+		return ti - 1;
+	}
+	if (b->th.n >= 65535)
+		return TRACE_NONE;
+	struct trace_thread *th = vec_add(&b->th);
+	th->pid = track ? track->pid : KEV_NONE;
+	th->tid = track ? track->tid : KEV_NONE;
+	th->name = track && track->thread_name != UINT32_MAX ? track->thread_name : TRACE_NONE;
+	vec_push(&b->thread_track, tr);
+	b->track_thread.v[tr] = (uint32_t)b->th.n;
+	(void)t;
+	(void)err;
+	return (uint32_t)b->th.n - 1;
+}
+
+int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *track)
+{
+	struct trace_build *b = t->priv_;
+	if (!b || b->finished || e->ph != 'X' || e->dur == KEV_NONE)
+		return GF_OK;
+	gf_ns dur = e->dur < 0 ? 0 : e->dur;
+	int kind = -1;
+	switch (e->kc) {
+	case KC_USER_ANNOTATION: kind = TR_ANNOTATION; break;
+	case KC_PYTHON_FUNCTION: kind = TR_PYTHON; break;
+	case KC_CPU_OP: kind = TR_OP; break;
+	case KC_CUDA_RUNTIME: kind = TR_RUNTIME; break;
+	case KC_CUDA_DRIVER: kind = TR_DRIVER; break;
+	case KC_KERNEL: case KC_GPU_MEMCPY: case KC_GPU_MEMSET: case KC_GPU_USER_ANNOTATION: {
+		struct trace_act a;
+		memset(&a, 0, sizeof a);
+		a.start = e->ts;
+		a.end = e->ts + dur;
+		a.corr = e->correlation;
+		a.name = e->name;
+		a.launch = TRACE_NONE;
+		int64_t dv = e->device != KEV_NONE ? e->device : track ? track->pid : KEV_NONE;
+		int64_t st = e->stream != KEV_NONE ? e->stream : track ? track->tid : KEV_NONE;
+		a.device = dv == KEV_NONE || dv < -1 || dv > INT16_MAX ? -1 : (int16_t)dv;
+		a.stream = st == KEV_NONE || st < INT32_MIN || st > INT32_MAX ? -1 : (int32_t)st;
+		const char *nm = pool_str(t->names, e->name);
+		size_t nl = pool_len(t->names, e->name);
+		if (e->kc == KC_KERNEL) {
+			a.kind = TA_KERNEL;
+			for (size_t i = 0; i + 4 <= nl; i++)
+				if ((nm[i] | 0x20) == 'n' && (nm[i + 1] | 0x20) == 'c' &&
+				    (nm[i + 2] | 0x20) == 'c' && (nm[i + 3] | 0x20) == 'l') {
+					a.flags |= TAF_NCCL;
+					break;
+				}
+		} else if (e->kc == KC_GPU_MEMCPY) {
+			a.kind = TA_MEMCPY;
+			if (contains(nm, nl, "DtoH"))
+				a.flags |= TAF_DTOH;
+			else if (contains(nm, nl, "HtoD"))
+				a.flags |= TAF_HTOD;
+			else if (contains(nm, nl, "DtoD") || contains(nm, nl, "PtoP"))
+				a.flags |= TAF_DTOD;
+		} else if (e->kc == KC_GPU_MEMSET) {
+			a.kind = TA_MEMSET;
+		} else {
+			a.kind = TA_ANNOTATION;
+			vec_push(&b->ann, a);
+			return GF_OK;
+		}
+		if (b->act.n >= UINT32_MAX - 1)
+			return GF_EINTERNAL;
+		vec_push(&b->act, a);
+		return GF_OK;
+	}
+	default:
+		return GF_OK;
+	}
+	uint32_t ti = thread_of(t, b, e, track, NULL);
+	if (ti == TRACE_NONE || b->r.n >= UINT32_MAX - 1)
+		return GF_EINTERNAL;
+	struct trace_range r;
+	memset(&r, 0, sizeof r);
+	r.start = e->ts;
+	r.end = e->ts + dur;
+	r.corr = KEV_NONE;
+	r.name = e->name;
+	r.parent = TRACE_NONE;
+	r.thread = (uint16_t)ti;
+	r.kind = (uint8_t)kind;
+	const char *nm = pool_str(t->names, e->name);
+	size_t nl = pool_len(t->names, e->name);
+	if (kind == TR_RUNTIME || kind == TR_DRIVER) {
+		r.corr = e->correlation;
+		r.flags = (uint8_t)trace_api_flags(nm, nl);
+		if (e->correlation != KEV_NONE && e->external_id == e->correlation)
+			t->warn.bogus_external++;
+		if (e->correlation != KEV_NONE && e->correlation < b->min_rt_corr)
+			b->min_rt_corr = e->correlation;
+	} else if (kind == TR_PYTHON) {
+		if (has_prefix(nm, nl, "nn.Module: "))
+			r.flags |= TRF_MODULE;
+		if (e->python_id != KEV_NONE || e->python_parent_id != KEV_NONE) {
+			if (b->npy == b->cappy) {
+				b->cappy = b->cappy ? b->cappy * 2 : 1024;
+				b->py = gf_xreallocarray(b->py, b->cappy, sizeof *b->py);
+			}
+			b->py[b->npy].id = e->python_id;
+			b->py[b->npy].parent = e->python_parent_id;
+			r.corr = (int64_t)b->npy++; /* temporary: index into b->py */
+		}
+	}
+	vec_push(&b->r, r);
+	return GF_OK;
+}
+
+void trace_update_thread_names(struct trace *t, const struct ktrack *tracks, uint32_t ntracks)
+{
+	struct trace_build *b = t->priv_;
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->th.n; i++) {
+		uint32_t tr = b->thread_track.v[i];
+		if (tr < ntracks && tracks[tr].thread_name != UINT32_MAX)
+			b->th.v[i].name = tracks[tr].thread_name;
+	}
+}
+
+/* --- finish --- */
+
+static int cmp_range(const void *pa, const void *pb)
+{
+	const struct trace_range *a = pa, *b = pb;
+	if (a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1; /* longest first */
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	return 0;
+}
+
+static int cmp_act(const void *pa, const void *pb)
+{
+	const struct trace_act *a = pa, *b = pb;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	if (a->name != b->name)
+		return a->name < b->name ? -1 : 1;
+	return 0;
+}
+
+/* qsort unless already in order (the common case for many tracks). */
+static void sort_maybe(void *v, size_t n, size_t sz, int (*cmp)(const void *, const void *))
+{
+	char *p = v;
+	for (size_t i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * sz, p + i * sz) > 0) {
+			qsort(v, n, sz, cmp);
+			return;
+		}
+}
+
+/* Python id -> range index hash for one thread. */
+struct pymap {
+	int64_t *key;
+	uint32_t *val;
+	size_t cap;
+};
+
+static void pymap_reset(struct pymap *m, size_t n)
+{
+	size_t cap = 16;
+	while (cap < n * 2 + 1)
+		cap *= 2;
+	if (cap > m->cap) {
+		free(m->key);
+		free(m->val);
+		m->key = gf_xmalloc(cap * sizeof *m->key);
+		m->val = gf_xmalloc(cap * sizeof *m->val);
+		m->cap = cap;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		m->val[i] = TRACE_NONE;
+}
+
+static void pymap_put(struct pymap *m, int64_t k, uint32_t v)
+{
+	size_t mask = m->cap - 1, i = (size_t)gf_hash_u64((uint64_t)k) & mask;
+	while (m->val[i] != TRACE_NONE) {
+		if (m->key[i] == k)
+			return; /* first frame with the id wins */
+		i = (i + 1) & mask;
+	}
+	m->key[i] = k;
+	m->val[i] = v;
+}
+
+static uint32_t pymap_get(const struct pymap *m, int64_t k)
+{
+	size_t mask = m->cap - 1, i = (size_t)gf_hash_u64((uint64_t)k) & mask;
+	while (m->val[i] != TRACE_NONE) {
+		if (m->key[i] == k)
+			return m->val[i];
+		i = (i + 1) & mask;
+	}
+	return TRACE_NONE;
+}
+
+/* Nests the ranges of one thread [lo, hi) (global indices). */
+static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uint32_t hi,
+			uint32_t **stackp, size_t *capp, struct pymap *pm)
+{
+	struct trace_range *r = t->r;
+	size_t npy = 0;
+	for (uint32_t i = lo; i < hi; i++)
+		if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE)
+			npy++;
+	if (npy) {
+		pymap_reset(pm, npy);
+		for (uint32_t i = lo; i < hi; i++)
+			if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE &&
+			    b->py[r[i].corr].id != KEV_NONE)
+				pymap_put(pm, b->py[r[i].corr].id, i);
+	}
+	uint32_t *st = *stackp;
+	size_t sp = 0, cap = *capp;
+	for (uint32_t i = lo; i < hi; i++) {
+		struct trace_range *R = &r[i];
+		while (sp && r[st[sp - 1]].end <= R->start)
+			sp--;
+		while (sp && r[st[sp - 1]].end < R->end) {
+			struct trace_range *T = &r[st[sp - 1]];
+			if (T->end - T->start < R->end - R->start) {
+				T->end = R->start; /* the shorter one is cut */
+				T->flags |= TRF_CLIPPED;
+				t->warn.clipped++;
+				sp--;
+			} else {
+				R->end = T->end;
+				R->flags |= TRF_CLIPPED;
+				t->warn.clipped++;
+				break;
+			}
+		}
+		R->parent = sp ? st[sp - 1] : TRACE_NONE;
+		if (R->kind == TR_PYTHON && R->corr != KEV_NONE) {
+			int64_t pid = b->py[R->corr].parent;
+			if (npy && pid != KEV_NONE && R->parent != TRACE_NONE) {
+				uint32_t p = pymap_get(pm, pid);
+				if (p != TRACE_NONE && p != R->parent && p < i &&
+				    r[p].start <= R->start && r[p].end >= R->end) {
+					/* walk up python-only frames from the time parent */
+					uint32_t q = R->parent;
+					while (q != TRACE_NONE && q != p && r[q].kind == TR_PYTHON)
+						q = r[q].parent;
+					if (q == p) {
+						R->parent = p;
+						R->flags |= TRF_PYFIX;
+						t->warn.pyparent_fixed++;
+					}
+				}
+			}
+		}
+		if (sp == cap) {
+			cap = cap ? cap * 2 : 64;
+			st = gf_xreallocarray(st, cap, sizeof *st);
+		}
+		st[sp++] = i;
+	}
+	for (uint32_t i = lo; i < hi; i++)
+		if (r[i].kind == TR_PYTHON)
+			r[i].corr = KEV_NONE;
+	*stackp = st;
+	*capp = cap;
+}
+
+struct corr_ent {
+	int64_t corr;
+	uint32_t idx;
+	uint8_t kind;
+};
+
+static int cmp_corr(const void *pa, const void *pb)
+{
+	const struct corr_ent *a = pa, *b = pb;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static void link_acts(struct trace *t, struct trace_build *b)
+{
+	/* runtime/driver calls with a correlation */
+	size_t n = 0;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (uint32_t i = 0; i < t->nr; i++)
+		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE) {
+			n++;
+			lo = GF_MIN(lo, t->r[i].corr);
+			hi = GF_MAX(hi, t->r[i].corr);
+		}
+	uint32_t *dense = NULL;
+	struct corr_ent *ce = NULL;
+	uint64_t span = n ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
+	if (n && span <= 4 * (uint64_t)n + 4096) {
+		dense = gf_xmalloc(span * sizeof *dense);
+		for (uint64_t k = 0; k < span; k++)
+			dense[k] = TRACE_NONE;
+		/* runtime first, then driver: a driver call never replaces a runtime one */
+		for (int pass = TR_RUNTIME; pass <= TR_DRIVER; pass++)
+			for (uint32_t i = 0; i < t->nr; i++) {
+				const struct trace_range *r = &t->r[i];
+				if (r->kind != pass || r->corr == KEV_NONE)
+					continue;
+				uint32_t *slot = &dense[(uint64_t)r->corr - (uint64_t)lo];
+				if (*slot == TRACE_NONE)
+					*slot = i;
+				else if (t->r[*slot].kind == r->kind)
+					t->warn.dup_corr++;
+			}
+	} else if (n) {
+		ce = gf_xmalloc(n * sizeof *ce);
+		size_t k = 0;
+		for (uint32_t i = 0; i < t->nr; i++)
+			if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE)
+				ce[k++] = (struct corr_ent){ t->r[i].corr, i, t->r[i].kind };
+		qsort(ce, n, sizeof *ce, cmp_corr);
+		for (size_t j = 1; j < n; j++)
+			if (ce[j].corr == ce[j - 1].corr && ce[j].kind == ce[j - 1].kind)
+				t->warn.dup_corr++;
+	}
+	for (uint32_t a = 0; a < t->nact; a++) {
+		struct trace_act *A = &t->act[a];
+		uint32_t L = TRACE_NONE;
+		if (A->corr != KEV_NONE && n && A->corr >= lo && A->corr <= hi) {
+			if (dense) {
+				L = dense[(uint64_t)A->corr - (uint64_t)lo];
+			} else {
+				size_t l = 0, h = n;
+				while (l < h) {
+					size_t m = l + (h - l) / 2;
+					if (ce[m].corr < A->corr)
+						l = m + 1;
+					else
+						h = m;
+				}
+				if (l < n && ce[l].corr == A->corr)
+					L = ce[l].idx;
+			}
+		}
+		A->launch = L;
+		if (L == TRACE_NONE) {
+			t->warn.unattributed++;
+			t->warn.unattributed_ns += A->end - A->start;
+			if (A->corr == KEV_NONE || A->corr < b->min_rt_corr) {
+				A->flags |= TAF_BEFORE;
+				t->warn.before_window++;
+			}
+			continue;
+		}
+		struct trace_range *R = &t->r[L];
+		if (R->nact != UINT32_MAX)
+			R->nact++;
+		if (!(R->flags & TRF_LAUNCH)) {
+			R->flags |= TRF_LAUNCH;
+			t->th[R->thread].launches++;
+		}
+		if (R->flags & TRF_GRAPH)
+			A->flags |= TAF_GRAPH;
+	}
+	free(dense);
+	free(ce);
+}
+
+static int cmp_step(const void *pa, const void *pb)
+{
+	const struct trace_step *a = pa, *b = pb;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->range < b->range ? -1 : a->range > b->range;
+}
+
+static int cmp_int(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	return a < b ? -1 : a > b;
+}
+
+static void find_devices(struct trace *t)
+{
+	int devs[64];
+	unsigned nd = 0;
+	for (uint32_t a = 0; a < t->nact; a++) {
+		int d = t->act[a].device;
+		unsigned k = 0;
+		while (k < nd && devs[k] != d)
+			k++;
+		if (k == nd && nd < GF_ARRAY_LEN(devs))
+			devs[nd++] = d;
+	}
+	qsort(devs, nd, sizeof devs[0], cmp_int);
+	t->ndev = nd;
+	t->dev = gf_xcalloc(nd ? nd : 1, sizeof *t->dev);
+	uint64_t *cnt = gf_xcalloc((size_t)(nd ? nd : 1) * (t->nth ? t->nth : 1), sizeof *cnt);
+	for (unsigned k = 0; k < nd; k++) {
+		t->dev[k].device = devs[k];
+		t->dev[k].launch_thread = TRACE_NONE;
+	}
+	for (uint32_t a = 0; a < t->nact; a++) {
+		uint32_t di = trace_device_index(t, t->act[a].device);
+		if (di == TRACE_NONE)
+			continue;
+		t->dev[di].nact++;
+		t->dev[di].act_ns += t->act[a].end - t->act[a].start;
+		if (t->act[a].launch != TRACE_NONE)
+			cnt[(size_t)di * t->nth + t->r[t->act[a].launch].thread]++;
+	}
+	for (unsigned k = 0; k < nd; k++) {
+		uint64_t best = 0;
+		for (uint32_t th = 0; th < t->nth; th++)
+			if (cnt[(size_t)k * t->nth + th] > best) {
+				best = cnt[(size_t)k * t->nth + th];
+				t->dev[k].launch_thread = th;
+			}
+	}
+	free(cnt);
+}
+
+int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
+{
+	struct trace_build *b = t->priv_;
+	if (!b) {
+		sbuf_setf(err, "trace_finish called twice");
+		return GF_EINTERNAL;
+	}
+	const char *marker = o && o->step_marker && *o->step_marker ? o->step_marker : "ProfilerStep";
+	/* hand the arrays over */
+	t->nr = (uint32_t)b->r.n;
+	t->r = b->r.v;
+	b->r.v = NULL;
+	t->nact = (uint32_t)b->act.n;
+	t->act = b->act.v;
+	b->act.v = NULL;
+	t->ngpu_ann = (uint32_t)b->ann.n;
+	t->gpu_ann = b->ann.v;
+	b->ann.v = NULL;
+	t->nth = (uint32_t)b->th.n;
+	t->th = b->th.v;
+	b->th.v = NULL;
+
+	sort_maybe(t->r, t->nr, sizeof *t->r, cmp_range);
+	sort_maybe(t->act, t->nact, sizeof *t->act, cmp_act);
+	sort_maybe(t->gpu_ann, t->ngpu_ann, sizeof *t->gpu_ann, cmp_act);
+
+	/* thread groups */
+	for (uint32_t i = 0; i < t->nth; i++)
+		t->th[i].first = t->th[i].n = 0;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		struct trace_thread *th = &t->th[t->r[i].thread];
+		if (!th->n)
+			th->first = i;
+		th->n++;
+	}
+
+	/* steps, from the marker ranges as written */
+	VEC(struct trace_step) steps = VEC_INIT;
+	int64_t ordinal = 0;
+	size_t mlen = strlen(marker);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		struct trace_range *r = &t->r[i];
+		if (r->end == r->start)
+			t->warn.zero_len++;
+		if (r->kind != TR_ANNOTATION && r->kind != TR_OP)
+			continue;
+		const char *nm = pool_str(t->names, r->name);
+		if (nm[0] != marker[0] || pool_len(t->names, r->name) < mlen)
+			continue;
+		int64_t num;
+		if (!trace_is_step_name(nm, pool_len(t->names, r->name), marker, &num))
+			continue;
+		r->flags |= TRF_STEP;
+		struct trace_step *s = vec_add(&steps);
+		s->start = r->start;
+		s->end = r->end;
+		s->number = num;
+		s->range = i;
+		s->thread = r->thread;
+	}
+	if (steps.n)
+		qsort(steps.v, steps.n, sizeof *steps.v, cmp_step);
+	for (size_t i = 0; i < steps.n; i++)
+		if (steps.v[i].number < 0)
+			steps.v[i].number = ordinal++;
+	t->steps = steps.v;
+	t->nsteps = (uint32_t)steps.n;
+
+	/* nesting per thread */
+	uint32_t *st = NULL;
+	size_t cap = 0;
+	struct pymap pm = { NULL, NULL, 0 };
+	for (uint32_t i = 0; i < t->nth; i++)
+		if (t->th[i].n)
+			nest_thread(t, b, t->th[i].first, t->th[i].first + t->th[i].n, &st, &cap, &pm);
+	free(st);
+	free(pm.key);
+	free(pm.val);
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (t->r[i].flags & TRF_SYNC)
+			t->th[t->r[i].thread].syncs++;
+
+	link_acts(t, b);
+	find_devices(t);
+
+	/* window */
+	bool any = false;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		if (!any || t->r[i].start < t->win_start)
+			t->win_start = t->r[i].start;
+		if (!any || t->r[i].end > t->win_end)
+			t->win_end = t->r[i].end;
+		any = true;
+	}
+	for (uint32_t i = 0; i < t->nact; i++) {
+		if (!any || t->act[i].start < t->win_start)
+			t->win_start = t->act[i].start;
+		if (!any || t->act[i].end > t->win_end)
+			t->win_end = t->act[i].end;
+		any = true;
+	}
+	build_free(b);
+	t->priv_ = NULL;
+	(void)err;
+	return GF_OK;
+}
+
+/* --- queries --- */
+
+size_t trace_ancestors(const struct trace *t, uint32_t ri, uint32_t *buf, size_t cap)
+{
+	size_t depth = 0;
+	for (uint32_t q = ri; q != TRACE_NONE; q = t->r[q].parent)
+		depth++;
+	size_t k = GF_MIN(depth, cap), i = k;
+	for (uint32_t q = ri; q != TRACE_NONE && i; q = t->r[q].parent)
+		buf[--i] = q;
+	return depth;
+}
+
+uint32_t trace_innermost(const struct trace *t, uint32_t th, gf_ns ts)
+{
+	if (th >= t->nth || !t->th[th].n)
+		return TRACE_NONE;
+	uint32_t l = t->th[th].first, h = l + t->th[th].n;
+	/* last range with start <= ts */
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[m].start <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	if (l == t->th[th].first)
+		return TRACE_NONE;
+	for (uint32_t q = l - 1; q != TRACE_NONE; q = t->r[q].parent)
+		if (t->r[q].end > ts && t->r[q].start <= ts)
+			return q;
+	return TRACE_NONE;
+}
+
+uint32_t trace_enclosing_kind(const struct trace *t, uint32_t ri, int kind)
+{
+	for (uint32_t q = ri; q != TRACE_NONE; q = t->r[q].parent)
+		if (t->r[q].kind == kind)
+			return q;
+	return TRACE_NONE;
+}
+
+uint32_t trace_device_index(const struct trace *t, int device)
+{
+	for (uint32_t i = 0; i < t->ndev; i++)
+		if (t->dev[i].device == device)
+			return i;
+	return TRACE_NONE;
+}
+
+const gf_ns *trace_busy(struct trace *t, uint32_t di, size_t *n)
+{
+	struct trace_device *d = &t->dev[di];
+	if (!d->busy_done) {
+		size_t cap = 0, k = 0;
+		gf_ns *v = NULL;
+		for (uint32_t a = 0; a < t->nact; a++) {
+			const struct trace_act *A = &t->act[a];
+			if (A->device != d->device || A->end <= A->start)
+				continue;
+			if (k && A->start <= v[2 * k - 1]) {
+				if (A->end > v[2 * k - 1])
+					v[2 * k - 1] = A->end;
+				continue;
+			}
+			if (k == cap) {
+				cap = cap ? cap * 2 : 256;
+				v = gf_xreallocarray(v, cap, 2 * sizeof *v);
+			}
+			v[2 * k] = A->start;
+			v[2 * k + 1] = A->end;
+			k++;
+		}
+		d->busy = v;
+		d->nbusy = k;
+		d->busy_done = true;
+	}
+	*n = d->nbusy;
+	return d->busy;
+}
+
+uint32_t trace_step_at(const struct trace *t, gf_ns ts)
+{
+	uint32_t l = 0, h = t->nsteps;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->steps[m].start <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	/* steps may overlap in odd traces: look back a little */
+	for (uint32_t k = l; k > 0 && l - k < 4; k--)
+		if (t->steps[k - 1].start <= ts && ts < t->steps[k - 1].end)
+			return k - 1;
+	return TRACE_NONE;
+}
+
+uint32_t trace_act_lower(const struct trace *t, gf_ns ts)
+{
+	uint32_t l = 0, h = t->nact;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->act[m].start < ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+/* --- sweep --- */
+
+void trace_sweep_init(struct trace_sweep *s, const struct trace *t, uint32_t th, gf_ns lo, gf_ns hi)
+{
+	memset(s, 0, sizeof *s);
+	s->t = t;
+	s->th = th;
+	s->cur = lo;
+	s->hi = hi;
+	if (th >= t->nth || !t->th[th].n) {
+		s->next = s->end = 0;
+		return;
+	}
+	uint32_t first = t->th[th].first;
+	s->end = first + t->th[th].n;
+	/* first range starting after lo */
+	uint32_t l = first, h = s->end;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[m].start <= lo)
+			l = m + 1;
+		else
+			h = m;
+	}
+	s->next = l;
+	/* open stack at lo: ancestors of the innermost range enclosing lo */
+	uint32_t in = trace_innermost(t, th, lo);
+	if (in != TRACE_NONE) {
+		size_t d = trace_ancestors(t, in, NULL, 0);
+		s->cap = d + 16;
+		s->stack = gf_xmalloc(s->cap * sizeof *s->stack);
+		trace_ancestors(t, in, s->stack, s->cap);
+		/* keep only those open at lo (python re-parenting may skip frames) */
+		size_t k = 0;
+		for (size_t i = 0; i < d; i++)
+			if (t->r[s->stack[i]].end > lo && t->r[s->stack[i]].start <= lo)
+				s->stack[k++] = s->stack[i];
+		s->sp = k;
+	}
+}
+
+bool trace_sweep_next(struct trace_sweep *s, gf_ns *a, gf_ns *b, uint32_t *r)
+{
+	const struct trace *t = s->t;
+	for (;;) {
+		if (s->cur >= s->hi)
+			return false;
+		/* close ranges that ended */
+		while (s->sp && t->r[s->stack[s->sp - 1]].end <= s->cur)
+			s->sp--;
+		/* open ranges starting now (zero-length ones are skipped) */
+		while (s->next < s->end && t->r[s->next].start <= s->cur) {
+			const struct trace_range *R = &t->r[s->next];
+			if (R->end > s->cur) {
+				/* nesting guarantees R is inside the top; pop anything it outlives */
+				while (s->sp && t->r[s->stack[s->sp - 1]].end < R->end &&
+				       t->r[s->stack[s->sp - 1]].end <= s->cur)
+					s->sp--;
+				if (s->sp == s->cap) {
+					s->cap = s->cap ? s->cap * 2 : 64;
+					s->stack = gf_xreallocarray(s->stack, s->cap, sizeof *s->stack);
+				}
+				s->stack[s->sp++] = s->next;
+			}
+			s->next++;
+		}
+		gf_ns nx = s->hi;
+		if (s->sp && t->r[s->stack[s->sp - 1]].end < nx)
+			nx = t->r[s->stack[s->sp - 1]].end;
+		if (s->next < s->end && t->r[s->next].start < nx)
+			nx = t->r[s->next].start;
+		if (nx <= s->cur)
+			continue; /* cannot happen with nested ranges; be safe */
+		*a = s->cur;
+		*b = nx;
+		*r = s->sp ? s->stack[s->sp - 1] : TRACE_NONE;
+		s->cur = nx;
+		return true;
+	}
+}
+
+void trace_sweep_release(struct trace_sweep *s)
+{
+	free(s->stack);
+	s->stack = NULL;
+	s->sp = s->cap = 0;
+}

@@ -1,0 +1,1234 @@
+/*
+ * kineto.c — streaming reader of Kineto / Chrome-trace JSON (see kineto.h).
+ *
+ * The text arrives in chunks from a byte source (source.h) into one buffer
+ * that keeps only the unfinished tail. A small state machine walks the
+ * container (object with "traceEvents" anywhere, or a bare array); each
+ * "unit" — one event, one top-level member, one separator — is parsed
+ * whole by the jscan primitives directly from the buffer. A unit that runs
+ * into the end of the buffer is retried from its start once more text has
+ * arrived (at least twice as much when it is bigger than a chunk, so a huge
+ * unit costs O(n) in total). Per event only the keys listed in kineto.h are
+ * decoded; every other value is skipped by bracket matching.
+ */
+#include "kineto.h"
+
+#include "../base/num.h"
+#include "../base/vec.h"
+#include "jscan.h"
+#include "source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK (1u << 20)
+#define PROGRESS_EVERY (16u << 20)
+
+static const char *const kc_names[KC_COUNT_] = {
+	"other", "cpu_op", "user_annotation", "gpu_user_annotation", "python_function",
+	"cuda_runtime", "cuda_driver", "kernel", "gpu_memcpy", "gpu_memset", "cuda_sync",
+	"flow", "instant", "trace", "metadata",
+};
+
+const char *kcat_name(int kc)
+{
+	return kc >= 0 && kc < KC_COUNT_ ? kc_names[kc] : "other";
+}
+
+const char *kts_gen_name(int g)
+{
+	switch (g) {
+	case KTS_INT_EPOCH_US: return "integer-us";
+	case KTS_ABS_US_NS: return "absolute-us-3-decimals";
+	case KTS_REL_US_NS: return "relative-us-3-decimals+baseTimeNanoseconds";
+	case KTS_RESAVED: return "resaved-us-1-to-3-decimals";
+	default: return "unknown";
+	}
+}
+
+static int kc_of_cat(const char *s, size_t n)
+{
+	static const struct { const char *s; int kc; } tab[] = {
+		{ "cpu_op", KC_CPU_OP }, { "Operator", KC_CPU_OP },
+		{ "user_annotation", KC_USER_ANNOTATION },
+		{ "gpu_user_annotation", KC_GPU_USER_ANNOTATION }, { "gpu_user_Annotation", KC_GPU_USER_ANNOTATION },
+		{ "python_function", KC_PYTHON_FUNCTION },
+		{ "cuda_runtime", KC_CUDA_RUNTIME }, { "Runtime", KC_CUDA_RUNTIME },
+		{ "cuda_driver", KC_CUDA_DRIVER },
+		{ "kernel", KC_KERNEL }, { "Kernel", KC_KERNEL },
+		{ "gpu_memcpy", KC_GPU_MEMCPY }, { "Memcpy", KC_GPU_MEMCPY },
+		{ "gpu_memset", KC_GPU_MEMSET }, { "Memset", KC_GPU_MEMSET },
+		{ "cuda_sync", KC_CUDA_SYNC },
+		{ "ac2g", KC_FLOW }, { "fwdbwd", KC_FLOW }, { "async", KC_FLOW }, { "async_gpu", KC_FLOW },
+		{ "async_cpu_to_gpu", KC_FLOW },
+		{ "cpu_instant_event", KC_INSTANT },
+		{ "Trace", KC_TRACE }, { "overhead", KC_TRACE },
+	};
+	for (size_t i = 0; i < GF_ARRAY_LEN(tab); i++)
+		if (strlen(tab[i].s) == n && !memcmp(tab[i].s, s, n))
+			return tab[i].kc;
+	return KC_OTHER;
+}
+
+/* ---- tracks ---------------------------------------------------------- */
+
+/* How a pid or tid was written: kind 0 = integer (or integer text), 1 = other
+ * text (v = pool id), 2 = absent. */
+struct idv {
+	int64_t v;
+	uint32_t str; /* pool id of the text when written as a string */
+	uint8_t kind;
+};
+
+struct tkey {
+	int64_t p, t;
+	uint8_t pk, tk;
+};
+
+struct pidmeta {
+	int64_t p;
+	uint8_t pk;
+	uint32_t name, label;
+};
+
+struct cat_cache {
+	uint32_t id;  /* pool id, UINT32_MAX = empty */
+	uint32_t idx; /* dense index in stats.cat_ids */
+	uint8_t kc;
+};
+
+struct priv {
+	struct tkey *keys; /* parallel to kt->tracks */
+	uint32_t *slot;    /* track index + 1 */
+	size_t nslot;
+	uint32_t last;     /* last track used, UINT32_MAX none */
+	VEC(struct pidmeta) pids;
+	struct cat_cache cc[64];
+	uint32_t *cat_slot; /* dense cat index + 1, by pool id hash */
+	size_t ncat_slot;
+	uint32_t icache[4096]; /* recent interned strings by a cheap key, + 1 */
+};
+
+static uint64_t tkey_hash(const struct tkey *k)
+{
+	return gf_hash_u64((uint64_t)k->p * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k->t ^
+			   ((uint64_t)k->pk << 60) ^ ((uint64_t)k->tk << 62));
+}
+
+static bool tkey_eq(const struct tkey *a, const struct tkey *b)
+{
+	return a->p == b->p && a->t == b->t && a->pk == b->pk && a->tk == b->tk;
+}
+
+static void track_rehash(struct kineto_trace *kt, struct priv *pv)
+{
+	size_t ns = pv->nslot ? pv->nslot * 2 : 256;
+	uint32_t *slot = gf_xcalloc(ns, sizeof *slot);
+	for (uint32_t i = 0; i < kt->ntracks; i++) {
+		size_t j = tkey_hash(&pv->keys[i]) & (ns - 1);
+		while (slot[j])
+			j = (j + 1) & (ns - 1);
+		slot[j] = i + 1;
+	}
+	free(pv->slot);
+	pv->slot = slot;
+	pv->nslot = ns;
+}
+
+static uint32_t track_get(struct kineto_trace *kt, struct priv *pv, const struct idv *pid, const struct idv *tid)
+{
+	struct tkey k = { pid->v, tid->v, pid->kind, tid->kind };
+	if (pv->last != UINT32_MAX && tkey_eq(&pv->keys[pv->last], &k))
+		return pv->last;
+	if ((size_t)(kt->ntracks + 1) * 2 > pv->nslot)
+		track_rehash(kt, pv);
+	size_t j = tkey_hash(&k) & (pv->nslot - 1);
+	while (pv->slot[j]) {
+		uint32_t i = pv->slot[j] - 1;
+		if (tkey_eq(&pv->keys[i], &k))
+			return pv->last = i;
+		j = (j + 1) & (pv->nslot - 1);
+	}
+	if (kt->ntracks == kt->cap_tracks) {
+		kt->cap_tracks = kt->cap_tracks ? kt->cap_tracks * 2 : 64;
+		kt->tracks = gf_xreallocarray(kt->tracks, kt->cap_tracks, sizeof *kt->tracks);
+		pv->keys = gf_xreallocarray(pv->keys, kt->cap_tracks, sizeof *pv->keys);
+	}
+	uint32_t i = kt->ntracks++;
+	struct ktrack *t = &kt->tracks[i];
+	t->pid = pid->kind == 0 ? pid->v : KEV_NONE;
+	t->tid = tid->kind == 0 ? tid->v : KEV_NONE;
+	t->pid_str = pid->str;
+	t->tid_str = tid->str;
+	t->thread_name = t->process_name = t->process_label = UINT32_MAX;
+	t->is_device = false;
+	pv->keys[i] = k;
+	pv->slot[j] = i + 1;
+	return pv->last = i;
+}
+
+static struct pidmeta *pid_meta(struct priv *pv, const struct idv *pid)
+{
+	for (size_t i = 0; i < pv->pids.n; i++)
+		if (pv->pids.v[i].p == pid->v && pv->pids.v[i].pk == pid->kind)
+			return &pv->pids.v[i];
+	struct pidmeta *m = vec_add(&pv->pids);
+	m->p = pid->v;
+	m->pk = pid->kind;
+	m->name = m->label = UINT32_MAX;
+	return m;
+}
+
+/* ---- the reader ------------------------------------------------------ */
+
+enum {
+	ST_START, ST_OBJ_FIRST, ST_OBJ_KEY, ST_OBJ_NEXT,
+	ST_ARR_FIRST, ST_ARR_ITEM, ST_ARR_NEXT, ST_DONE,
+};
+
+struct rd {
+	struct kineto_trace *kt;
+	struct priv *pv;
+	const char *fname;
+	kineto_event_fn fn;
+	void *ctx;
+	const struct kineto_opts *opts;
+	struct sbuf *err;
+	struct sbuf scratch;
+
+	char *buf;
+	size_t cap, len, pos;
+	uint64_t base_off;     /* file offset of buf[0] */
+	const char *path;      /* for re-reading on errors (line numbers) */
+	const void *mem;
+	size_t mem_len;
+	size_t need;           /* retry only when len - pos >= need */
+	int state;
+	bool bare, seen_events, eof;
+	uint64_t nph;          /* events with a ph */
+	uint64_t noph_off;     /* offset of the first event without a ph */
+	bool noph_seen;
+	uint64_t next_progress;
+	uint64_t nts_int, nts_3, nts_other;
+
+	uint32_t id_empty, id_process_name, id_process_labels, id_thread_name;
+	int stop_rc;
+};
+
+/* Fills e->... temporaries of one event before it is committed. */
+struct evtmp {
+	struct kev e;
+	struct idv pid, tid;
+	bool has_ph;
+	int ts_dec;  /* fraction digits of ts as written, -1 none, 99 other forms */
+	int ts_status, dur_status;
+};
+
+/* Line number (1-based) of byte offset off, found by reading the input
+ * again (only on errors, so the hot path never counts lines); 0 when the
+ * input cannot be read twice (stdin). */
+static uint64_t line_of(struct rd *r, uint64_t off)
+{
+	struct source *src = NULL;
+	struct sbuf e2 = SBUF_INIT;
+	int rc;
+	if (r->mem)
+		rc = source_open_mem(&src, r->mem, r->mem_len, r->fname, 1, &e2);
+	else if (r->path && strcmp(r->path, "-"))
+		rc = source_open(&src, r->path, 1, &e2);
+	else
+		rc = GF_EINPUT;
+	sbuf_release(&e2);
+	if (rc)
+		return 0;
+	uint64_t line = 1, pos = 0;
+	char *b = gf_xmalloc(CHUNK);
+	while (pos < off) {
+		size_t n;
+		if (source_read(src, b, GF_MIN((uint64_t)CHUNK, off - pos), &n, &e2) || !n)
+			break;
+		for (const char *p = b, *e = b + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+			line++;
+		pos += n;
+	}
+	free(b);
+	sbuf_release(&e2);
+	source_close(src);
+	return line;
+}
+
+static void set_err(struct rd *r, const char *at, const char *what)
+{
+	uint64_t off = r->base_off + (uint64_t)(at - r->buf);
+	uint64_t line = line_of(r, off);
+	char tmp[16], lbuf[40] = "";
+	int ch = at < r->buf + r->len ? (unsigned char)*at : -1;
+	if (line)
+		snprintf(lbuf, sizeof lbuf, " (line %llu)", (unsigned long long)line);
+	sbuf_setf(r->err, "'%s': byte %llu%s: expected %s, got %s", r->fname, (unsigned long long)off, lbuf, what,
+		  jscan_byte_desc(ch, tmp));
+}
+
+/* Integer from number text; quoted text too. @return false when not an integer. */
+static bool parse_int(const char *s, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (n && s[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	if (i < n && n - i <= 18) {
+		int64_t v = 0;
+		size_t j = i;
+		for (; j < n && s[j] >= '0' && s[j] <= '9'; j++)
+			v = v * 10 + (s[j] - '0');
+		if (j == n) {
+			*out = neg ? -v : v;
+			return true;
+		}
+	}
+	int rc = num_parse(s, n, 0, NUM_ALLOW_SIGN | NUM_ALLOW_EXP, out);
+	return rc == NUM_OK;
+}
+
+/* Microseconds text -> ns. *dec = fraction digits (99 for exponent forms).
+ * @return a num_status. */
+static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (n && s[0] == '-') {
+		neg = true;
+		i = 1;
+	}
+	size_t i0 = i;
+	int64_t v = 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (s[i] - '0');
+	size_t nint = i - i0;
+	if (nint && nint <= 15) {
+		if (i == n) {
+			*dec = 0;
+			*out = neg ? -v * 1000 : v * 1000;
+			return NUM_OK;
+		}
+		if (s[i] == '.') {
+			size_t f0 = ++i;
+			int64_t f = 0;
+			for (; i < n && s[i] >= '0' && s[i] <= '9' && i - f0 < 3; i++)
+				f = f * 10 + (s[i] - '0');
+			size_t fd = i - f0;
+			if (i == n && fd) {
+				static const int64_t m[4] = { 1000, 100, 10, 1 };
+				*dec = (int)fd;
+				int64_t r = v * 1000 + f * m[fd];
+				*out = neg ? -r : r;
+				return NUM_OK;
+			}
+		}
+	}
+	*dec = (int)num_decimals(s, n);
+	for (size_t k = 0; k < n; k++)
+		if (s[k] == 'e' || s[k] == 'E')
+			*dec = 99;
+	return num_parse(s, n, 3, NUM_ALLOW_SIGN | NUM_ALLOW_EXP, out);
+}
+
+/* A value that should be an integer: number, numeric string or null. Other
+ * values are skipped and give KEV_NONE. */
+static bool read_int(struct jcur *c, int ch, int64_t *out)
+{
+	*out = KEV_NONE;
+	const char *s;
+	size_t n;
+	if (ch == '-' || (ch >= '0' && ch <= '9')) {
+		if (!jscan_number(c, &s, &n))
+			return false;
+		if (!parse_int(s, n, out))
+			*out = KEV_NONE;
+		return true;
+	}
+	if (ch == '"') {
+		struct jstr js;
+		if (!jscan_string(c, &js))
+			return false;
+		if (js.esc || !parse_int(js.s, js.n, out))
+			*out = KEV_NONE;
+		return true;
+	}
+	return jscan_skip(c, 3);
+}
+
+/* ts or dur: number or numeric string. *st = num status (NUM_INVALID when
+ * the value is not a number). */
+static bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
+{
+	*out = KEV_NONE;
+	*st = NUM_INVALID;
+	*dec = -1;
+	const char *s;
+	size_t n;
+	if (ch == '"') {
+		struct jstr js;
+		if (!jscan_string(c, &js))
+			return false;
+		s = js.s;
+		n = js.n;
+	} else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+		if (!jscan_number(c, &s, &n))
+			return false;
+	} else {
+		return jscan_skip(c, 2);
+	}
+	int64_t v;
+	int rc = parse_us(s, n, &v, dec);
+	if (rc == NUM_OK || rc == NUM_ROUNDED) {
+		*out = v;
+		*st = rc;
+	}
+	return true;
+}
+
+static inline uint64_t load8(const char *s, size_t n)
+{
+	uint64_t w = 0;
+	memcpy(&w, s, n < 8 ? n : 8);
+	return w;
+}
+
+/* pool_intern with a direct-mapped cache keyed by length and three 8-byte
+ * samples: repeated names (most of them) cost a memcmp instead of a hash. */
+static uint32_t intern(struct rd *r, const char *s, size_t n)
+{
+	struct pool *pl = r->kt->names;
+	uint64_t k = n * 0x9e3779b97f4a7c15ULL ^ load8(s, n);
+	if (n > 8)
+		k ^= (load8(s + n - 8, 8) * 0xc2b2ae3d27d4eb4fULL) ^ (load8(s + n / 2, 8) >> 3);
+	k = (k ^ (k >> 29)) * 0xbf58476d1ce4e5b9ULL;
+	uint32_t *slot = &r->pv->icache[(k >> 40) & 4095];
+	if (*slot) {
+		uint32_t id = *slot - 1;
+		if (pool_len(pl, id) == n && !memcmp(pool_str(pl, id), s, n))
+			return id;
+	}
+	uint32_t id = pool_intern(pl, s, n);
+	*slot = id + 1;
+	return id;
+}
+
+/* A string value interned in the pool; other values are skipped (*id unchanged). */
+static bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
+{
+	if (ch != '"')
+		return jscan_skip(c, 2);
+	struct jstr js;
+	if (!jscan_string(c, &js))
+		return false;
+	const char *s;
+	size_t n;
+	if (!jscan_decode(c, &js, &r->scratch, &s, &n))
+		return false;
+	*id = intern(r, s, n);
+	return true;
+}
+
+static bool read_idv(struct rd *r, struct jcur *c, int ch, struct idv *v)
+{
+	v->str = UINT32_MAX;
+	if (ch == '"') {
+		uint32_t id = UINT32_MAX;
+		if (!read_str(r, c, ch, &id))
+			return false;
+		v->str = id;
+		int64_t x;
+		if (parse_int(pool_str(r->kt->names, id), pool_len(r->kt->names, id), &x)) {
+			v->kind = 0;
+			v->v = x;
+		} else {
+			v->kind = 1;
+			v->v = id;
+		}
+		return true;
+	}
+	int64_t x;
+	if (!read_int(c, ch, &x))
+		return false;
+	v->kind = x == KEV_NONE ? 2 : 0;
+	v->v = x == KEV_NONE ? 0 : x;
+	return true;
+}
+
+/* Reads a key and the ':' after it; *ch = first byte of the value. */
+static bool read_key(struct rd *r, struct jcur *c, const char **k, size_t *kn, int *ch)
+{
+	struct jstr js;
+	if (!jscan_string(c, &js))
+		return false;
+	if (js.esc || js.high) {
+		if (!jscan_decode(c, &js, &r->scratch, k, kn))
+			return false;
+	} else {
+		*k = js.s;
+		*kn = js.n;
+	}
+	int x = jscan_ws(c);
+	if (x < 0)
+		return false;
+	if (x != ':')
+		return jscan_fail(c, c->p, "':' after a key");
+	c->p++;
+	*ch = jscan_ws(c);
+	return *ch >= 0;
+}
+
+#define KEY(lit) (kn == sizeof(lit) - 1 && !memcmp(k, lit, sizeof(lit) - 1))
+
+/* After a member value: ',' (then *ch is the next key's '"') or the closing
+ * byte. @return 1 more members, 0 closed, -1 stop (c->st set). */
+static int next_member(struct jcur *c, int close, const char *what)
+{
+	int x = jscan_ws(c);
+	if (x < 0)
+		return -1;
+	if (x == close) {
+		c->p++;
+		return 0;
+	}
+	if (x != ',')
+		return jscan_fail(c, c->p, what), -1;
+	c->p++;
+	x = jscan_ws(c);
+	if (x < 0)
+		return -1;
+	if (x != '"')
+		return jscan_fail(c, c->p, "a key string"), -1;
+	return 1;
+}
+
+static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
+{
+	struct kev *e = &t->e;
+	c->p++;
+	int x = jscan_ws(c);
+	if (x < 0)
+		return false;
+	if (x == '}') {
+		c->p++;
+		return true;
+	}
+	if (x != '"')
+		return jscan_fail(c, c->p, "a key string or '}' in \"args\"");
+	for (;;) {
+		const char *k;
+		size_t kn;
+		int ch;
+		if (!read_key(r, c, &k, &kn, &ch))
+			return false;
+		bool ok;
+		if (KEY("correlation"))
+			ok = read_int(c, ch, &e->correlation);
+		else if (KEY("External id"))
+			ok = read_int(c, ch, &e->external_id);
+		else if (KEY("stream"))
+			ok = read_int(c, ch, &e->stream);
+		else if (KEY("device"))
+			ok = read_int(c, ch, &e->device);
+		else if (KEY("Python id"))
+			ok = read_int(c, ch, &e->python_id);
+		else if (KEY("Python parent id"))
+			ok = read_int(c, ch, &e->python_parent_id);
+		else if (KEY("Python thread"))
+			ok = read_int(c, ch, &e->python_thread);
+		else if (KEY("bytes"))
+			ok = read_int(c, ch, &e->bytes);
+		else if (KEY("name") || KEY("labels"))
+			ok = read_str(r, c, ch, &e->arg_name);
+		else
+			ok = jscan_skip(c, 2);
+		if (!ok)
+			return false;
+		int m = next_member(c, '}', "',' or '}' in \"args\"");
+		if (m < 0)
+			return false;
+		if (m == 0)
+			return true;
+	}
+}
+
+/* c->p at '{': parses one event into t. */
+static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
+{
+	struct kev *e = &t->e;
+	e->ts = e->dur = KEV_NONE;
+	e->name = r->id_empty;
+	e->cat = UINT32_MAX;
+	e->track = 0;
+	e->kc = KC_OTHER;
+	e->ph = '?';
+	e->id = e->correlation = e->external_id = e->python_id = e->python_parent_id = KEV_NONE;
+	e->python_thread = e->stream = e->device = e->bytes = KEV_NONE;
+	e->arg_name = UINT32_MAX;
+	t->pid.kind = t->tid.kind = 2;
+	t->pid.v = t->tid.v = 0;
+	t->pid.str = t->tid.str = UINT32_MAX;
+	t->has_ph = false;
+	t->ts_dec = -1;
+	t->ts_status = t->dur_status = NUM_INVALID;
+
+	c->p++;
+	int x = jscan_ws(c);
+	if (x < 0)
+		return false;
+	if (x == '}') {
+		c->p++;
+		return true;
+	}
+	if (x != '"')
+		return jscan_fail(c, c->p, "a key string or '}' in an event");
+	for (;;) {
+		const char *k;
+		size_t kn;
+		int ch;
+		if (!read_key(r, c, &k, &kn, &ch))
+			return false;
+		bool ok = true;
+		int dec;
+		switch (kn) {
+		case 2:
+			if (KEY("ph")) {
+				if (ch == '"') {
+					struct jstr js;
+					ok = jscan_string(c, &js);
+					if (ok) {
+						t->has_ph = true;
+						e->ph = js.n == 1 && (unsigned char)js.s[0] < 0x80 && js.s[0] >= 0x20 ? js.s[0] : '?';
+					}
+				} else {
+					ok = jscan_skip(c, 1);
+				}
+			} else if (KEY("ts")) {
+				ok = read_us(c, ch, &e->ts, &t->ts_dec, &t->ts_status);
+			} else if (KEY("id")) {
+				ok = read_int(c, ch, &e->id);
+			} else {
+				ok = jscan_skip(c, 1);
+			}
+			break;
+		case 3:
+			if (KEY("pid"))
+				ok = read_idv(r, c, ch, &t->pid);
+			else if (KEY("tid"))
+				ok = read_idv(r, c, ch, &t->tid);
+			else if (KEY("dur"))
+				ok = read_us(c, ch, &e->dur, &dec, &t->dur_status);
+			else if (KEY("cat"))
+				ok = read_str(r, c, ch, &e->cat);
+			else
+				ok = jscan_skip(c, 1);
+			break;
+		case 4:
+			if (KEY("name"))
+				ok = read_str(r, c, ch, &e->name);
+			else if (KEY("args") && ch == '{')
+				ok = parse_args(r, c, t);
+			else
+				ok = jscan_skip(c, 1);
+			break;
+		default:
+			ok = jscan_skip(c, 1);
+		}
+		if (!ok)
+			return false;
+		int m = next_member(c, '}', "',' or '}' after a value in an event");
+		if (m < 0)
+			return false;
+		if (m == 0)
+			return true;
+	}
+}
+
+static struct cat_cache *cat_lookup(struct rd *r, uint32_t id)
+{
+	struct priv *pv = r->pv;
+	struct cat_cache *cc = &pv->cc[id & 63];
+	if (cc->id == id)
+		return cc;
+	struct kstats *st = &r->kt->stats;
+	/* dense index by open addressing over pool ids */
+	if ((size_t)(st->ncats + 1) * 2 > pv->ncat_slot) {
+		size_t ns = pv->ncat_slot ? pv->ncat_slot * 2 : 64;
+		uint32_t *slot = gf_xcalloc(ns, sizeof *slot);
+		for (uint32_t i = 0; i < st->ncats; i++) {
+			size_t j = gf_hash_u64(st->cat_ids[i]) & (ns - 1);
+			while (slot[j])
+				j = (j + 1) & (ns - 1);
+			slot[j] = i + 1;
+		}
+		free(pv->cat_slot);
+		pv->cat_slot = slot;
+		pv->ncat_slot = ns;
+	}
+	size_t j = gf_hash_u64(id) & (pv->ncat_slot - 1);
+	uint32_t idx = UINT32_MAX;
+	while (pv->cat_slot[j]) {
+		if (st->cat_ids[pv->cat_slot[j] - 1] == id) {
+			idx = pv->cat_slot[j] - 1;
+			break;
+		}
+		j = (j + 1) & (pv->ncat_slot - 1);
+	}
+	if (idx == UINT32_MAX) {
+		idx = st->ncats++;
+		st->cat_ids = gf_xreallocarray(st->cat_ids, st->ncats, sizeof *st->cat_ids);
+		st->cat_events = gf_xreallocarray(st->cat_events, st->ncats, sizeof *st->cat_events);
+		st->cat_ids[idx] = id;
+		st->cat_events[idx] = 0;
+		pv->cat_slot[j] = idx + 1;
+	}
+	cc->id = id;
+	cc->idx = idx;
+	cc->kc = (uint8_t)kc_of_cat(pool_str(r->kt->names, id), pool_len(r->kt->names, id));
+	return cc;
+}
+
+/* Commits a parsed event: stats, tracks, metadata, callback. @return the
+ * callback's value (0 = go on). */
+static int commit_event(struct rd *r, struct evtmp *t)
+{
+	struct kineto_trace *kt = r->kt;
+	struct kstats *st = &kt->stats;
+	struct kev *e = &t->e;
+	st->events++;
+	st->by_ph[(unsigned char)e->ph & 127]++;
+	if (t->has_ph)
+		r->nph++;
+	int kc = KC_OTHER;
+	if (e->cat != UINT32_MAX) {
+		struct cat_cache *cc = cat_lookup(r, e->cat);
+		st->cat_events[cc->idx]++;
+		kc = cc->kc;
+	} else {
+		st->no_cat++;
+	}
+	if (e->ph == 'M')
+		kc = KC_METADATA;
+	else if (kc == KC_OTHER && (e->ph == 'i' || e->ph == 'I'))
+		kc = KC_INSTANT;
+	else if (kc == KC_OTHER && (e->ph == 's' || e->ph == 'f' || e->ph == 't'))
+		kc = KC_FLOW;
+	e->kc = (uint8_t)kc;
+	st->by_kc[kc]++;
+
+	if (t->ts_status == NUM_ROUNDED)
+		st->ts_rounded++;
+	if (t->dur_status == NUM_ROUNDED)
+		st->ts_rounded++;
+	if (e->dur != KEV_NONE && e->dur < 0) {
+		st->dur_negative++;
+		e->dur = 0;
+	}
+	e->track = track_get(kt, r->pv, &t->pid, &t->tid);
+	if (kc == KC_KERNEL || kc == KC_GPU_MEMCPY || kc == KC_GPU_MEMSET || kc == KC_GPU_USER_ANNOTATION ||
+	    kc == KC_CUDA_SYNC)
+		kt->tracks[e->track].is_device = true;
+	if (kc == KC_METADATA) {
+		if (e->arg_name != UINT32_MAX) {
+			if (e->name == r->id_thread_name)
+				kt->tracks[e->track].thread_name = e->arg_name;
+			else if (e->name == r->id_process_name)
+				pid_meta(r->pv, &t->pid)->name = e->arg_name;
+			else if (e->name == r->id_process_labels)
+				pid_meta(r->pv, &t->pid)->label = e->arg_name;
+		}
+		if (e->ts == KEV_NONE)
+			e->ts = 0;
+	} else {
+		if (e->ts == KEV_NONE) {
+			st->skipped++;
+			return 0;
+		}
+		if (t->ts_dec == 0)
+			r->nts_int++;
+		else if (t->ts_dec == 3)
+			r->nts_3++;
+		else if (t->ts_dec > 0)
+			r->nts_other++;
+	}
+	return r->fn ? r->fn(r->ctx, e) : 0;
+}
+
+/* Reads one top-level member's value (key k already read; c->p at the value). */
+static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t kn, int ch)
+{
+	struct kmeta *m = &r->kt->meta;
+	int64_t v;
+	if (KEY("baseTimeNanoseconds")) {
+		if (!read_int(c, ch, &v))
+			return false;
+		if (v != KEV_NONE) {
+			m->base_time_ns = v;
+			m->has_base_time = true;
+		}
+		return true;
+	}
+	if (KEY("schemaVersion")) {
+		if (!read_int(c, ch, &v))
+			return false;
+		m->schema_version = v;
+		return true;
+	}
+	if (KEY("traceName"))
+		return read_str(r, c, ch, &m->trace_name);
+	if (KEY("displayTimeUnit")) {
+		uint32_t id = UINT32_MAX;
+		if (!read_str(r, c, ch, &id))
+			return false;
+		if (id != UINT32_MAX)
+			snprintf(m->display_time_unit, sizeof m->display_time_unit, "%s", pool_str(r->kt->names, id));
+		return true;
+	}
+	if (KEY("distributedInfo") && ch == '{') {
+		c->p++;
+		int x = jscan_ws(c);
+		if (x < 0)
+			return false;
+		if (x == '}') {
+			c->p++;
+			return true;
+		}
+		if (x != '"')
+			return jscan_fail(c, c->p, "a key string or '}' in \"distributedInfo\"");
+		int64_t rank = KEV_NONE, ws = KEV_NONE;
+		uint32_t backend = UINT32_MAX;
+		for (;;) {
+			const char *dk;
+			size_t dn;
+			int dch;
+			if (!read_key(r, c, &dk, &dn, &dch))
+				return false;
+			bool ok;
+			if (dn == 4 && !memcmp(dk, "rank", 4))
+				ok = read_int(c, dch, &rank);
+			else if (dn == 10 && !memcmp(dk, "world_size", 10))
+				ok = read_int(c, dch, &ws);
+			else if (dn == 7 && !memcmp(dk, "backend", 7))
+				ok = read_str(r, c, dch, &backend);
+			else
+				ok = jscan_skip(c, 2);
+			if (!ok)
+				return false;
+			int nm = next_member(c, '}', "',' or '}' in \"distributedInfo\"");
+			if (nm < 0)
+				return false;
+			if (nm == 0)
+				break;
+		}
+		m->rank = rank;
+		m->world_size = ws;
+		if (backend != UINT32_MAX)
+			snprintf(m->backend, sizeof m->backend, "%s", pool_str(r->kt->names, backend));
+		return true;
+	}
+	if (KEY("deviceProperties") && ch == '[') {
+		c->p++;
+		unsigned nd = 0;
+		uint32_t names[16];
+		int x = jscan_ws(c);
+		if (x < 0)
+			return false;
+		if (x == ']') {
+			c->p++;
+		} else {
+			for (;;) {
+				x = jscan_ws(c);
+				if (x < 0)
+					return false;
+				if (x == '{') {
+					/* find "name" among the device's keys */
+					uint32_t nm = UINT32_MAX;
+					c->p++;
+					x = jscan_ws(c);
+					if (x < 0)
+						return false;
+					if (x == '}') {
+						c->p++;
+					} else {
+						if (x != '"')
+							return jscan_fail(c, c->p, "a key string in a device");
+						for (;;) {
+							const char *dk;
+							size_t dn;
+							int dch;
+							if (!read_key(r, c, &dk, &dn, &dch))
+								return false;
+							bool ok = dn == 4 && !memcmp(dk, "name", 4) ? read_str(r, c, dch, &nm)
+												 : jscan_skip(c, 3);
+							if (!ok)
+								return false;
+							int q = next_member(c, '}', "',' or '}' in a device");
+							if (q < 0)
+								return false;
+							if (q == 0)
+								break;
+						}
+					}
+					if (nd < 16)
+						names[nd] = nm;
+				} else if (!jscan_skip(c, 2)) {
+					return false;
+				}
+				nd++;
+				x = jscan_ws(c);
+				if (x < 0)
+					return false;
+				c->p++;
+				if (x == ']')
+					break;
+				if (x != ',')
+					return jscan_fail(c, c->p - 1, "',' or ']' in \"deviceProperties\"");
+			}
+		}
+		m->ndevices = nd;
+		for (unsigned i = 0; i < nd && i < 16; i++)
+			m->device_name[i] = names[i];
+		return true;
+	}
+	return jscan_skip(c, 1);
+}
+
+enum { U_OK, U_MORE, U_ERR, U_STOP };
+
+/* Parses as many units as the buffer holds. */
+static int parse_units(struct rd *r)
+{
+	struct jcur c;
+	c.end = r->buf + r->len;
+	for (;;) {
+		c.p = r->buf + r->pos;
+		c.st = JS_OK;
+		int x = jscan_ws(&c);
+		if (x < 0) {
+			r->pos = (size_t)(c.p - r->buf);
+			return U_MORE;
+		}
+		r->pos = (size_t)(c.p - r->buf); /* blanks are consumed */
+		switch (r->state) {
+		case ST_START:
+			if (x == '{') {
+				r->state = ST_OBJ_FIRST;
+			} else if (x == '[') {
+				r->bare = true;
+				r->kt->meta.is_array = true;
+				r->seen_events = true;
+				r->state = ST_ARR_FIRST;
+			} else {
+				jscan_fail(&c, c.p, "'{' or '[' at the start of a trace (a JSON object or array)");
+				break;
+			}
+			c.p++;
+			break;
+		case ST_OBJ_FIRST:
+		case ST_OBJ_KEY:
+			if (x == '}' && r->state == ST_OBJ_FIRST) {
+				c.p++;
+				r->state = ST_DONE;
+				break;
+			}
+			if (x != '"') {
+				jscan_fail(&c, c.p, r->state == ST_OBJ_FIRST ? "a key string or '}'" : "a key string");
+				break;
+			}
+			{
+				const char *k;
+				size_t kn;
+				int ch;
+				if (!read_key(r, &c, &k, &kn, &ch))
+					break;
+				if (KEY("traceEvents")) {
+					if (ch != '[') {
+						jscan_fail(&c, c.p, "'[' after \"traceEvents\"");
+						break;
+					}
+					c.p++;
+					r->seen_events = true;
+					r->state = ST_ARR_FIRST;
+				} else {
+					if (!parse_top_value(r, &c, k, kn, ch))
+						break;
+					r->state = ST_OBJ_NEXT;
+				}
+			}
+			break;
+		case ST_OBJ_NEXT:
+			if (x == ',') {
+				r->state = ST_OBJ_KEY;
+			} else if (x == '}') {
+				r->state = ST_DONE;
+			} else {
+				jscan_fail(&c, c.p, "',' or '}' after a top-level value");
+				break;
+			}
+			c.p++;
+			break;
+		case ST_ARR_FIRST:
+		case ST_ARR_ITEM:
+			if (x == ']') { /* also a trailing comma, which Chrome accepts */
+				c.p++;
+				r->state = r->bare ? ST_DONE : ST_OBJ_NEXT;
+				break;
+			}
+			if (x != '{') {
+				jscan_fail(&c, c.p, "'{' (an event) or ']'");
+				break;
+			}
+			{
+				struct evtmp t;
+				const char *ev_start = c.p;
+				if (!parse_event(r, &c, &t))
+					break;
+				if (!t.has_ph && !r->noph_seen) {
+					r->noph_seen = true;
+					r->noph_off = r->base_off + (uint64_t)(ev_start - r->buf);
+				}
+				r->pos = (size_t)(c.p - r->buf);
+				r->state = ST_ARR_NEXT;
+				int rc = commit_event(r, &t);
+				if (rc) {
+					r->stop_rc = rc;
+					return U_STOP;
+				}
+			}
+			break;
+		case ST_ARR_NEXT:
+			if (x == ',') {
+				r->state = ST_ARR_ITEM;
+			} else if (x == ']') {
+				r->state = r->bare ? ST_DONE : ST_OBJ_NEXT;
+			} else {
+				jscan_fail(&c, c.p, "',' or ']' after an event");
+				break;
+			}
+			c.p++;
+			break;
+		case ST_DONE:
+			jscan_fail(&c, c.p, "end of data after the trace");
+			break;
+		}
+		if (c.st == JS_MORE)
+			return U_MORE;
+		if (c.st == JS_ERR) {
+			set_err(r, c.err_at, c.what);
+			return U_ERR;
+		}
+		r->pos = (size_t)(c.p - r->buf);
+	}
+}
+
+/* Drops the consumed prefix. */
+static void compact(struct rd *r)
+{
+	if (!r->pos)
+		return;
+	memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+	r->len -= r->pos;
+	r->base_off += r->pos;
+	r->pos = 0;
+	r->buf[r->len] = 0;
+}
+
+static int at_eof(struct rd *r)
+{
+	struct kineto_trace *kt = r->kt;
+	if (r->state == ST_START) {
+		sbuf_setf(r->err, "'%s': byte %llu: expected a JSON object or array (a trace), got %s", r->fname,
+			  (unsigned long long)(r->base_off + r->len), r->base_off + r->len ? "only blanks" : "an empty file");
+		return GF_EINPUT;
+	}
+	if (r->state != ST_DONE) {
+		if (!r->seen_events) {
+			set_err(r, r->buf + r->len, r->state == ST_OBJ_NEXT ? "',' or '}'" : "a complete top-level value");
+			return GF_EINPUT;
+		}
+		kt->stats.truncated = true;
+		kt->stats.truncated_at = r->base_off + r->pos;
+	}
+	if (!r->seen_events) {
+		sbuf_setf(r->err, "'%s': byte %llu: expected a \"traceEvents\" array in the top-level object, got none "
+			  "(not a Chrome/Kineto trace)", r->fname, (unsigned long long)(r->base_off + r->len));
+		return GF_EINPUT;
+	}
+	if (kt->stats.events && !r->nph) {
+		sbuf_setf(r->err, "'%s': byte %llu: expected trace events with a \"ph\" field, got %llu objects "
+			  "without one (not a Chrome/Kineto trace)", r->fname, (unsigned long long)r->noph_off,
+			  (unsigned long long)kt->stats.events);
+		return GF_EINPUT;
+	}
+	return GF_OK;
+}
+
+static void finish_meta(struct rd *r)
+{
+	struct kineto_trace *kt = r->kt;
+	struct kmeta *m = &kt->meta;
+	if (r->nts_other)
+		m->ts_gen = KTS_RESAVED;
+	else if (r->nts_3)
+		m->ts_gen = m->has_base_time ? KTS_REL_US_NS : KTS_ABS_US_NS;
+	else if (r->nts_int)
+		m->ts_gen = m->has_base_time ? KTS_REL_US_NS : KTS_INT_EPOCH_US;
+	else
+		m->ts_gen = KTS_UNKNOWN;
+	for (uint32_t i = 0; i < kt->ntracks; i++) {
+		struct idv pid = { r->pv->keys[i].p, UINT32_MAX, r->pv->keys[i].pk };
+		for (size_t j = 0; j < r->pv->pids.n; j++) {
+			const struct pidmeta *pm = &r->pv->pids.v[j];
+			if (pm->p == pid.v && pm->pk == pid.kind) {
+				kt->tracks[i].process_name = pm->name;
+				kt->tracks[i].process_label = pm->label;
+			}
+		}
+	}
+}
+
+static int run(struct rd *r, struct source *src)
+{
+	struct kineto_trace *kt = r->kt;
+	r->cap = 4 * CHUNK;
+	r->buf = gf_xmalloc(r->cap + 1);
+	r->buf[0] = 0;
+	for (;;) {
+		if (r->len - r->pos >= r->need || r->eof) {
+			size_t unit_start = r->pos;
+			int u = parse_units(r);
+			if (u == U_ERR)
+				return GF_EINPUT;
+			if (u == U_STOP)
+				return r->stop_rc;
+			if (r->eof) {
+				finish_meta(r);
+				return at_eof(r);
+			}
+			/* a unit bigger than a chunk: wait for twice as much text */
+			size_t avail = r->len - r->pos;
+			r->need = avail > CHUNK ? 2 * avail : 0;
+			(void)unit_start;
+		}
+		compact(r);
+		if (r->cap - r->len < CHUNK) {
+			r->cap = GF_MAX(r->cap * 2, r->len + CHUNK);
+			r->buf = gf_xrealloc(r->buf, r->cap + 1);
+		}
+		size_t n;
+		int rc = source_read(src, r->buf + r->len, GF_MIN(r->cap - r->len, (size_t)4 * CHUNK), &n, r->err);
+		if (rc)
+			return rc;
+		r->len += n;
+		r->buf[r->len] = 0; /* the sentinel jscan needs */
+		kt->stats.bytes_in += n;
+		kt->stats.bytes_file = source_file_pos(src);
+		if (!n)
+			r->eof = true;
+		if (r->opts && r->opts->progress && kt->stats.bytes_in >= r->next_progress) {
+			r->next_progress = kt->stats.bytes_in + PROGRESS_EVERY;
+			r->opts->progress(r->opts->progress_ctx, source_file_pos(src), source_file_size(src));
+		}
+	}
+}
+
+void kineto_init(struct kineto_trace *kt, struct pool *names)
+{
+	memset(kt, 0, sizeof *kt);
+	kt->names = names;
+	kt->meta.rank = kt->meta.world_size = KEV_NONE;
+	kt->meta.schema_version = KEV_NONE;
+	kt->meta.trace_name = UINT32_MAX;
+	for (unsigned i = 0; i < 16; i++)
+		kt->meta.device_name[i] = UINT32_MAX;
+	struct priv *pv = gf_xcalloc(1, sizeof *pv);
+	pv->last = UINT32_MAX;
+	for (unsigned i = 0; i < 64; i++)
+		pv->cc[i].id = UINT32_MAX;
+	kt->priv_ = pv;
+}
+
+void kineto_release(struct kineto_trace *kt)
+{
+	struct priv *pv = kt->priv_;
+	if (pv) {
+		free(pv->keys);
+		free(pv->slot);
+		free(pv->cat_slot);
+		vec_free(&pv->pids);
+		free(pv);
+	}
+	free(kt->tracks);
+	free(kt->stats.cat_ids);
+	free(kt->stats.cat_events);
+	kt->tracks = NULL;
+	kt->stats.cat_ids = NULL;
+	kt->stats.cat_events = NULL;
+	kt->priv_ = NULL;
+	kt->ntracks = kt->cap_tracks = 0;
+}
+
+static int read_src(struct kineto_trace *kt, struct source *src, const char *fname, const char *path,
+		    const void *mem, size_t mem_len, kineto_event_fn fn, void *ctx, const struct kineto_opts *opts,
+		    struct sbuf *err)
+{
+	struct rd r;
+	memset(&r, 0, sizeof r);
+	r.path = path;
+	r.mem = mem;
+	r.mem_len = mem_len;
+	r.kt = kt;
+	r.pv = kt->priv_;
+	r.fname = fname;
+	r.fn = fn;
+	r.ctx = ctx;
+	r.opts = opts;
+	r.err = err;
+	sbuf_init(&r.scratch, 0);
+	r.id_empty = pool_intern(kt->names, "", 0);
+	r.id_process_name = pool_intern_str(kt->names, "process_name");
+	r.id_process_labels = pool_intern_str(kt->names, "process_labels");
+	r.id_thread_name = pool_intern_str(kt->names, "thread_name");
+	int rc = run(&r, src);
+	free(r.buf);
+	sbuf_release(&r.scratch);
+	return rc;
+}
+
+int kineto_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, void *ctx,
+		const struct kineto_opts *opts, struct sbuf *err)
+{
+	struct source *src;
+	int rc = source_open(&src, path, opts ? opts->threads : 0, err);
+	if (rc)
+		return rc;
+	kt->stats.compression = source_kind(src);
+	rc = read_src(kt, src, source_name(src), path, NULL, 0, fn, ctx, opts, err);
+	source_close(src);
+	return rc;
+}
+
+int kineto_read_mem(struct kineto_trace *kt, const void *buf, size_t len, const char *fname,
+		    kineto_event_fn fn, void *ctx, struct sbuf *err)
+{
+	return kineto_read_mem_split(kt, buf, len, fname, 0, 0, fn, ctx, err);
+}
+
+int kineto_read_mem_split(struct kineto_trace *kt, const void *buf, size_t len, const char *fname, size_t first,
+			  size_t chunk, kineto_event_fn fn, void *ctx, struct sbuf *err)
+{
+	struct source *src;
+	int rc = source_open_mem(&src, buf, len, fname, 1, err);
+	if (rc)
+		return rc;
+	source_set_split(src, first, chunk);
+	kt->stats.compression = source_kind(src);
+	rc = read_src(kt, src, fname, NULL, buf, len, fn, ctx, NULL, err);
+	source_close(src);
+	return rc;
+}

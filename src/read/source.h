@@ -1,0 +1,71 @@
+/*
+ * source.h — a byte source over a plain, gzip or zstd file (or stdin).
+ *
+ *   struct source *s;
+ *   if (source_open(&s, "trace.json.gz", 0, &err)) die(err.buf);
+ *   for (;;) {
+ *       size_t n;
+ *       if (source_read(s, buf, sizeof buf, &n, &err)) die(err.buf);
+ *       if (!n) break;                 // end of data
+ *       use(buf, n);
+ *   }
+ *   source_close(s);
+ *
+ * The format is detected by magic bytes, never by the file name:
+ * 1f 8b = gzip (multi-member files are read to the end; inflated with ISA-L
+ * when built with GF_HAVE_ISAL, else zlib), 28 b5 2f fd = zstd (multiple
+ * frames), anything else is passed through unchanged. "-" reads stdin.
+ * A compressed stream that ends before its end marker is an error naming the
+ * compressed byte offset ("truncated gzip data at byte N").
+ *
+ * Threads: with threads != 1, compressed input is inflated on a second thread
+ * into a small ring of buffers while the caller parses the previous one, so
+ * parse and inflate overlap (threads = 1 keeps everything on the caller's
+ * thread). Plain files are always read directly.
+ *
+ * Layer: read. Never prints; errors are one line in err.
+ */
+#ifndef GF_SOURCE_H
+#define GF_SOURCE_H
+
+#include "../base/gf.h"
+#include "../base/sbuf.h"
+
+enum source_kind { SOURCE_PLAIN = 0, SOURCE_GZIP, SOURCE_ZSTD };
+
+struct source;
+
+/*
+ * Opens path ("-" = stdin) and detects its format. name (for messages) is
+ * path, or "<stdin>". @return GF_OK or GF_EINPUT ("'x': cannot open: ...").
+ */
+int source_open(struct source **out, const char *path, unsigned threads, struct sbuf *err);
+
+/* Same over a memory buffer (not copied: it must outlive the source). */
+int source_open_mem(struct source **out, const void *buf, size_t len, const char *name,
+		    unsigned threads, struct sbuf *err);
+
+/*
+ * Reads up to cap decompressed bytes into dst; *n = 0 means end of data.
+ * @return GF_OK or GF_EINPUT (read error, corrupt or truncated stream).
+ */
+int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err);
+
+/* Tests: the first source_read returns at most `first` bytes, later ones at
+ * most `chunk` (0 = no limit). */
+void source_set_split(struct source *s, size_t first, size_t chunk);
+
+/* enum source_kind of the opened data. */
+int source_kind(const struct source *s);
+const char *source_kind_name(int kind);
+/* Bytes consumed from the file so far (compressed size), and the file size
+ * (0 when unknown: stdin, pipes). */
+uint64_t source_file_pos(const struct source *s);
+uint64_t source_file_size(const struct source *s);
+/* The display name used in messages. */
+const char *source_name(const struct source *s);
+
+/* Stops the inflate thread (if any), closes the file, frees s (NULL ok). */
+void source_close(struct source *s);
+
+#endif

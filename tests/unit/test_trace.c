@@ -1,0 +1,376 @@
+/*
+ * test_trace.c — the trace model (src/model/trace.h), fed with kev records
+ * directly (no JSON): nesting and tie order, clipping of partial overlaps,
+ * Python parent ids, correlation linking (runtime before driver, graph
+ * fan-out, launched-before-window, unattributed), bogus External ids, API
+ * classification, steps, busy unions, innermost/sweep queries.
+ */
+#include "t.h"
+
+#include "model/trace.h"
+
+static struct ktrack tracks[3];
+
+static void tracks_init(void)
+{
+	memset(tracks, 0, sizeof tracks);
+	tracks[0] = (struct ktrack){ 100, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
+	tracks[2] = (struct ktrack){ 100, 2, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
+}
+
+static struct kev ev(struct trace *t, int kc, const char *name, int64_t ts, int64_t dur, uint32_t track)
+{
+	struct kev e;
+	memset(&e, 0, sizeof e);
+	e.ts = ts;
+	e.dur = dur;
+	e.name = pool_intern_str(t->names, name);
+	e.cat = UINT32_MAX;
+	e.track = track;
+	e.kc = (uint8_t)kc;
+	e.ph = 'X';
+	e.id = e.correlation = e.external_id = e.python_id = e.python_parent_id = e.python_thread = KEV_NONE;
+	e.stream = e.device = e.bytes = KEV_NONE;
+	e.arg_name = UINT32_MAX;
+	return e;
+}
+
+static void add(struct trace *t, struct kev e)
+{
+	trace_add_event(t, &e, &tracks[e.track]);
+}
+
+static struct kev corr(struct kev e, int64_t c)
+{
+	e.correlation = c;
+	return e;
+}
+
+static struct kev py(struct kev e, int64_t id, int64_t parent)
+{
+	e.python_id = id;
+	e.python_parent_id = parent;
+	return e;
+}
+
+/* index of the range named n (first one) */
+static uint32_t find(const struct trace *t, const char *n)
+{
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (!strcmp(trace_rname(t, i), n))
+			return i;
+	return TRACE_NONE;
+}
+
+static const char *pname(const struct trace *t, uint32_t ri)
+{
+	uint32_t p = t->r[ri].parent;
+	return p == TRACE_NONE ? "-" : trace_rname(t, p);
+}
+
+static int finish(struct trace *t, const char *marker)
+{
+	struct trace_opts o;
+	memset(&o, 0, sizeof o);
+	o.step_marker = marker;
+	struct sbuf err = SBUF_INIT;
+	int rc = trace_finish(t, &o, &err);
+	sbuf_release(&err);
+	return rc;
+}
+
+T_TEST(test_trace__nesting_and_link)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	/* given out of order, as Kineto writes them */
+	add(&t, corr(ev(&t, KC_KERNEL, "void k<int>(int)", 45, 15, 1), 5));
+	add(&t, corr(ev(&t, KC_CUDA_RUNTIME, "cudaLaunchKernel", 30, 10, 0), 5));
+	add(&t, ev(&t, KC_CPU_OP, "aten::mm", 20, 30, 0));
+	add(&t, ev(&t, KC_PYTHON_FUNCTION, "m.py(1): f", 10, 80, 0));
+	add(&t, ev(&t, KC_USER_ANNOTATION, "ProfilerStep#7", 0, 100, 0));
+	/* same span as its parent: longest-first then kind order keeps python above op */
+	add(&t, ev(&t, KC_CPU_OP, "aten::linear", 10, 80, 0));
+	T_EQ_I64(finish(&t, NULL), GF_OK);
+	T_EQ_I64(t.nr, 5);
+	T_EQ_I64(t.nth, 1);
+	T_EQ_STR(pname(&t, find(&t, "ProfilerStep#7")), "-");
+	T_EQ_STR(pname(&t, find(&t, "m.py(1): f")), "ProfilerStep#7");
+	T_EQ_STR(pname(&t, find(&t, "aten::linear")), "m.py(1): f");
+	T_EQ_STR(pname(&t, find(&t, "aten::mm")), "aten::linear");
+	uint32_t rt = find(&t, "cudaLaunchKernel");
+	T_EQ_STR(pname(&t, rt), "aten::mm");
+	T_EQ_I64(t.nact, 1);
+	T_EQ_I64(t.act[0].launch, rt);
+	T_EQ_I64(t.act[0].device, 0);
+	T_EQ_I64(t.act[0].stream, 7);
+	T_TRUE(t.r[rt].flags & TRF_LAUNCH);
+	T_EQ_I64(t.r[rt].nact, 1);
+	T_EQ_I64(t.th[0].launches, 1);
+	T_EQ_I64(t.nsteps, 1);
+	T_EQ_I64(t.steps[0].number, 7);
+	T_EQ_I64(t.steps[0].start, 0);
+	T_EQ_I64(t.steps[0].end, 100);
+	T_TRUE(t.r[find(&t, "ProfilerStep#7")].flags & TRF_STEP);
+	T_EQ_I64(trace_innermost(&t, 0, 35), rt);
+	T_EQ_I64(trace_innermost(&t, 0, 40), find(&t, "aten::mm"));
+	T_EQ_I64(trace_innermost(&t, 0, 95), find(&t, "ProfilerStep#7"));
+	T_EQ_I64(trace_innermost(&t, 0, 100), TRACE_NONE);
+	T_EQ_I64(trace_innermost(&t, 0, -1), TRACE_NONE);
+	uint32_t buf[8];
+	T_EQ_I64(trace_ancestors(&t, rt, buf, 8), 5);
+	T_EQ_STR(trace_rname(&t, buf[0]), "ProfilerStep#7");
+	T_EQ_I64(buf[4], rt);
+	T_EQ_I64(trace_ancestors(&t, rt, buf, 2), 5); /* only the innermost 2 */
+	T_EQ_I64(buf[1], rt);
+	T_EQ_STR(trace_rname(&t, buf[0]), "aten::mm");
+	T_EQ_I64(trace_enclosing_kind(&t, rt, TR_PYTHON), find(&t, "m.py(1): f"));
+	T_EQ_I64(t.win_start, 0);
+	T_EQ_I64(t.win_end, 100);
+	T_EQ_I64(trace_step_at(&t, 50), 0);
+	T_EQ_I64(trace_step_at(&t, 100), TRACE_NONE);
+	trace_release(&t);
+}
+
+T_TEST(test_trace__clipping)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	/* a 2 ns C-call frame the step starts inside: the frame is cut, the step kept */
+	add(&t, ev(&t, KC_PYTHON_FUNCTION, "<built-in method _record_function_enter_new>", 0, 10, 0));
+	add(&t, ev(&t, KC_USER_ANNOTATION, "ProfilerStep#1", 5, 200, 0));
+	/* a short frame outliving the step: cut at the step's end */
+	add(&t, ev(&t, KC_PYTHON_FUNCTION, "profiler.py(811): step", 190, 30, 0));
+	T_EQ_I64(finish(&t, NULL), GF_OK);
+	T_EQ_I64(t.warn.clipped, 2);
+	uint32_t c = find(&t, "<built-in method _record_function_enter_new>");
+	uint32_t s = find(&t, "ProfilerStep#1");
+	uint32_t p = find(&t, "profiler.py(811): step");
+	T_EQ_I64(t.r[c].end, 5);
+	T_TRUE(t.r[c].flags & TRF_CLIPPED);
+	T_EQ_I64(t.r[s].parent, TRACE_NONE);
+	T_EQ_I64(t.r[s].end, 205);
+	T_EQ_I64(t.r[p].end, 205);
+	T_EQ_I64(t.r[p].parent, s);
+	T_TRUE(t.r[p].flags & TRF_CLIPPED);
+	T_EQ_I64(t.steps[0].end, 205);
+	/* the sweep covers the window exactly, with the innermost range */
+	struct trace_sweep sw;
+	trace_sweep_init(&sw, &t, 0, -5, 300);
+	gf_ns a, b, total = 0;
+	uint32_t r;
+	int n = 0;
+	gf_ns want[][2] = { { -5, 0 }, { 0, 5 }, { 5, 190 }, { 190, 205 }, { 205, 300 } };
+	uint32_t wr[] = { TRACE_NONE, c, s, p, TRACE_NONE };
+	while (trace_sweep_next(&sw, &a, &b, &r)) {
+		if (n < 5) {
+			T_EQ_I64(a, want[n][0]);
+			T_EQ_I64(b, want[n][1]);
+			T_EQ_I64(r, wr[n]);
+		}
+		total += b - a;
+		n++;
+	}
+	trace_sweep_release(&sw);
+	T_EQ_I64(n, 5);
+	T_EQ_I64(total, 305);
+	/* a sweep starting inside nested ranges */
+	trace_sweep_init(&sw, &t, 0, 195, 200);
+	T_TRUE(trace_sweep_next(&sw, &a, &b, &r));
+	T_EQ_I64(a, 195);
+	T_EQ_I64(b, 200);
+	T_EQ_I64(r, p);
+	T_TRUE(!trace_sweep_next(&sw, &a, &b, &r));
+	trace_sweep_release(&sw);
+	trace_release(&t);
+}
+
+T_TEST(test_trace__python_parent_ids)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	add(&t, py(ev(&t, KC_PYTHON_FUNCTION, "P", 0, 100, 0), 1, KEV_NONE));
+	add(&t, py(ev(&t, KC_PYTHON_FUNCTION, "Q", 10, 90, 0), 2, 1));
+	/* X is inside Q by time, but Python says its parent is P */
+	add(&t, py(ev(&t, KC_PYTHON_FUNCTION, "X", 20, 60, 0), 3, 1));
+	add(&t, ev(&t, KC_CPU_OP, "aten::op", 30, 10, 0));
+	/* a frame called from inside an op keeps the op as parent */
+	add(&t, py(ev(&t, KC_PYTHON_FUNCTION, "Y", 32, 4, 0), 4, 3));
+	/* an unknown parent id falls back to time */
+	add(&t, py(ev(&t, KC_PYTHON_FUNCTION, "Z", 50, 5, 0), 5, 999));
+	T_EQ_I64(finish(&t, NULL), GF_OK);
+	T_EQ_STR(pname(&t, find(&t, "Q")), "P");
+	T_EQ_STR(pname(&t, find(&t, "X")), "P");
+	T_TRUE(t.r[find(&t, "X")].flags & TRF_PYFIX);
+	T_EQ_STR(pname(&t, find(&t, "aten::op")), "X");
+	T_EQ_STR(pname(&t, find(&t, "Y")), "aten::op");
+	T_EQ_STR(pname(&t, find(&t, "Z")), "X");
+	T_EQ_I64(t.warn.pyparent_fixed, 1);
+	/* the python ids were only build state */
+	T_EQ_I64(t.r[find(&t, "X")].corr, KEV_NONE);
+	trace_release(&t);
+}
+
+T_TEST(test_trace__graph_and_unattributed)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	add(&t, corr(ev(&t, KC_CUDA_RUNTIME, "cudaGraphLaunch", 100, 20, 0), 50));
+	for (int i = 0; i < 3; i++)
+		add(&t, corr(ev(&t, KC_KERNEL, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 130 + 10 * i, 5, 1), 50));
+	/* launched before the window: correlation below every runtime one */
+	add(&t, corr(ev(&t, KC_KERNEL, "early", 90, 7, 1), 3));
+	/* a correlation in range but without a runtime event */
+	add(&t, corr(ev(&t, KC_GPU_MEMCPY, "Memcpy DtoH (Device -> Pinned)", 300, 11, 1), 60));
+	/* the same correlation on a driver and a runtime call: the runtime one wins */
+	add(&t, corr(ev(&t, KC_CUDA_DRIVER, "cuLaunchKernel", 200, 10, 2), 55));
+	struct kev rt = corr(ev(&t, KC_CUDA_RUNTIME, "cudaLaunchKernel", 198, 14, 0), 55);
+	rt.external_id = 55; /* the old Kineto self-correlation bug */
+	add(&t, rt);
+	add(&t, corr(ev(&t, KC_GPU_MEMSET, "Memset (Device)", 215, 3, 1), 55));
+	add(&t, ev(&t, KC_GPU_USER_ANNOTATION, "ProfilerStep#1", 99, 300, 1));
+	T_EQ_I64(finish(&t, NULL), GF_OK);
+	uint32_t g = find(&t, "cudaGraphLaunch");
+	T_TRUE(t.r[g].flags & TRF_GRAPH);
+	T_EQ_I64(t.r[g].nact, 3);
+	T_EQ_I64(t.nact, 6);
+	T_EQ_I64(t.ngpu_ann, 1);
+	int graph = 0, nccl = 0;
+	for (uint32_t a = 0; a < t.nact; a++) {
+		if (t.act[a].launch == g && (t.act[a].flags & TAF_GRAPH))
+			graph++;
+		if (t.act[a].flags & TAF_NCCL)
+			nccl++;
+	}
+	T_EQ_I64(graph, 3);
+	T_EQ_I64(nccl, 3);
+	T_EQ_I64(t.act[0].start, 90);
+	T_TRUE(t.act[0].flags & TAF_BEFORE);
+	T_EQ_I64(t.act[0].launch, TRACE_NONE);
+	T_EQ_I64(t.warn.unattributed, 2);
+	T_EQ_I64(t.warn.unattributed_ns, 18);
+	T_EQ_I64(t.warn.before_window, 1);
+	T_EQ_I64(t.warn.bogus_external, 1);
+	uint32_t ms = t.nact - 2; /* memset at 215, memcpy at 300 */
+	T_EQ_I64(t.act[ms].kind, TA_MEMSET);
+	T_EQ_I64(t.act[ms].launch, find(&t, "cudaLaunchKernel"));
+	T_EQ_I64(t.act[t.nact - 1].kind, TA_MEMCPY);
+	T_TRUE(t.act[t.nact - 1].flags & TAF_DTOH);
+	T_EQ_I64(t.act[t.nact - 1].launch, TRACE_NONE);
+	T_TRUE(!(t.act[t.nact - 1].flags & TAF_BEFORE));
+	T_EQ_I64(t.nth, 2);
+	T_EQ_I64(t.ndev, 1);
+	T_EQ_I64(t.dev[0].launch_thread, t.r[g].thread);
+	T_EQ_I64(t.dev[0].nact, 6);
+	T_EQ_I64(t.dev[0].act_ns, 15 + 7 + 11 + 3);
+	trace_release(&t);
+}
+
+T_TEST(test_trace__busy_union)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	struct kev k = ev(&t, KC_KERNEL, "a", 0, 10, 1);
+	add(&t, k);
+	k = ev(&t, KC_KERNEL, "b", 5, 15, 1);
+	k.stream = 13;
+	add(&t, k);
+	add(&t, ev(&t, KC_KERNEL, "c", 30, 10, 1));
+	add(&t, ev(&t, KC_KERNEL, "d", 40, 0, 1));   /* zero length: not busy */
+	add(&t, ev(&t, KC_KERNEL, "e", 40, 2, 1));   /* adjacent: merged */
+	k = ev(&t, KC_KERNEL, "other device", 0, 100, 1);
+	k.device = 1;
+	add(&t, k);
+	T_EQ_I64(finish(&t, NULL), GF_OK);
+	T_EQ_I64(t.ndev, 2);
+	uint32_t d0 = trace_device_index(&t, 0);
+	T_EQ_I64(d0, 0);
+	T_EQ_I64(trace_device_index(&t, 5), TRACE_NONE);
+	size_t n;
+	const gf_ns *b = trace_busy(&t, d0, &n);
+	T_EQ_I64(n, 2);
+	T_EQ_I64(b[0], 0);
+	T_EQ_I64(b[1], 20);
+	T_EQ_I64(b[2], 30);
+	T_EQ_I64(b[3], 42);
+	b = trace_busy(&t, 1, &n);
+	T_EQ_I64(n, 1);
+	T_EQ_I64(b[1], 100);
+	T_EQ_I64(trace_act_lower(&t, 5), 2);
+	T_EQ_I64(t.dev[0].launch_thread, TRACE_NONE);
+	trace_release(&t);
+}
+
+T_TEST(test_trace__api_flags)
+{
+#define F(s) trace_api_flags(s, strlen(s))
+	T_EQ_I64(F("cudaStreamSynchronize"), TRF_SYNC);
+	T_EQ_I64(F("cudaDeviceSynchronize"), TRF_SYNC);
+	T_EQ_I64(F("cudaEventSynchronize"), TRF_SYNC);
+	T_EQ_I64(F("cuStreamSynchronize"), TRF_SYNC);
+	T_EQ_I64(F("cuCtxSynchronize"), TRF_SYNC);
+	T_EQ_I64(F("hipDeviceSynchronize"), TRF_SYNC);
+	T_EQ_I64(F("cudaMemcpy"), TRF_SYNC | TRF_MEMCPY);
+	T_EQ_I64(F("cudaMemcpy2D"), TRF_SYNC | TRF_MEMCPY);
+	T_EQ_I64(F("hipMemcpyWithStream"), TRF_SYNC | TRF_MEMCPY);
+	T_EQ_I64(F("cuMemcpyDtoH_v2"), TRF_SYNC | TRF_MEMCPY);
+	T_EQ_I64(F("cudaMemcpyAsync"), TRF_MEMCPY);
+	T_EQ_I64(F("cuMemcpyDtoHAsync_v2"), TRF_MEMCPY);
+	T_EQ_I64(F("cudaGraphLaunch"), TRF_GRAPH);
+	T_EQ_I64(F("hipGraphLaunch"), TRF_GRAPH);
+	T_EQ_I64(F("cudaLaunchKernel"), 0);
+	T_EQ_I64(F("cudaStreamWaitEvent"), 0);
+	T_EQ_I64(F("cudaEventQuery"), 0);
+	T_EQ_I64(F("aten::item"), 0);
+#undef F
+	int64_t n;
+	T_TRUE(trace_is_step_name("ProfilerStep#12", 15, "ProfilerStep", &n));
+	T_EQ_I64(n, 12);
+	T_TRUE(trace_is_step_name("ProfilerStep", 12, "ProfilerStep", &n));
+	T_EQ_I64(n, -1);
+	T_TRUE(!trace_is_step_name("ProfilerStep#", 13, "ProfilerStep", &n));
+	T_TRUE(!trace_is_step_name("ProfilerStep#1a", 15, "ProfilerStep", &n));
+	T_TRUE(!trace_is_step_name("ProfilerStepX", 13, "ProfilerStep", &n));
+}
+
+T_TEST(test_trace__step_marker_and_syncs)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	add(&t, ev(&t, KC_USER_ANNOTATION, "decode", 100, 50, 0));
+	add(&t, ev(&t, KC_USER_ANNOTATION, "decode", 0, 50, 0));
+	add(&t, ev(&t, KC_USER_ANNOTATION, "ProfilerStep#1", 0, 200, 2));
+	add(&t, corr(ev(&t, KC_CUDA_RUNTIME, "cudaStreamSynchronize", 10, 30, 0), 9));
+	struct kev m = ev(&t, KC_OTHER, "thread_name", 0, 0, 0);
+	m.ph = 'M';
+	add(&t, m); /* ignored */
+	T_EQ_I64(finish(&t, "decode"), GF_OK);
+	T_EQ_I64(t.nsteps, 2);
+	T_EQ_I64(t.steps[0].number, 0);
+	T_EQ_I64(t.steps[1].number, 1);
+	T_EQ_I64(t.steps[1].start, 100);
+	T_TRUE(!(t.r[find(&t, "ProfilerStep#1")].flags & TRF_STEP));
+	T_TRUE(t.r[find(&t, "cudaStreamSynchronize")].flags & TRF_SYNC);
+	T_EQ_I64(t.th[0].syncs, 1);
+	T_EQ_I64(t.nr, 4);
+	trace_release(&t);
+}
+
+int main(void)
+{
+	T_RUN(test_trace__nesting_and_link);
+	T_RUN(test_trace__clipping);
+	T_RUN(test_trace__python_parent_ids);
+	T_RUN(test_trace__graph_and_unattributed);
+	T_RUN(test_trace__busy_union);
+	T_RUN(test_trace__api_flags);
+	T_RUN(test_trace__step_marker_and_syncs);
+	return t_done();
+}
