@@ -150,7 +150,7 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 	uint32_t r;
 	trace_sweep_init(&s, t, th, lo, hi);
 	while (trace_sweep_next(&s, &a, &b, &r)) {
-		if (r == TRACE_NONE) {
+		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
 			g->untraced += b - a;
 			continue;
 		}

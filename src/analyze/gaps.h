@@ -14,7 +14,7 @@
  *   host      else the next activity's launch call started after a (HTA
  *             "host wait"): the host was late; split over time by what the
  *             launching thread was doing (its innermost open range) ...
- *   untraced  ... where no range was open on that thread
+ *   untraced  ... where no range (or only the step marker) was open there
  *   other     else: the work was queued but waited (cross-stream or event
  *             waits), or no activity follows, or the next one has no launch
  * sync + launch + host + untraced + other = idle, per step, exactly.

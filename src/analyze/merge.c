@@ -82,11 +82,12 @@ int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fna
 			bool prev_absent = !k || k->nfiles < mm->files;
 			if ((prev_absent && !k && !cur) || (!prev_absent && cur && !strcmp(prev, cur)))
 				continue;
-			sbuf_setf(err, "'%s': %s %s%s%s differs from %s%s%s%s%s; refusing to merge unlike profiles "
+			sbuf_setf(err, "'%s': %s %s%s%s differs from %s%s%s%s%s%s; refusing to merge unlike profiles "
 				  "(use %s to merge anyway)", fname, checked[c], cur ? "'" : "",
 				  cur ? cur : "(absent)", cur ? "'" : "", prev && !prev_absent ? "'" : "",
 				  prev && !prev_absent ? prev : "(absent)", prev && !prev_absent ? "'" : "",
-				  k && k->first_file ? " in " : "", k && k->first_file ? k->first_file : "",
+				  k && k->first_file ? " in '" : "", k && k->first_file ? k->first_file : "",
+				  k && k->first_file ? "'" : "",
 				  allow_opt[c]);
 			return GF_EUSAGE;
 		}
@@ -181,7 +182,27 @@ static int cmp_stack(const char *a, size_t la, const char *b, size_t lb)
 	return la < lb ? -1 : la > lb;
 }
 
+/* gpuflame's tree order (folded_write after ftree_sort): frame by frame,
+ * names by bytes, a name before its extensions ("f1;..." before "f12"):
+ * byte order with ';' below every other byte. */
+static int cmp_frames(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t n = GF_MIN(la, lb);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char x = (unsigned char)a[i], y = (unsigned char)b[i];
+		if (x == y)
+			continue;
+		if (x == ';')
+			return -1;
+		if (y == ';')
+			return 1;
+		return x < y ? -1 : 1;
+	}
+	return la < lb ? -1 : la > lb;
+}
+
 struct merger {
+	bool frames; /* inputs in tree order (cmp_frames) rather than byte order */
 	struct input *in;
 	size_t n;
 	const struct merge_opts *o;
@@ -256,7 +277,8 @@ static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
 static bool hless(const struct merger *mg, uint32_t a, uint32_t b)
 {
 	const struct input *x = &mg->in[a], *y = &mg->in[b];
-	int c = cmp_stack(x->stack, x->stack_len, y->stack, y->stack_len);
+	int c = mg->frames ? cmp_frames(x->stack, x->stack_len, y->stack, y->stack_len)
+			   : cmp_stack(x->stack, x->stack_len, y->stack, y->stack_len);
 	return c < 0 || (c == 0 && a < b);
 }
 
@@ -335,7 +357,7 @@ static int stream(struct merger *mg, FILE *out)
 		while (mg->hn) {
 			top = mg->heap[0];
 			x = &mg->in[top];
-			if (cmp_stack(x->stack, x->stack_len, key.buf, key.len))
+			if (x->stack_len != key.len || memcmp(x->stack, key.buf, key.len))
 				break;
 			if ((rc = add_count(mg, x, &acc, &sc)))
 				goto out;
@@ -343,7 +365,8 @@ static int stream(struct merger *mg, FILE *out)
 				goto out;
 			if (x->eof) {
 				mg->heap[0] = mg->heap[--mg->hn];
-			} else if (cmp_stack(x->stack, x->stack_len, key.buf, key.len) < 0) {
+			} else if ((mg->frames ? cmp_frames(x->stack, x->stack_len, key.buf, key.len)
+					       : cmp_stack(x->stack, x->stack_len, key.buf, key.len)) < 0) {
 				snprintf(mg->st->unsorted, sizeof mg->st->unsorted,
 					 "'%s': line %llu: stack sorts before the line above it",
 					 x->name, (unsigned long long)x->lineno);
@@ -517,10 +540,40 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 	merge_meta_result(mm, &hdr);
 	folded_write_meta(out, &hdr);
 	rc = stream(&mg, out);
+	bool seekable = true;
+	for (size_t i = 0; i < n && seekable; i++)
+		seekable = mg.in[i].seekable;
+	if (rc == UNSORTED && seekable && !fflush(out) && !fseeko(out, 0, SEEK_SET) &&
+	    !ftruncate(fileno(out), 0)) {
+		/* not in byte order: try gpuflame's tree order (fold's output) */
+		char first[sizeof st->unsorted];
+		memcpy(first, st->unsorted, sizeof first);
+		mg.frames = true;
+		st->bytes = st->lines = st->out_stacks = st->invalid = st->late_meta = 0;
+		st->unsorted[0] = 0;
+		rc = GF_OK;
+		for (size_t i = 0; i < n; i++) {
+			struct input *x = &mg.in[i];
+			if (fseeko(x->fp, 0, SEEK_SET)) {
+				sbuf_setf(err, "cannot rewind '%s': %s", x->name, strerror(errno));
+				rc = GF_EINPUT;
+				goto out;
+			}
+			x->lineno = 0;
+			x->eof = false;
+			fmeta_clear(&m);
+			if ((rc = next_stack(&mg, x, &m)))
+				goto out;
+		}
+		folded_write_meta(out, &hdr);
+		rc = stream(&mg, out);
+		if (rc == UNSORTED)
+			memcpy(st->unsorted, first, sizeof first); /* report the byte-order failure */
+		else if (!rc)
+			st->tree_order = true;
+	}
 	if (rc == UNSORTED) {
-		bool can = !mg.o->no_fallback;
-		for (size_t i = 0; i < n && can; i++)
-			can = mg.in[i].seekable;
+		bool can = !mg.o->no_fallback && seekable;
 		if (can && !fflush(out) && !fseeko(out, 0, SEEK_SET) && !ftruncate(fileno(out), 0)) {
 			st->fell_back = true;
 			st->out_stacks = 0;

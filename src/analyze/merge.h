@@ -20,6 +20,12 @@
  * or across files, are summed exactly (decimal counts at the largest scale
  * seen in the group). The output is sorted the same way, so it can be merged
  * again.
+ * Files written by gpuflame fold (folded_write: tree order, children sorted
+ * by name) are sorted frame by frame, which differs from byte order when a
+ * name is a prefix of a sibling's followed by a byte below ';' ("f1" and
+ * "f12"): when byte order fails and the inputs can be re-read, the merge
+ * restarts once in tree order (';' below every byte; stats->tree_order),
+ * still streaming, and its output is then in tree order.
  * Unsorted input: detected at the first line whose stack sorts before the
  * previous stack of the same file. When every input is a regular file and
  * the output can be rewound, merge_files starts again in memory (a call
@@ -52,6 +58,7 @@ struct merge_stats {
 	uint64_t invalid;      /* skipped invalid lines */
 	uint64_t late_meta;    /* "# gpuflame:" lines after the first stack (ignored) */
 	bool fell_back;        /* unsorted input: merged in memory */
+	bool tree_order;       /* streamed in gpuflame's tree order, not byte order */
 	char unsorted[256];    /* where the first unsorted line was ("" if none) */
 	char first_invalid[256]; /* "'file': line N: expected ..." of the first invalid line */
 };

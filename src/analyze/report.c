@@ -196,7 +196,7 @@ static void verdict(struct report *r)
 			sbuf_addstr(&a, syncs_fix_text(r->sy.sites[0].fix));
 			if (r->sy.sites[0].host_work_after)
 				sbuf_addstr(&a, "; then move the host work that follows it (stop checks, "
-						"detokenisation) to another thread");
+						"detokenisation, bookkeeping) off the launching thread");
 			sbuf_addstr(&a, ".");
 		} else {
 			sbuf_addstr(&a, "Remove the blocking calls from the step loop (gpuflame syncs).");

@@ -110,8 +110,8 @@ int cmd_norm(int argc, char **argv)
 		cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(path), err.buf);
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", (long long)steps);
-	fmeta_set(&t.meta, "steps.raw", buf);
 	fmeta_set(&t.meta, "steps", "1");
+	fmeta_set(&t.meta, "steps.raw", buf);
 	fmeta_set(&t.meta, "normalised", "per-step");
 	struct ofile of;
 	if (ofile_open(&of, out, &err))

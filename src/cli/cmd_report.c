@@ -20,6 +20,8 @@
 #include "../analyze/report.h"
 #include "../base/num.h"
 #include "../base/ofile.h"
+#include "../base/vec.h"
+#include "../fold/fold.h"
 #include "../model/trace.h"
 #include "../write/report_out.h"
 
@@ -101,6 +103,64 @@ static gf_ns parse_ms(const char *opt, const char *val)
 	return v;
 }
 
+#define IDLE_TOP 8
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct gap_key *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+/*
+ * Host stacks by GPU idle time from fold's idle weight (innermost 3 frames),
+ * over the same step selection; the top IDLE_TOP go into in. A fold error
+ * only drops the section (with a warning).
+ */
+static void idle_stacks(struct trace *t, const struct report_opts *ro, struct report_in *in,
+			struct gap_key **keep)
+{
+	struct fold_opts fo;
+	fold_opts_init(&fo);
+	fo.weight = FW_IDLE;
+	fo.unit = FU_NS;
+	fo.max_depth = 3;
+	fo.step_lo = ro->steps.first == INT64_MIN ? KEV_NONE : ro->steps.first;
+	fo.step_hi = ro->steps.last == INT64_MAX ? KEV_NONE : ro->steps.last;
+	fo.skip = (unsigned)ro->steps.skip;
+	struct ftree tr;
+	struct fold_stats fs;
+	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
+	memset(&fs, 0, sizeof fs);
+	if (fold_trace(t, &fo, &tr, &fs, &err)) {
+		cli_warn("'%s': no idle stacks: %s", in->file, err.buf);
+		sbuf_release(&err);
+		return;
+	}
+	VEC(struct gap_key) v = VEC_INIT;
+	for (uint32_t nd = 1; nd < tr.n; nd++) {
+		int64_t w = ftree_self(&tr, nd, 0);
+		if (w <= 0)
+			continue;
+		sbuf_reset(&path);
+		ftree_path(&tr, nd, &path);
+		struct gap_key k = { gf_xstrdup(path.buf), w };
+		vec_push(&v, k);
+	}
+	if (v.n)
+		qsort(v.v, v.n, sizeof *v.v, cmp_key);
+	for (size_t i = IDLE_TOP; i < v.n; i++)
+		free(v.v[i].label);
+	in->idle = v.v;
+	in->nidle = v.n < IDLE_TOP ? v.n : IDLE_TOP;
+	in->idle_steps = fs.steps ? fs.steps : 1;
+	*keep = v.v;
+	ftree_release(&tr);
+	sbuf_release(&err);
+	sbuf_release(&path);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	enum { O_STEPS = 256, O_SKIP, O_MARKER, O_DEVICE, O_UNPROF, O_EXPECT };
@@ -179,6 +239,7 @@ int cmd_report(int argc, char **argv)
 	struct actx *cx = gf_xcalloc(n, sizeof *cx);
 	struct report *rep = gf_xcalloc(n, sizeof *rep);
 	struct report_in *in = gf_xcalloc(n, sizeof *in);
+	struct gap_key **idle = gf_xcalloc(n, sizeof *idle);
 	for (size_t i = 0; i < n; i++) {
 		struct trace_opts to = { 0 };
 		to.step_marker = marker;
@@ -197,6 +258,8 @@ int cmd_report(int argc, char **argv)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(files[i]), err.buf);
 		in[i].r = &rep[i];
 		in[i].file = cli_in_name(files[i]);
+		if (cx[i].dev != TRACE_NONE)
+			idle_stacks(&tr[i], &ro, &in[i], &idle[i]);
 	}
 	struct strag_result sr = { 0 };
 	bool have_sr = false;
@@ -224,6 +287,9 @@ int cmd_report(int argc, char **argv)
 	if (have_sr)
 		comm_straggler_release(&sr);
 	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < in[i].nidle; k++)
+			free(idle[i][k].label);
+		free(idle[i]);
 		report_release(&rep[i]);
 		actx_release(&cx[i]);
 		trace_release(&tr[i]);
@@ -232,6 +298,7 @@ int cmd_report(int argc, char **argv)
 	free(cx);
 	free(tr);
 	free(in);
+	free(idle);
 	pool_free(names);
 	sbuf_release(&err);
 	return GF_EXIT_OK;

@@ -221,7 +221,7 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	rc = report_build(&r, &c, ro, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
-	struct report_in in = { &r, name };
+	struct report_in in = { &r, name, NULL, 0, 0 };
 	report_out_syncs(&in, format, out);
 	report_release(&r);
 	actx_release(&c);

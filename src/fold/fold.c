@@ -79,7 +79,13 @@ void fold_frame_name(const char *s, size_t n, bool python, struct sbuf *out)
 		sbuf_addstr(out, "[empty]");
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
+	/* "# x" would read back as a comment line when it is the root frame */
+	size_t i0 = 0;
+	if (s[0] == '#' && (n == 1 || s[1] == ' ' || s[1] == '\t')) {
+		sbuf_addstr(out, "#_");
+		i0 = n == 1 ? 1 : 2;
+	}
+	for (size_t i = i0; i < n; i++) {
 		char c = s[i];
 		if (python && c == '0' && i + 2 < n && (s[i + 1] == 'x' || s[i + 1] == 'X') && is_hex(s[i + 2]) &&
 		    (i == 0 || !is_hex(s[i - 1]))) {
@@ -107,6 +113,7 @@ struct folder {
 	uint32_t nnames;
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
+	uint32_t *sync_anc;      /* per host range: nearest blocking ancestor-or-self (host weights) */
 	struct sbuf tmp, tmp2;
 	uint32_t *buf;
 	size_t bufcap;
@@ -312,13 +319,26 @@ static gf_ns overlap(const gf_ns *w, size_t n, size_t *p, gf_ns a, gf_ns b)
 	return s;
 }
 
-/* Nearest ancestor-or-self that is a blocking call. */
-static uint32_t sync_of(const struct trace *t, uint32_t ri)
+/* Nearest ancestor-or-self that is a blocking call (parents always come
+ * before their children in t->r, so one forward pass fills the table). */
+static void sync_table(struct folder *f)
 {
-	for (uint32_t q = ri; q != TRACE_NONE; q = t->r[q].parent)
-		if (t->r[q].flags & TRF_SYNC)
-			return q;
-	return TRACE_NONE;
+	const struct trace *t = f->t;
+	f->sync_anc = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->sync_anc);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		uint32_t p = t->r[i].parent;
+		if (t->r[i].flags & TRF_SYNC)
+			f->sync_anc[i] = i;
+		else if (p != TRACE_NONE && p < i)
+			f->sync_anc[i] = f->sync_anc[p];
+		else
+			f->sync_anc[i] = TRACE_NONE;
+	}
+}
+
+static uint32_t sync_of(const struct folder *f, uint32_t ri)
+{
+	return f->sync_anc[ri];
 }
 
 /* Node for host time whose innermost range is r (wall/idle classification;
@@ -328,7 +348,7 @@ static uint32_t host_node(struct folder *f, uint32_t r)
 	const struct trace *t = f->t;
 	if (r == TRACE_NONE)
 		return child(f, 0, f->id_untraced);
-	uint32_t s = sync_of(t, r);
+	uint32_t s = sync_of(f, r);
 	if (s != TRACE_NONE) {
 		uint32_t node = node_for(f, s);
 		if (!keep(f->levels, &t->r[s]))
@@ -416,7 +436,7 @@ static void fold_host(struct folder *f, bool wall)
 			w = overlap(f->win, f->nwin, &pw, a, b);
 			if (!w)
 				continue;
-			if (!wall && sync_of(t, r) != TRACE_NONE)
+			if (!wall && sync_of(f, r) != TRACE_NONE)
 				continue;
 			add(f, host_node(f, r), w);
 		}
@@ -628,9 +648,9 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	unsigned scale = o->weight == FW_CALLS ? 0 : (unsigned)o->unit * 3;
 	switch (o->weight) {
 	case FW_GPU: fold_gpu(f); break;
-	case FW_CPU: fold_host(f, false); break;
-	case FW_WALL: fold_host(f, true); break;
-	case FW_IDLE: fold_idle(f); break;
+	case FW_CPU: sync_table(f); fold_host(f, false); break;
+	case FW_WALL: sync_table(f); fold_host(f, true); break;
+	case FW_IDLE: sync_table(f); fold_idle(f); break;
 	case FW_CALLS: fold_calls(f); break;
 	default:
 		sbuf_setf(err, "unknown weight %d", o->weight);
@@ -685,6 +705,7 @@ out:
 	free(f->map_step);
 	free(f->map_leaf);
 	free(f->node_of);
+	free(f->sync_anc);
 	free(f->buf);
 	free(f->frames);
 	free(f->win);

@@ -104,8 +104,9 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 
 /*
  * Frame-name normalisation used by fold (exposed for tests and for diff):
- * ';' -> ':', control bytes -> ' ', and when `python` is true every
- * "0x" + hex digits -> "0x...". Appends to out.
+ * ';' -> ':', control bytes -> ' ', a leading "# " -> "#_" (it would read
+ * back as a comment), "" -> "[empty]", and when `python` is true every
+ * "0x" + hex digits not preceded by a hex digit -> "0x...". Appends to out.
  */
 void fold_frame_name(const char *s, size_t n, bool python, struct sbuf *out);
 

@@ -21,7 +21,7 @@ struct kfamily {
 };
 
 static const char *const defaults[][2] = {
-	{ "gemm", "gemm" }, { "nvjet", "gemm" }, { "flash", "flash" }, { "attn", "attn" },
+	{ "gemm", "gemm" }, { "nvjet", "gemm" }, { "cijk_", "gemm" }, { "flash", "flash" }, { "attn", "attn" },
 	{ "nccl", "nccl" }, { "triton", "triton" }, { "elementwise", "elementwise" },
 	{ "reduce", "reduce" }, { "copy", "copy" }, { "memcpy", "memcpy" }, { "memset", "memset" },
 };
@@ -180,6 +180,28 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 				sbuf_addstr(out, defaults[i][1]);
 				return;
 			}
+	/* a mangled name (ROCm traces): its qualified identifier */
+	if (n > 3 && name[0] == '_' && name[1] == 'Z') {
+		size_t i = 2, start = out->len;
+		bool nested = name[i] == 'N';
+		if (nested)
+			i++;
+		while (i < n && name[i] >= '1' && name[i] <= '9') {
+			size_t len = 0;
+			while (i < n && name[i] >= '0' && name[i] <= '9' && len < 100000)
+				len = len * 10 + (size_t)(name[i++] - '0');
+			if (len > n - i)
+				break;
+			if (out->len > start)
+				sbuf_addstr(out, "::");
+			sbuf_add(out, name + i, len);
+			i += len;
+			if (!nested)
+				break;
+		}
+		if (out->len > start)
+			return;
+	}
 	/* demangled name cut at its template arguments */
 	const char *s = name, *e = name + n;
 	if (n > 5 && !memcmp(s, "void ", 5))

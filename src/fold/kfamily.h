@@ -5,12 +5,15 @@
  * --families file) first, in file order, then the defaults, which match a
  * case-insensitive substring of the kernel name, in this order:
  *
- *   gemm (also "nvjet", cuBLAS's Hopper GEMMs), flash, attn, nccl, triton,
- *   elementwise, reduce, copy, memcpy, memset
+ *   gemm (also "nvjet", cuBLAS's Hopper GEMMs, and "Cijk_", ROCm Tensile
+ *   GEMMs), flash, attn, nccl, triton, elementwise, reduce, copy, memcpy,
+ *   memset
  *
  * A name matched by no rule becomes its demangled name cut at its template
  * arguments and parameter list, without a leading "void "
- * ("void at::native::foo<float, 4>(int)" -> "at::native::foo").
+ * ("void at::native::foo<float, 4>(int)" -> "at::native::foo"); a mangled
+ * name (ROCm traces keep them: "_ZN5aiter9my_kernelIfEEvPT_") becomes its
+ * qualified identifier ("aiter::my_kernel").
  *
  * Rules file format (one rule per line; blank lines and lines starting with
  * '#' are ignored):

@@ -18,6 +18,7 @@ struct trace_build {
 	VEC(struct trace_thread) th;
 	VEC(uint32_t) track_thread; /* track index -> thread index + 1 (0 = none yet) */
 	VEC(uint32_t) thread_track; /* thread index -> track index */
+	VEC(uint32_t) nflags;       /* per name id: name-derived flags (see name_flags), 0 = not yet */
 	struct pyid { int64_t id, parent; } *py;
 	size_t npy, cappy;
 	int64_t min_rt_corr;
@@ -45,6 +46,7 @@ static void build_free(struct trace_build *b)
 	vec_free(&b->th);
 	vec_free(&b->track_thread);
 	vec_free(&b->thread_track);
+	vec_free(&b->nflags);
 	free(b->py);
 	free(b);
 }
@@ -179,6 +181,43 @@ static uint32_t thread_of(struct trace *t, struct trace_build *b, const struct k
 	return (uint32_t)b->th.n - 1;
 }
 
+/* Flags derived from a name, cached per pool id: TAF_* in bits 0-7, TRF_*
+ * in bits 8-15, bit 31 = computed. */
+static uint32_t name_flags(struct trace *t, struct trace_build *b, uint32_t name)
+{
+	if (name >= b->nflags.n) {
+		size_t old = b->nflags.n, need = (size_t)name + 1;
+		if (need < old * 2)
+			need = old * 2;
+		vec_reserve(&b->nflags, need);
+		memset(b->nflags.v + old, 0, (need - old) * sizeof(uint32_t));
+		b->nflags.n = need;
+	}
+	uint32_t f = b->nflags.v[name];
+	if (f)
+		return f;
+	const char *nm = pool_str(t->names, name);
+	size_t nl = pool_len(t->names, name);
+	f = 1u << 31;
+	for (size_t i = 0; i + 4 <= nl; i++)
+		if ((nm[i] | 0x20) == 'n' && (nm[i + 1] | 0x20) == 'c' && (nm[i + 2] | 0x20) == 'c' &&
+		    (nm[i + 3] | 0x20) == 'l') {
+			f |= TAF_NCCL;
+			break;
+		}
+	if (contains(nm, nl, "DtoH"))
+		f |= TAF_DTOH;
+	else if (contains(nm, nl, "HtoD"))
+		f |= TAF_HTOD;
+	else if (contains(nm, nl, "DtoD") || contains(nm, nl, "PtoP"))
+		f |= TAF_DTOD;
+	f |= trace_api_flags(nm, nl) << 8;
+	if (has_prefix(nm, nl, "nn.Module: "))
+		f |= (uint32_t)TRF_MODULE << 8;
+	b->nflags.v[name] = f;
+	return f;
+}
+
 int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *track)
 {
 	struct trace_build *b = t->priv_;
@@ -204,24 +243,13 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 		int64_t st = e->stream != KEV_NONE ? e->stream : track ? track->tid : KEV_NONE;
 		a.device = dv == KEV_NONE || dv < -1 || dv > INT16_MAX ? -1 : (int16_t)dv;
 		a.stream = st == KEV_NONE || st < INT32_MIN || st > INT32_MAX ? -1 : (int32_t)st;
-		const char *nm = pool_str(t->names, e->name);
-		size_t nl = pool_len(t->names, e->name);
+		uint32_t nf = name_flags(t, b, e->name);
 		if (e->kc == KC_KERNEL) {
 			a.kind = TA_KERNEL;
-			for (size_t i = 0; i + 4 <= nl; i++)
-				if ((nm[i] | 0x20) == 'n' && (nm[i + 1] | 0x20) == 'c' &&
-				    (nm[i + 2] | 0x20) == 'c' && (nm[i + 3] | 0x20) == 'l') {
-					a.flags |= TAF_NCCL;
-					break;
-				}
+			a.flags |= nf & TAF_NCCL;
 		} else if (e->kc == KC_GPU_MEMCPY) {
 			a.kind = TA_MEMCPY;
-			if (contains(nm, nl, "DtoH"))
-				a.flags |= TAF_DTOH;
-			else if (contains(nm, nl, "HtoD"))
-				a.flags |= TAF_HTOD;
-			else if (contains(nm, nl, "DtoD") || contains(nm, nl, "PtoP"))
-				a.flags |= TAF_DTOD;
+			a.flags |= nf & (TAF_DTOH | TAF_HTOD | TAF_DTOD);
 		} else if (e->kc == KC_GPU_MEMSET) {
 			a.kind = TA_MEMSET;
 		} else {
@@ -249,17 +277,15 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 	r.parent = TRACE_NONE;
 	r.thread = (uint16_t)ti;
 	r.kind = (uint8_t)kind;
-	const char *nm = pool_str(t->names, e->name);
-	size_t nl = pool_len(t->names, e->name);
 	if (kind == TR_RUNTIME || kind == TR_DRIVER) {
 		r.corr = e->correlation;
-		r.flags = (uint8_t)trace_api_flags(nm, nl);
+		r.flags = (uint8_t)((name_flags(t, b, e->name) >> 8) & (TRF_SYNC | TRF_GRAPH | TRF_MEMCPY));
 		if (e->correlation != KEV_NONE && e->external_id == e->correlation)
 			t->warn.bogus_external++;
 		if (e->correlation != KEV_NONE && e->correlation < b->min_rt_corr)
 			b->min_rt_corr = e->correlation;
 	} else if (kind == TR_PYTHON) {
-		if (has_prefix(nm, nl, "nn.Module: "))
+		if ((name_flags(t, b, e->name) >> 8) & TRF_MODULE)
 			r.flags |= TRF_MODULE;
 		if (e->python_id != KEV_NONE || e->python_parent_id != KEV_NONE) {
 			if (b->npy == b->cappy) {

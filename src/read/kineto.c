@@ -1095,7 +1095,7 @@ static void finish_meta(struct rd *r)
 static int run(struct rd *r, struct source *src)
 {
 	struct kineto_trace *kt = r->kt;
-	r->cap = 4 * CHUNK;
+	r->cap = r->mem ? GF_MAX(GF_MIN(r->mem_len, (size_t)4 * CHUNK), (size_t)4096) : 4 * CHUNK;
 	r->buf = gf_xmalloc(r->cap + 1);
 	r->buf[0] = 0;
 	for (;;) {
@@ -1116,8 +1116,8 @@ static int run(struct rd *r, struct source *src)
 			(void)unit_start;
 		}
 		compact(r);
-		if (r->cap - r->len < CHUNK) {
-			r->cap = GF_MAX(r->cap * 2, r->len + CHUNK);
+		if (r->cap - r->len < r->cap / 4) {
+			r->cap *= 2;
 			r->buf = gf_xrealloc(r->buf, r->cap + 1);
 		}
 		size_t n;

@@ -70,7 +70,7 @@ static void text_or_md(const struct pysync_result *r, const char *fname, bool md
 	rtable_head(&t, 4, "site (nearest Python frame)", RT_LEFT);
 	rtable_head(&t, 5, "sync call", RT_LEFT);
 	t.maxw[4] = 44;
-	t.maxw[5] = 24;
+	t.maxw[5] = 34;
 	for (size_t i = 0; i < r->nsites; i++) {
 		const struct pysync_site *p = &r->sites[i];
 		rtable_cellf(&t, "%zu", i + 1);
@@ -99,7 +99,12 @@ static void text_or_md(const struct pysync_result *r, const char *fname, bool md
 		sbuf_reset(&s);
 		const char *comma = strchr(p->symbols, ',');
 		sbuf_add(&s, p->symbols, comma ? (size_t)(comma - p->symbols) : strlen(p->symbols));
-		sbuf_addf(out, "%s%zu. %s\n", md ? "" : "  ", i + 1, pysync_out_fix(s.buf));
+		sbuf_addf(out, "%s%zu. ", md ? "" : "  ", i + 1);
+		if (md)
+			esc_md(out, p->site, strlen(p->site));
+		else
+			esc_term(out, p->site, strlen(p->site));
+		sbuf_addf(out, " (%s): %s\n", s.buf, pysync_out_fix(s.buf));
 	}
 	sbuf_addstr(out, md ? "\nSites under 1% of samples are labelled noise.\n"
 			    : "  (sites under 1% of samples are labelled noise)\n");

@@ -190,6 +190,44 @@ static void gaps_section(const struct report *r, bool md, struct sbuf *out)
 	sbuf_release(&b);
 }
 
+/* The end of a long label ("...rest"), cut at a UTF-8 boundary. */
+static const char *tail(struct sbuf *b, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	sbuf_reset(b);
+	if (n <= max) {
+		sbuf_addstr(b, s);
+		return b->buf;
+	}
+	const char *p = s + n - (max - 3);
+	while (((unsigned char)*p & 0xc0) == 0x80)
+		p++;
+	sbuf_addstr(b, "...");
+	sbuf_addstr(b, p);
+	return b->buf;
+}
+
+static void idle_section(const struct report_in *in, bool md, struct sbuf *out)
+{
+	if (!in->nidle)
+		return;
+	struct sbuf b = SBUF_INIT, c = SBUF_INIT;
+	heading(out, md, "What the host was doing while the GPU idled (fold --weight idle, per step)");
+	struct rtable t;
+	rtable_init(&t, 2);
+	rtable_head(&t, 0, "ms/step", RT_RIGHT);
+	rtable_head(&t, 1, "host stack (innermost frames)", RT_LEFT);
+	t.maxw[1] = 88;
+	uint32_t ns = in->idle_steps ? in->idle_steps : 1;
+	for (size_t i = 0; i < in->nidle; i++) {
+		rtable_cell(&t, fmt_ms(&b, gaps_mean(in->idle[i].ns, ns)));
+		rtable_cell(&t, md ? in->idle[i].label : tail(&c, in->idle[i].label, 86));
+	}
+	table(out, md, &t);
+	sbuf_release(&b);
+	sbuf_release(&c);
+}
+
 static void launch_section(const struct report *r, bool md, struct sbuf *out)
 {
 	const struct launch_diag *ld = &r->gp.ld;
@@ -428,6 +466,7 @@ static void rank_text(const struct report_in *in, bool md, struct sbuf *out)
 	text(out, md, r->action);
 	sbuf_addch(out, '\n');
 	gaps_section(r, md, out);
+	idle_section(in, md, out);
 	launch_section(r, md, out);
 	heading(out, md, "Hidden syncs (blocking host calls; gpuflame syncs has the full list)");
 	syncs_table(r, md, out, 5, false);
@@ -560,6 +599,22 @@ static void j_keys(struct jsonw *j, const char *name, const struct gap_key *k, s
 	jsonw_end(j, ']');
 }
 
+static void j_keys_n(struct jsonw *j, const struct gap_key *k, size_t n, size_t ns)
+{
+	jsonw_arr(j);
+	for (size_t i = 0; i < n; i++) {
+		jsonw_obj(j);
+		jsonw_key(j, "stack");
+		jsonw_str(j, k[i].label);
+		jsonw_key(j, "idle_us");
+		jsonw_ns_us(j, k[i].ns);
+		jsonw_key(j, "idle_per_step_us");
+		jsonw_ns_us(j, gaps_mean(k[i].ns, ns));
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
+}
+
 static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 {
 	const struct report *r = in->r;
@@ -631,6 +686,11 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	j_keys(j, "sync_sites", r->gp.sync, r->gp.nsync, ns);
 	j_keys(j, "host_stacks", r->gp.host, r->gp.nhost, ns);
 	jsonw_end(j, '}');
+	jsonw_key(j, "idle_stacks");
+	if (!in->nidle)
+		jsonw_null(j);
+	else
+		j_keys_n(j, in->idle, in->nidle, in->idle_steps ? in->idle_steps : 1);
 	const struct launch_diag *ld = &r->gp.ld;
 	jsonw_key(j, "launch");
 	jsonw_obj(j);
@@ -753,7 +813,7 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 			sbuf_reset(&b);
 			sbuf_addf(&b, "#%zu", k + 1);
 			rtable_head(&t, (unsigned)(k - c0 + 1), b.buf, RT_RIGHT);
-			t.maxw[k - c0 + 1] = 12;
+			t.maxw[k - c0 + 1] = 16;
 		}
 		for (int row = 0; row < NROWS; row++) {
 			rtable_cell(&t, rows[row]);
@@ -763,9 +823,20 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 				const struct trace *tr = r->c->t;
 				const char *slash = strrchr(in[k].file, '/');
 				switch (row) {
-				case 0:
-					rtable_cell(&t, slash ? slash + 1 : in[k].file);
+				case 0: {
+					/* keep the end of the name: it tells ranks apart */
+					const char *nm = slash ? slash + 1 : in[k].file;
+					size_t l = strlen(nm);
+					sbuf_reset(&b);
+					if (l > 16) {
+						sbuf_addstr(&b, "...");
+						sbuf_addstr(&b, nm + l - 13);
+					} else {
+						sbuf_addstr(&b, nm);
+					}
+					rtable_cell(&t, b.buf);
 					break;
+				}
 				case 1:
 					if (tr->meta.rank == KEV_NONE)
 						rtable_cell(&t, "-");

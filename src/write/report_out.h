@@ -19,6 +19,11 @@
 struct report_in {
 	const struct report *r;
 	const char *file;
+	/* optional: host stacks by GPU idle time from `fold --weight idle`
+	 * (filled by the CLI, which may use fold/), total over idle_steps steps */
+	const struct gap_key *idle;
+	size_t nidle;
+	uint32_t idle_steps;
 };
 
 /*

@@ -471,7 +471,8 @@ static void frame_color(struct ctx *c, const struct frm *f, const char *name, si
 			 (unsigned char)(g < 0 ? 0 : g), (unsigned char)(b < 0 ? 0 : b));
 		return;
 	}
-	if (o->cp) {
+	bool use_cp = o->cp && f->node != 0;
+	if (use_cp) {
 		const char *m = palmap_get(o->cp, name, nl);
 		if (m) {
 			snprintf(rgb, 24, "%s", m);
@@ -490,7 +491,7 @@ static void frame_color(struct ctx *c, const struct frm *f, const char *name, si
 		v1 = v2 = v3 = palette_random_namehash(name, nl);
 	}
 	palette_rgb(c->pal, name, nl, v1, v2, v3, rgb);
-	if (o->cp)
+	if (use_cp)
 		palmap_set(o->cp, name, nl, rgb);
 }
 

@@ -34,6 +34,9 @@ expect_grep "sync-op" '"op": "aten::item"' "$T/sync.rep.json"
 expect_grep "sync-copy" '"copy": "cudaMemcpyAsync"' "$T/sync.rep.json"
 expect_grep "sync-count-per-step" '"count_per_step": 1.00,' "$T/sync.rep.json"
 expect_grep "sync-fix" 'pinned memory one step behind' "$T/sync.rep.json"
+# what the host did while the GPU idled (fold --weight idle): detokenisation first
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["idle_stacks"][0]["stack"].split(";")[-1])' "$T/sync.rep.json")
+expect_eq "sync-idle-stacks" "$got" "detokenizer.py(77): decode_incremental"
 # fixed: the sync site is gone
 got=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["syncs"]))' "$T/fixed.rep.json")
 expect_eq "fixed-no-sync-site" "$got" "0"
@@ -73,6 +76,13 @@ expect_eq "steps-range" "$got" "[4, 5]"
 gf report --steps 100..200 "$T/sync.json"
 expect_rc "steps-empty-rc" 2
 expect_grep "steps-empty-msg" "no step left" "$T/err"
+
+# a marker that matches nothing: the whole trace is one step, all syncs in it
+gf report --format json --step-marker nosuch "$T/sync.json"
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["whole_trace"], len(d["steps"]), d["steps"][0]["index"], d["summary"]["syncs"])' "$T/out")
+expect_eq "marker-none-whole-trace" "$got" "True 1 None 5"
+gf report --step-marker nosuch "$T/sync.json"
+expect_grep "marker-none-note" "no step markers" "$T/out"
 
 # --expect-ms and --unprofiled-step-ms: exact distance to the steady step
 gf report --format json --expect-ms 0.2 --unprofiled-step-ms 0.4 "$T/sync.json"

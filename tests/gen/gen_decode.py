@@ -104,9 +104,13 @@ def family(name, kind):
 
 
 def norm_frame(name, python):
-    """Frame-name rule of docs/fold.md: ';' -> ':', 0x<hex> -> 0x... in python frames."""
+    """Frame-name rule of docs/fold.md: ';' -> ':', control -> ' ', leading '# ' -> '#_',
+    0x<hex> -> 0x... in python frames."""
     out = []
     i, n = 0, len(name)
+    if name.startswith("#") and (n == 1 or name[1] in " \t"):
+        out.append("#_")
+        i = min(n, 2)
     hexd = "0123456789abcdefABCDEF"
     while i < n:
         c = name[i]

@@ -273,6 +273,12 @@ T_TEST(test_fold__names_and_levels)
 	sbuf_reset(&b);
 	fold_frame_name("", 0, true, &b);
 	T_EQ_STR(b.buf, "[empty]");
+	sbuf_reset(&b);
+	fold_frame_name("# decode", 8, false, &b);
+	T_EQ_STR(b.buf, "#_decode");
+	sbuf_reset(&b);
+	fold_frame_name("## forward ##", 13, false, &b);
+	T_EQ_STR(b.buf, "## forward ##");
 	unsigned lv = 0;
 	T_EQ_I64(fold_parse_levels("op,step,module", &lv, &b), GF_OK);
 	T_EQ_I64(lv, FL_OP | FL_STEP | FL_MODULE);
@@ -299,6 +305,10 @@ T_TEST(test_fold__kfamily)
 		 "vllm::rotary_embedding_kernel");
 	T_EQ_STR(FAM(NULL, "plain_kernel"), "plain_kernel");
 	T_EQ_STR(FAM(NULL, "<lambda>"), "<lambda>");
+	T_EQ_STR(FAM(NULL, "_ZN5aiter24add_rmsnorm_quant_kernelIDF16bEEvPT0_"), "aiter::add_rmsnorm_quant_kernel");
+	T_EQ_STR(FAM(NULL, "_Z15my_plain_kernelPfi"), "my_plain_kernel");
+	T_EQ_STR(FAM(NULL, "_Z99x"), "_Z99x");
+	T_EQ_STR(FAM(NULL, "Cijk_Alik_Bljk_BBS_BH_MT64x16"), "gemm");
 	struct kfamily *k = kfamily_new();
 	const char *rules = "# rules\n\n=RoTaRy\trope\n^sm90_.*gemm\tsm90 gemm\n!nodefaults\r\n";
 	T_EQ_I64(kfamily_parse(k, rules, strlen(rules), "fam.txt", &err), GF_OK);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# bench_fold.sh — `gpuflame fold --weight gpu` throughput and peak RSS on a
+# ~200 MB and a ~1 GB generated trace (bench/gen_trace.c), next to the
+# baselines measured in the same run:
+#   - `gpuflame info` on the same file (goal: folding adds <= 30% over it),
+#   - bench/py_fold.py, a straightforward Python fold (json.load + per-thread
+#     sort and sweep), on the 200 MB file only (json.load needs ~5x the file
+#     in RAM; the 1 GB run would need ~6 GB) (goal: >= 100x faster),
+#   - peak RSS of the fold vs the file size (goal: <= 1/4).
+# Usage: bench/bench_fold.sh [SIZES_MB]   (default "200 1000"); files in /tmp.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+GF=${GF_REL:-build/rel/gpuflame}
+[ -x "$GF" ] || { make -s all >/dev/null && GF=build/rel/gpuflame; }
+cc -O2 -o /tmp/gen_trace bench/gen_trace.c || exit 1
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "GNU time missing (apt-get install -y time)"; exit 1; }
+
+measure() { # label file cmd... -> prints "label secs MB/s RSS_KB"; sets $secs $kb
+  local label=$1 file=$2; shift 2
+  "$TIME" -f '%e %M' -o /tmp/bench_fold.time "$@" >/dev/null 2>/tmp/bench_fold.err || {
+    echo "$label: failed: $(head -c 300 /tmp/bench_fold.err)"; secs=0; kb=0; return 1; }
+  read -r secs kb </tmp/bench_fold.time
+  local mb
+  mb=$(stat -c %s "$file")
+  python3 -c "import sys; s=float('$secs') or 0.01; print('%-34s %7.2f s %8.1f MB/s %9d KB peak RSS' % ('$label', s, $mb/1e6/s, $kb))"
+}
+ratio() { python3 -c "a=float('$1') or 0.01; b=float('$2') or 0.01; print('%.2f' % (a/b))"; }
+
+for size in ${1:-200 1000}; do
+  f=/tmp/bench_fold_${size}.json
+  [ -s "$f" ] || /tmp/gen_trace "$size" 7 >"$f"
+  bytes=$(stat -c %s "$f")
+  echo "-- trace $f: $((bytes / 1000000)) MB"
+  measure "gpuflame info" "$f" "$GF" info "$f"; info_s=$secs
+  measure "gpuflame fold --weight gpu" "$f" "$GF" fold -q --weight gpu "$f"; fold_s=$secs; fold_kb=$kb
+  echo "fold / info time ratio: $(ratio "$fold_s" "$info_s")   (goal <= 1.30)"
+  echo "fold peak RSS / file size: $(python3 -c "print('%.3f' % ($fold_kb*1024/$bytes))")   (goal <= 0.25)"
+  if [ "$size" -le 300 ]; then
+    measure "python py_fold.py (baseline)" "$f" python3 bench/py_fold.py "$f"; py_s=$secs
+    echo "python / fold time ratio: $(ratio "$py_s" "$fold_s")x   (goal >= 100x)"
+  fi
+  for w in cpu wall idle calls; do
+    measure "gpuflame fold --weight $w" "$f" "$GF" fold -q --weight "$w" "$f"
+  done
+done

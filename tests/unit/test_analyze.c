@@ -1,0 +1,495 @@
+/*
+ * test_analyze.c — unit tests of the report/syncs analyses (analyze/actx,
+ * steps, gaps, syncs, comm, pysync) and their writers' helpers (rtable,
+ * jsonw), on tiny hand-written Kineto traces read through the real reader
+ * and trace model, with answers computed by hand in the comments.
+ */
+#include "t.h"
+
+#include "analyze/comm.h"
+#include "analyze/gaps.h"
+#include "analyze/pysync.h"
+#include "analyze/report.h"
+#include "analyze/steps.h"
+#include "analyze/syncs.h"
+#include "model/trace.h"
+#include "read/folded.h"
+#include "read/kineto.h"
+#include "write/jsonw.h"
+#include "write/rtable.h"
+
+struct ctx {
+	struct trace *t;
+	struct kineto_trace *kt;
+};
+
+static int on_ev(void *p, const struct kev *e)
+{
+	struct ctx *c = p;
+	return trace_add_event(c->t, e, &c->kt->tracks[e->track]);
+}
+
+/* Loads a JSON trace text into t. @return 0 on success. */
+static int load(struct trace *t, const char *json)
+{
+	struct sbuf err = SBUF_INIT;
+	struct kineto_trace kt;
+	trace_init(t, NULL);
+	kineto_init(&kt, t->names);
+	struct ctx c = { t, &kt };
+	int rc = kineto_read_mem(&kt, json, strlen(json), "t.json", on_ev, &c, &err);
+	if (!rc)
+		rc = trace_finish(t, NULL, &err);
+	if (rc)
+		printf("# load: %s\n", err.buf);
+	kineto_release(&kt);
+	sbuf_release(&err);
+	return rc;
+}
+
+#define STEP(n, ts, dur) \
+	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" #n "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+#define PY(name, ts, dur) \
+	"{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+#define OP(name, ts, dur) \
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur "}"
+#define RT(name, ts, dur, corr) \
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"" name "\",\"pid\":1,\"tid\":1,\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"correlation\":" #corr "}}"
+#define K(name, ts, dur, stream, corr) \
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,\"tid\":" #stream ",\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":" #stream ",\"correlation\":" #corr "}}"
+#define MC(name, ts, dur, corr) \
+	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"" name "\",\"pid\":0,\"tid\":7,\"ts\":" #ts ",\"dur\":" #dur ",\"args\":{\"device\":0,\"stream\":7,\"correlation\":" #corr "}}"
+
+/*
+ * One step [0, 200) us on thread 1:
+ *   k1 [10,30) stream 7, k2 [20,50) stream 8 (overlap), launched at 1 and 3
+ *   app.py(3): f [60,120) > aten::item [61,119) > aten::_local_scalar_dense [62,118)
+ *     > cudaMemcpyAsync [63,65) -> memcpy DtoH [66,68)
+ *     > cudaStreamSynchronize [70,90)
+ *   host Python slow.py(9): work [120,170) (nothing open in [170,175))
+ *   k3 [180,190) launched by cudaLaunchKernel [175,178)
+ * busy = [10,50) + [66,68) + [180,190) = 40 + 2 + 10 = 52; idle = 148
+ * kernel = 20 + 30 + 10 = 60; memcpy = 2
+ * idle intervals: [0,10) leading: the gap starts at -inf, k1's launch comes
+ * after it -> host; the thread is in the launch calls [1,2) and [3,4) (host 2)
+ * and otherwise only in the step marker (untraced 8);
+ * [50,66): shorter than 30 us -> launch, 16;
+ * [68,180): the sync returned at 90 inside it -> sync, 112;
+ * [190,200): nothing follows -> other, 10.
+ */
+static const char *trace1 =
+	"{\"traceEvents\":["
+	STEP(1, 0, 200) ","
+	RT("cudaLaunchKernel", 1, 1, 11) ","
+	RT("cudaLaunchKernel", 3, 1, 12) ","
+	K("k1", 10, 20, 7, 11) ","
+	K("k2", 20, 30, 8, 12) ","
+	PY("app.py(3): f", 60, 60) ","
+	PY("<built-in method item of Tensor object at 0x7f>", 60, 60) ","
+	OP("aten::item", 61, 58) ","
+	OP("aten::_local_scalar_dense", 62, 56) ","
+	RT("cudaMemcpyAsync", 63, 2, 13) ","
+	MC("Memcpy DtoH (Device -> Pinned)", 66, 2, 13) ","
+	RT("cudaStreamSynchronize", 70, 20, 14) ","
+	PY("slow.py(9): work", 120, 50) ","
+	RT("cudaLaunchKernel", 175, 3, 15) ","
+	K("k3", 180, 10, 7, 15)
+	"]}";
+
+T_TEST(test_analyze__step_row)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	T_EQ_I64(actx_init(&c, &t, -1, &err), 0);
+	T_EQ_I64(c.device, 0);
+	struct steps_opts o;
+	steps_opts_init(&o);
+	struct steps_result st;
+	T_EQ_I64(steps_analyze(&c, &o, &st, &err), 0);
+	T_EQ_I64(st.n, 1);
+	const struct step_row *r = &st.rows[0];
+	T_EQ_I64(r->number, 1);
+	T_EQ_I64(r->wall, 200000);
+	T_EQ_I64(r->busy, 52000);
+	T_EQ_I64(r->idle, 148000);
+	T_EQ_I64(r->kernel, 60000);
+	T_EQ_I64(r->memcpy, 2000);
+	T_EQ_I64(r->kernels, 3);
+	T_EQ_I64(r->launches, 4);
+	T_EQ_I64(r->syncs, 1);
+	T_EQ_I64(r->sync_wait, 20000);
+	T_EQ_I64(r->median_kernel, 20000);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+T_TEST(test_analyze__syncs_site)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	struct steps_opts o;
+	steps_opts_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct syncs_result sy;
+	syncs_analyze(&c, &st, &sy);
+	T_EQ_I64(sy.nsites, 1);
+	if (sy.nsites == 1) {
+		const struct sync_site *s = &sy.sites[0];
+		T_EQ_STR(s->site_name, "app.py(3): f");
+		T_EQ_STR(s->op_name, "aten::item");
+		T_EQ_STR(s->op_chain, "aten::item > aten::_local_scalar_dense");
+		T_EQ_STR(s->api, "cudaStreamSynchronize");
+		T_TRUE(s->copy && !strcmp(s->copy, "cudaMemcpyAsync"));
+		T_EQ_I64(s->count, 1);
+		T_EQ_I64(s->wait, 20000);
+		/* returned at 90, next activity k3 at 180 */
+		T_EQ_I64(s->bubble, 90000);
+		T_EQ_I64(s->fix, SF_ITEM);
+		T_TRUE(s->host_work_after);
+	}
+	struct sbuf b = SBUF_INIT;
+	syncs_per_step(&b, 5, 4);
+	T_EQ_STR(b.buf, "1.25");
+	sbuf_reset(&b);
+	syncs_per_step(&b, 1, 3);
+	T_EQ_STR(b.buf, "0.33");
+	sbuf_release(&b);
+	syncs_release(&sy);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+T_TEST(test_analyze__gaps_causes)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	struct steps_opts o;
+	steps_opts_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct gaps_result g;
+	gaps_analyze(&c, &st, &g);
+	const struct gap_row *x = &g.rows[0];
+	T_EQ_I64(x->sync, 112000);
+	T_EQ_I64(x->other, 10000);
+	/* [0,10): thread in nothing until 1, in the launch [1,2), nothing [2,3),
+	 * launch [3,4), then the step marker only (untraced: only the step is open) */
+	T_EQ_I64(x->sync + x->launch + x->host + x->untraced + x->other, 148000);
+	T_EQ_I64(x->hta_host + x->hta_kernel + x->hta_other, 148000);
+	T_EQ_I64(g.nsync, 1);
+	if (g.nsync)
+		T_EQ_STR(g.sync[0].label, "app.py(3): f");
+	T_EQ_I64(x->launch, 16000);
+	T_EQ_I64(x->host, 2000);
+	T_EQ_I64(x->untraced, 8000);
+	T_EQ_I64(g.nhost, 1);
+	if (g.nhost)
+		T_EQ_STR(g.host[0].label, "[no Python frame] > cudaLaunchKernel");
+	gaps_release(&g);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+/* Two kernels 10 us apart, both queued long before: launch-bound gap. */
+static const char *trace2 =
+	"{\"traceEvents\":["
+	STEP(7, 0, 100) ","
+	RT("cudaLaunchKernel", 1, 1, 21) ","
+	RT("cudaLaunchKernel", 2, 1, 22) ","
+	K("a", 10, 20, 7, 21) ","
+	K("b", 40, 20, 7, 22)
+	"]}";
+
+T_TEST(test_analyze__launch_gap)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace2) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	struct steps_opts o;
+	steps_opts_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct gaps_result g;
+	gaps_analyze(&c, &st, &g);
+	T_EQ_I64(g.rows[0].launch, 10000);
+	T_EQ_I64(g.rows[0].hta_kernel, 10000);
+	T_EQ_I64(g.rows[0].other, 40000); /* [60,100): nothing follows */
+	gaps_release(&g);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+T_TEST(test_analyze__steps_select_warmup)
+{
+	/* walls 500, 100, 110, 100, 90: step 1 is warm-up (> 1.5 x median 100) */
+	static const char *tr =
+		"{\"traceEvents\":["
+		STEP(1, 0, 500) "," STEP(2, 500, 100) "," STEP(3, 600, 110) ","
+		STEP(4, 710, 100) "," STEP(5, 810, 90)
+		"]}";
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, tr) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	T_EQ_I64(c.dev, TRACE_NONE);
+	struct steps_opts o;
+	steps_opts_init(&o);
+	struct steps_result st;
+	T_EQ_I64(steps_analyze(&c, &o, &st, &err), 0);
+	T_EQ_I64(st.n, 5);
+	T_EQ_I64(st.nwarm, 1);
+	T_TRUE(st.rows[0].warmup && !st.rows[1].warmup);
+	/* median of 100, 110, 100, 90 = (100 + 100) / 2 */
+	T_EQ_I64(st.steady.wall, 100000);
+	steps_release(&st);
+	o.first = 2;
+	o.last = 4;
+	o.skip = 1;
+	T_EQ_I64(steps_analyze(&c, &o, &st, &err), 0);
+	T_EQ_I64(st.n, 2);
+	T_EQ_I64(st.rows[0].number, 3);
+	T_EQ_I64(st.dropped, 3);
+	steps_release(&st);
+	o.first = 9;
+	o.last = 9;
+	T_EQ_I64(steps_analyze(&c, &o, &st, &err), GF_EUSAGE);
+	T_TRUE(strstr(err.buf, "no step left") != NULL);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+T_TEST(test_analyze__median)
+{
+	gf_ns a[] = { 3, 1, 2 };
+	T_EQ_I64(actx_median(a, 3), 2);
+	gf_ns b[] = { 1, 2 }; /* 1.5 -> 2 (half to even) */
+	T_EQ_I64(actx_median(b, 2), 2);
+	gf_ns c[] = { 2, 3 }; /* 2.5 -> 2 */
+	T_EQ_I64(actx_median(c, 2), 2);
+	gf_ns d[] = { 4, 10, 6, 8 }; /* 7 */
+	T_EQ_I64(actx_median(d, 4), 7);
+	T_EQ_I64(actx_median(NULL, 0), 0);
+	T_EQ_I64(gaps_mean(7, 2), 4);  /* 3.5 -> 4 */
+	T_EQ_I64(gaps_mean(5, 2), 2);  /* 2.5 -> 2 */
+	T_EQ_I64(gaps_mean(5, 0), 0);
+}
+
+T_TEST(test_analyze__comm_overlap)
+{
+	/* nccl [0,40) and compute [20,60) in one step [0,100): comm 40, overlap 20 */
+	static const char *tr =
+		"{\"traceEvents\":["
+		STEP(1, 0, 100) ","
+		RT("cudaLaunchKernel", 0, 1, 31) "," RT("cudaLaunchKernel", 1, 1, 32) ","
+		K("ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, 40, 13, 31) ","
+		K("gemm", 20, 40, 7, 32)
+		"]}";
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, tr) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	struct steps_opts o;
+	steps_opts_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct comm_result cm;
+	comm_analyze(&c, &st, &cm);
+	T_EQ_I64(cm.kernels, 1);
+	T_EQ_I64(cm.rows[0].comm, 40000);
+	T_EQ_I64(cm.rows[0].overlap, 20000);
+	T_EQ_I64(cm.rows[0].exposed, 20000);
+	T_EQ_I64(cm.hta_comm, 40000);
+	T_EQ_I64(cm.hta_overlap, 20000);
+	struct coll *cl;
+	size_t n;
+	comm_collectives(&c, &st, &cl, &n);
+	T_EQ_I64(n, 1);
+	free(cl);
+	comm_release(&cm);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+T_TEST(test_analyze__straggler)
+{
+	/* rank 0: 10 10 10; rank 1: 5 5 12 (same name): rank 1 is fastest twice
+	 * -> arrived last twice; waits: r0 5+5+0 = 10, r1 0+0+2 = 2 */
+	struct coll r0[] = { { 1, 0, 10 }, { 1, 100, 10 }, { 1, 200, 10 } };
+	struct coll r1[] = { { 1, 0, 5 }, { 1, 100, 5 }, { 1, 200, 12 }, { 2, 300, 1 } };
+	struct coll *cl[] = { r0, r1 };
+	size_t n[] = { 3, 4 };
+	struct strag_result s;
+	comm_straggler(cl, n, 2, &s);
+	T_EQ_I64(s.matched, 3);
+	T_EQ_I64(s.straggler, 1);
+	T_TRUE(s.clear);
+	T_EQ_I64(s.r[1].last, 2);
+	T_EQ_I64(s.r[0].last, 1);
+	T_EQ_I64(s.r[0].wait, 10);
+	T_EQ_I64(s.r[1].wait, 2);
+	comm_straggler_release(&s);
+}
+
+T_TEST(test_analyze__pysync_frames)
+{
+	struct sbuf b = SBUF_INIT;
+	T_TRUE(pysync_python_frame("step (engine.py:240)", 20, &b));
+	T_EQ_STR(b.buf, "engine.py(240): step");
+	sbuf_reset(&b);
+	T_TRUE(pysync_python_frame("<module> (x.py)", 15, &b));
+	T_EQ_STR(b.buf, "x.py: <module>");
+	sbuf_reset(&b);
+	T_TRUE(!pysync_python_frame("cudaStreamSynchronize (libcudart.so.12)", 39, &b));
+	T_TRUE(!pysync_python_frame("thread (0x7f01)", 15, &b));
+	T_EQ_I64(pysync_sync_symbol("cudaStreamSynchronize (libcudart.so.12)", 39), 21);
+	T_EQ_I64(pysync_sync_symbol("cuMemcpyDtoH_v2", 15), 15);
+	T_EQ_I64(pysync_sync_symbol("hipLaunchKernel (libamdhip64.so)", 32), 0);
+	T_EQ_I64(pysync_sync_symbol("cudaLaunchKernel", 16), 0);
+	T_TRUE(pysync_in_torch("torch/cuda/__init__.py", 22));
+	T_TRUE(pysync_in_torch("/x/site-packages/torch/nn/m.py", 30));
+	T_TRUE(!pysync_in_torch("torchvision/x.py", 16));
+	T_TRUE(!pysync_in_torch("mytorch/x.py", 12));
+	T_TRUE(!pysync_in_torch("torch_xla/x.py", 14));
+	T_TRUE(actx_is_source_frame("engine.py(251): check_eos"));
+	T_TRUE(!actx_is_source_frame("<built-in method item of Tensor object at 0x7f>"));
+	T_TRUE(!actx_is_source_frame("nn.Module: Linear_0"));
+	sbuf_release(&b);
+}
+
+T_TEST(test_analyze__pysync_tree)
+{
+	static const char *txt =
+		"main (a.py:1);step (e.py:2);x (torch/cuda/__init__.py:9);cudaDeviceSynchronize (libcudart.so) 30\n"
+		"main (a.py:1);step (e.py:2);cudaMemcpy (libcudart.so) 10\n"
+		"main (a.py:1);work (a.py:5) 60\n";
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	struct sbuf err = SBUF_INIT;
+	struct folded_opts fo = { 0 };
+	struct folded_stats fs;
+	memset(&fs, 0, sizeof fs);
+	T_EQ_I64(folded_read_mem(&t, txt, strlen(txt), "x", &fo, &fs, &err), 0);
+	struct pysync_result r;
+	T_EQ_I64(pysync_analyze(&t, &r, &err), 0);
+	T_EQ_I64(r.total, 100);
+	T_EQ_I64(r.sync, 40);
+	T_EQ_I64(r.nsites, 1);
+	if (r.nsites == 1) {
+		T_EQ_STR(r.sites[0].site, "e.py(2): step");
+		T_EQ_STR(r.sites[0].symbols, "cudaDeviceSynchronize, cudaMemcpy");
+		T_EQ_I64(r.sites[0].samples, 40);
+		T_TRUE(!r.sites[0].noise);
+	}
+	/* Wilson for 40/100: [0.3094, 0.4980] */
+	T_TRUE(r.sync_ci_lo > 0.3093 && r.sync_ci_lo < 0.3095);
+	T_TRUE(r.sync_ci_hi > 0.4979 && r.sync_ci_hi < 0.4981);
+	pysync_release(&r);
+	ftree_release(&t);
+	sbuf_release(&err);
+}
+
+T_TEST(test_analyze__wilson)
+{
+	double lo, hi;
+	pysync_wilson(0, 10, &lo, &hi);
+	T_TRUE(lo == 0 && hi > 0.2775 && hi < 0.2776);
+	pysync_wilson(10, 10, &lo, &hi);
+	T_TRUE(hi == 1 && lo > 0.7224 && lo < 0.7225);
+	pysync_wilson(1, 0, &lo, &hi);
+	T_TRUE(lo == 0 && hi == 1);
+}
+
+T_TEST(test_analyze__writers)
+{
+	struct sbuf b = SBUF_INIT;
+	struct jsonw j;
+	jsonw_init(&j, &b);
+	jsonw_obj(&j);
+	jsonw_key(&j, "wall_us");
+	jsonw_ns_us(&j, 1234567);
+	jsonw_key(&j, "x");
+	jsonw_arr(&j);
+	jsonw_end(&j, ']');
+	jsonw_key(&j, "s");
+	jsonw_str(&j, "a\"b");
+	jsonw_end(&j, '}');
+	T_EQ_STR(b.buf, "{\n  \"wall_us\": 1234.567,\n  \"x\": [],\n  \"s\": \"a\\\"b\"\n}\n");
+	sbuf_reset(&b);
+	report_fmt_dur(&b, 38012345);
+	T_EQ_STR(b.buf, "38.0 ms");
+	sbuf_reset(&b);
+	report_fmt_dur(&b, 7349);
+	T_EQ_STR(b.buf, "7.3 us");
+	sbuf_reset(&b);
+	report_fmt_pct(&b, 112, 380);
+	T_EQ_STR(b.buf, "29%");
+	/* wrapping: a 150-character line becomes two, the second indented */
+	struct sbuf in = SBUF_INIT;
+	sbuf_addstr(&in, "  ");
+	for (int i = 0; i < 37; i++)
+		sbuf_addstr(&in, "word ");
+	sbuf_addstr(&in, "end\nshort\n");
+	sbuf_reset(&b);
+	rtable_wrap(in.buf, in.len, 100, &b);
+	const char *nl = strchr(b.buf, '\n');
+	T_TRUE(nl && nl - b.buf <= 100);
+	T_TRUE(nl && !strncmp(nl + 1, "    word", 8));
+	T_TRUE(strstr(b.buf, "end\nshort\n") != NULL);
+	/* a table */
+	struct rtable t;
+	rtable_init(&t, 2);
+	rtable_head(&t, 0, "n", RT_RIGHT);
+	rtable_head(&t, 1, "name", RT_LEFT);
+	rtable_cell(&t, "12");
+	rtable_cell(&t, "a|b\x01");
+	sbuf_reset(&b);
+	rtable_text(&t, &b, 2);
+	T_EQ_STR(b.buf, "   n  name\n  --  -------\n  12  a|b\\x01\n");
+	sbuf_reset(&b);
+	rtable_md(&t, &b);
+	T_TRUE(strstr(b.buf, "| 12 | a\\|b") != NULL);
+	rtable_release(&t);
+	sbuf_release(&in);
+	sbuf_release(&b);
+}
+
+int main(void)
+{
+	T_RUN(test_analyze__step_row);
+	T_RUN(test_analyze__syncs_site);
+	T_RUN(test_analyze__gaps_causes);
+	T_RUN(test_analyze__launch_gap);
+	T_RUN(test_analyze__steps_select_warmup);
+	T_RUN(test_analyze__median);
+	T_RUN(test_analyze__comm_overlap);
+	T_RUN(test_analyze__straggler);
+	T_RUN(test_analyze__pysync_frames);
+	T_RUN(test_analyze__pysync_tree);
+	T_RUN(test_analyze__wilson);
+	T_RUN(test_analyze__writers);
+	return t_done();
+}

@@ -1,0 +1,519 @@
+/*
+ * test_kineto.c — the streaming trace reader (src/read/kineto.c, jscan.c,
+ * source.c): exact times of every timestamp generation, strings and escapes,
+ * pid/tid forms, metadata, truncated arrays, compressed input and errors with
+ * offsets. Every input is also read split at every byte boundary and in
+ * 1-byte chunks, and must give the same records (or the same error).
+ */
+#include "t.h"
+
+#include "base/pool.h"
+#include "base/sbuf.h"
+#include "read/kineto.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <unistd.h>
+
+/* Serialises every record (with its strings) so runs can be compared. */
+struct rec {
+	struct sbuf out;
+	struct pool *names;
+	int stop_after; /* stop (return 7) after this many events; 0 = never */
+	int n;
+};
+
+static void add_id(struct sbuf *b, const struct pool *p, uint32_t id)
+{
+	if (id == UINT32_MAX)
+		sbuf_addstr(b, "-");
+	else
+		sbuf_add(b, pool_str(p, id), pool_len(p, id));
+}
+
+static int rec_cb(void *ctx, const struct kev *e)
+{
+	struct rec *r = ctx;
+	struct sbuf *b = &r->out;
+	sbuf_addf(b, "%c kc=%d ts=%lld dur=%lld name=", e->ph, e->kc, (long long)e->ts, (long long)e->dur);
+	add_id(b, r->names, e->name);
+	sbuf_addstr(b, " cat=");
+	add_id(b, r->names, e->cat);
+	sbuf_addf(b, " track=%u id=%lld corr=%lld ext=%lld py=%lld pp=%lld pt=%lld st=%lld dev=%lld by=%lld arg=",
+		  e->track, (long long)e->id, (long long)e->correlation, (long long)e->external_id,
+		  (long long)e->python_id, (long long)e->python_parent_id, (long long)e->python_thread,
+		  (long long)e->stream, (long long)e->device, (long long)e->bytes);
+	add_id(b, r->names, e->arg_name);
+	sbuf_addch(b, '\n');
+	if (r->stop_after && ++r->n >= r->stop_after)
+		return 7;
+	return 0;
+}
+
+/* One pool for every run (pools allocate 4 MiB blocks; thousands of split
+ * runs under ASan would spend their time in page faults). */
+static struct pool *g_names;
+static struct pool *names(void)
+{
+	if (!g_names)
+		g_names = pool_new();
+	return g_names;
+}
+
+/* Reads text with the given split; returns rc; fills out with records,
+ * tracks, meta and stats (or the error). */
+static int run_split(const void *text, size_t len, size_t first, size_t chunk, struct sbuf *out)
+{
+	struct rec r = { SBUF_INIT, names(), 0, 0 };
+	struct kineto_trace kt;
+	kineto_init(&kt, r.names);
+	struct sbuf err = SBUF_INIT;
+	int rc = kineto_read_mem_split(&kt, text, len, "t.json", first, chunk, rec_cb, &r, &err);
+	sbuf_reset(out);
+	sbuf_add(out, r.out.buf, r.out.len);
+	if (rc) {
+		sbuf_addf(out, "ERROR %d %s\n", rc, err.buf);
+	} else {
+		for (uint32_t i = 0; i < kt.ntracks; i++) {
+			const struct ktrack *t = &kt.tracks[i];
+			sbuf_addf(out, "track %u pid=%lld tid=%lld pid_str=", i, (long long)t->pid, (long long)t->tid);
+			add_id(out, r.names, t->pid_str);
+			sbuf_addstr(out, " tid_str=");
+			add_id(out, r.names, t->tid_str);
+			sbuf_addstr(out, " thread=");
+			add_id(out, r.names, t->thread_name);
+			sbuf_addstr(out, " process=");
+			add_id(out, r.names, t->process_name);
+			sbuf_addstr(out, " label=");
+			add_id(out, r.names, t->process_label);
+			sbuf_addf(out, " dev=%d\n", t->is_device);
+		}
+		const struct kmeta *m = &kt.meta;
+		sbuf_addf(out, "meta rank=%lld ws=%lld backend=%s base=%lld has=%d schema=%lld unit=%s ndev=%u gen=%d arr=%d name=",
+			  (long long)m->rank, (long long)m->world_size, m->backend, (long long)m->base_time_ns,
+			  m->has_base_time, (long long)m->schema_version, m->display_time_unit, m->ndevices, m->ts_gen,
+			  m->is_array);
+		add_id(out, r.names, m->trace_name);
+		sbuf_addstr(out, " dev0=");
+		add_id(out, r.names, m->device_name[0]);
+		const struct kstats *st = &kt.stats;
+		sbuf_addf(out, "\nstats events=%llu X=%llu M=%llu rounded=%llu neg=%llu skipped=%llu trunc=%d at=%llu nocat=%llu ncats=%u\n",
+			  (unsigned long long)st->events, (unsigned long long)st->by_ph['X'],
+			  (unsigned long long)st->by_ph['M'], (unsigned long long)st->ts_rounded,
+			  (unsigned long long)st->dur_negative, (unsigned long long)st->skipped, st->truncated,
+			  (unsigned long long)st->truncated_at, (unsigned long long)st->no_cat, st->ncats);
+	}
+	kineto_release(&kt);
+	sbuf_release(&r.out);
+	sbuf_release(&err);
+	return rc;
+}
+
+/* Reads whole, then split at every byte and in 1-byte chunks: all identical.
+ * @return rc of the whole read; whole output in out. */
+static int read_all_ways(const char *text, size_t len, struct sbuf *out)
+{
+	int rc = run_split(text, len, 0, 0, out);
+	struct sbuf o2 = SBUF_INIT;
+	for (size_t k = 1; k < len; k++) {
+		int rc2 = run_split(text, len, k, 0, &o2);
+		if (rc2 != rc || o2.len != out->len || memcmp(o2.buf, out->buf, out->len)) {
+			fprintf(stderr, "---- split:\n%s---- whole:\n%s----\n", o2.buf, out->buf);
+			T_FAIL_("split at byte %zu differs (outputs on stderr)", k);
+			break;
+		}
+	}
+	int rc3 = run_split(text, len, 1, 1, &o2);
+	if (rc3 != rc || o2.len != out->len || memcmp(o2.buf, out->buf, out->len))
+	{
+		fprintf(stderr, "---- 1-byte:\n%s---- whole:\n%s----\n", o2.buf, out->buf);
+		T_FAIL_("1-byte chunks differ (outputs on stderr)");
+	}
+	sbuf_release(&o2);
+	return rc;
+}
+
+static bool has(const struct sbuf *b, const char *needle)
+{
+	return strstr(b->buf, needle) != NULL;
+}
+
+#define T_HAS(b, s) do { if (!has(b, s)) { fprintf(stderr, "---- output:\n%s----\n", (b)->buf); \
+		T_FAIL_("missing \"%.200s\" (output on stderr)", s); } } while (0)
+#define RUN(text) read_all_ways(text, strlen(text), &out)
+
+T_TEST(test_kineto__int_epoch_us)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, "
+		     "\"tid\": 2, \"ts\": 1698438996453838, \"dur\": 12478}]}");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "X kc=1 ts=1698438996453838000 dur=12478000 name=aten::mm cat=cpu_op");
+	T_HAS(&out, "gen=1");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__abs_19_digits)
+{
+	struct sbuf out = SBUF_INIT;
+	/* a double cannot hold these: 19 significant digits */
+	int rc = RUN("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n"
+		     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		     "\"ts\": 1712195495541300.987, \"dur\": 1.003},\n"
+		     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		     "\"ts\": 1712195495541300.989, \"dur\": 0.001},\n"
+		     "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+		     "\"ts\": 9223372036854775.807, \"dur\": 0.000}]}");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "ts=1712195495541300987 dur=1003 ");
+	T_HAS(&out, "ts=1712195495541300989 dur=1 ");
+	T_HAS(&out, "ts=9223372036854775807 dur=0 ");
+	T_HAS(&out, "gen=2");
+	T_HAS(&out, "unit=ns");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__relative_base_after_events)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("{\"schemaVersion\": 1, \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"a\", "
+		     "\"pid\": 1, \"tid\": 1, \"ts\": 1419247332972.318, \"dur\": 0.020}], "
+		     "\"baseTimeNanoseconds\": 1735632360000000000, \"traceName\": \"/tmp/x.json\"}");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "ts=1419247332972318 dur=20 ");
+	T_HAS(&out, "base=1735632360000000000 has=1 schema=1");
+	T_HAS(&out, "gen=3");
+	T_HAS(&out, "name=/tmp/x.json");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__resaved_exp_quoted)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("[{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1419247332972.3,\"dur\":\"12.5\"},"
+		     "{\"ph\":\"X\",\"name\":\"b\",\"pid\":1,\"tid\":1,\"ts\":1.5e3,\"dur\":2E-3},"
+		     "{\"ph\":\"X\",\"name\":\"c\",\"pid\":1,\"tid\":1,\"ts\":\"7\",\"dur\":-3},"
+		     "{\"ph\":\"X\",\"name\":\"d\",\"pid\":1,\"tid\":1,\"ts\":0.0004,\"dur\":1.23456}]");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "ts=1419247332972300 dur=12500 name=a");
+	T_HAS(&out, "ts=1500000 dur=2 name=b");
+	T_HAS(&out, "ts=7000 dur=0 name=c"); /* negative dur clamped */
+	T_HAS(&out, "ts=0 dur=1235 name=d"); /* rounded half away from zero */
+	T_HAS(&out, "gen=4");
+	T_HAS(&out, "arr=1");
+	T_HAS(&out, "rounded=2 neg=1");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__strings_escapes)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":1,\"tid\":1,"
+		     "\"name\":\"a\\\"b\\\\c\\/\\u00e9\\ud83d\\ude00|\\ud800x|\\udc00|\\n\\t\xc3\xa9\"}]");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "name=a\"b\\c/\xc3\xa9\xf0\x9f\x98\x80|\xef\xbf\xbdx|\xef\xbf\xbd|\n\t\xc3\xa9 cat=-");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__long_name)
+{
+	struct sbuf text = SBUF_INIT, out = SBUF_INIT;
+	sbuf_addstr(&text, "[{\"ph\":\"X\",\"ts\":1,\"dur\":1,\"pid\":0,\"tid\":7,\"cat\":\"kernel\",\"name\":\"void k<");
+	for (int i = 0; i < 700; i++)
+		sbuf_addstr(&text, "int, \\\"x\\\"");
+	sbuf_addstr(&text, ">()\"}]");
+	/* every split of a 7 kB text: 7000 reads, fine */
+	int rc = read_all_ways(text.buf, text.len, &out);
+	T_EQ_I64(rc, 0);
+	const char *nm = strstr(out.buf, "name=void k<");
+	T_TRUE(nm != NULL);
+	if (nm) {
+		const char *e = strstr(nm, " cat=kernel");
+		T_TRUE(e && e - nm - 5 == 7 + 700 * 8 + 3);
+	}
+	sbuf_release(&text);
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__pid_tid_forms)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("{\"traceEvents\":[\n"
+		     "{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"PyTorch Profiler (0)\",\"pid\":\"Spans\",\"tid\":\"PyTorch Profiler\",\"ts\":1,\"dur\":9},\n"
+		     "{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"k\",\"pid\":0,\"tid\":\"stream 7\",\"ts\":2,\"dur\":1,\"args\":{\"correlation\":5,\"stream\":7,\"device\":0}},\n"
+		     "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"op\",\"pid\":25738,\"tid\":\"25738\",\"ts\":2,\"dur\":1},\n"
+		     "{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"op2\",\"pid\":25738,\"tid\":25738,\"ts\":3,\"dur\":1},\n"
+		     "{\"ph\":\"X\",\"cat\":\"cuda_sync\",\"name\":\"Event Sync\",\"pid\":0,\"tid\":-1,\"ts\":3,\"dur\":1},\n"
+		     "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"Record Window End\",\"pid\":\"\",\"tid\":\"\",\"ts\":4}\n"
+		     "]}");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "track 0 pid=-9223372036854775808 tid=-9223372036854775808 pid_str=Spans tid_str=PyTorch Profiler");
+	T_HAS(&out, "track 1 pid=0 tid=-9223372036854775808 pid_str=- tid_str=stream 7 thread=- process=- label=- dev=1");
+	T_HAS(&out, "track 2 pid=25738 tid=25738 pid_str=- tid_str=25738");
+	T_TRUE(!has(&out, "track 3 pid=25738")); /* "25738" and 25738 are one thread */
+	T_HAS(&out, "track 3 pid=0 tid=-1 ");
+	T_HAS(&out, "track 4 pid=-9223372036854775808 tid=-9223372036854775808 pid_str= tid_str= ");
+	T_HAS(&out, "kc=7 ts=2000 dur=1000 name=k cat=Kernel track=1 id=-9223372036854775808 corr=5 ");
+	T_HAS(&out, "kc=1 ts=3000 dur=1000 name=op2 cat=Operator track=2");
+	T_HAS(&out, "i kc=12 ts=4000");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__metadata_and_args)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("{\"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\", \"totalGlobalMem\": 1}, "
+		     "{\"id\": 1, \"name\": \"\"}], \"metadata\": {\"a\": [1, {\"b\": \"]}\"}]},\n"
+		     "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"pg_config\": [{\"ranks\": [0, 1]}], "
+		     "\"world_size\": 8},\n"
+		     "\"traceEvents\": [\n"
+		     "{\"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0, \"pid\": 7, \"tid\": 0, \"args\": {\"name\": \"python3\"}},\n"
+		     "{\"name\": \"process_labels\", \"ph\": \"M\", \"ts\": 0, \"pid\": 0, \"tid\": 0, \"args\": {\"labels\": \"GPU 0\"}},\n"
+		     "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 7, \"tid\": 8, \"args\": {\"name\": \"thread 8 (python3)\"}},\n"
+		     "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"f.py(1): g\", \"pid\": 7, \"tid\": 8, \"ts\": 5, \"dur\": 2,\n"
+		     "  \"args\": {\"Python parent id\": null, \"Python id\": 12, \"Python thread\": 0, \"Ev Idx\": 4}},\n"
+		     "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy DtoH\", \"pid\": 0, \"tid\": 7, \"ts\": 6, \"dur\": 1,\n"
+		     "  \"args\": {\"External id\": 3, \"device\": 0, \"stream\": 7, \"correlation\": 44, \"bytes\": \"256\", "
+		     "\"grid\": [1, 1, 1], \"x\": true, \"y\": false, \"z\": -1.5e2}},\n"
+		     "{\"ph\": \"s\", \"id\": 44, \"pid\": 7, \"tid\": 8, \"ts\": 5, \"cat\": \"ac2g\", \"name\": \"ac2g\"},\n"
+		     "{\"ph\": \"X\", \"cat\": \"x\", \"name\": \"no ts\", \"pid\": 7, \"tid\": 8}\n"
+		     "]}");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "M kc=14 ts=0 dur=-9223372036854775808 name=thread_name cat=- track=");
+	T_HAS(&out, "arg=thread 8 (python3)");
+	T_HAS(&out, "name=f.py(1): g cat=python_function");
+	T_HAS(&out, "py=12 pp=-9223372036854775808 pt=0 ");
+	T_HAS(&out, "ext=3 py=-9223372036854775808 pp=-9223372036854775808 pt=-9223372036854775808 st=7 dev=0 by=256");
+	T_HAS(&out, "s kc=11 ts=5000 dur=-9223372036854775808 name=ac2g cat=ac2g track=2 id=44");
+	T_HAS(&out, "pid=7 tid=8 pid_str=- tid_str=- thread=thread 8 (python3) process=python3 label=- dev=0");
+	T_HAS(&out, "pid=0 tid=7 pid_str=- tid_str=- thread=- process=- label=GPU 0 dev=1");
+	T_HAS(&out, "meta rank=3 ws=8 backend=nccl");
+	T_HAS(&out, "ndev=2");
+	T_HAS(&out, "dev0=NVIDIA H100");
+	T_HAS(&out, "skipped=1");
+	T_TRUE(!has(&out, "no ts"));
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__truncated_array)
+{
+	struct sbuf out = SBUF_INIT;
+	/* speedscope's simple-partial-trailing-comma.json shape */
+	int rc = RUN("[\n  {\"pid\": 0, \"tid\": 0, \"ph\": \"B\", \"name\": \"alpha\", \"ts\": 0},\n"
+		     "  {\"pid\": 0, \"tid\": 0, \"ph\": \"E\", \"name\": \"alpha\", \"ts\": 14},\n");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "E kc=0 ts=14000");
+	T_HAS(&out, "events=2 ");
+	T_HAS(&out, "trunc=1 at=");
+	rc = RUN("{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"name\": \"a\"}, {\"ph\": \"X\", \"ts\": 2, \"na");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "events=1 ");
+	T_HAS(&out, "trunc=1 at=62");
+	/* a trailing comma before ']' is accepted, as Chrome does */
+	rc = RUN("[{\"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"name\": \"a\"},]");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "events=1 ");
+	T_HAS(&out, "trunc=0");
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__callback_stop)
+{
+	const char *text = "[{\"ph\":\"X\",\"ts\":1,\"name\":\"a\"},{\"ph\":\"X\",\"ts\":2,\"name\":\"b\"},{\"ph\":\"X\",\"ts\":3,\"name\":\"c\"}]";
+	struct rec r = { SBUF_INIT, pool_new(), 2, 0 };
+	struct kineto_trace kt;
+	kineto_init(&kt, r.names);
+	struct sbuf err = SBUF_INIT;
+	int rc = kineto_read_mem(&kt, text, strlen(text), "t", rec_cb, &r, &err);
+	T_EQ_I64(rc, 7);
+	T_EQ_I64(r.n, 2);
+	kineto_release(&kt);
+	pool_free(r.names);
+	sbuf_release(&r.out);
+	sbuf_release(&err);
+}
+
+/* Expects an error containing each needle (whole and split reads agree). */
+static void expect_error(const char *text, size_t len, const char *n1, const char *n2)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = read_all_ways(text, len, &out);
+	T_EQ_I64(rc, -1);
+	T_HAS(&out, "ERROR -1 't.json': ");
+	if (n1)
+		T_HAS(&out, n1);
+	if (n2)
+		T_HAS(&out, n2);
+	const char *e = strstr(out.buf, "ERROR");
+	if (e && strchr(e, '\n') != out.buf + out.len - 1)
+		T_FAIL_("error is not one line: %.300s", e);
+	sbuf_release(&out);
+}
+
+#define EXPECT_ERR(lit, n1, n2) expect_error(lit, sizeof(lit) - 1, n1, n2)
+
+T_TEST(test_kineto__errors)
+{
+	EXPECT_ERR("", "byte 0: expected a JSON object or array (a trace), got an empty file", NULL);
+	EXPECT_ERR("  \n ", "byte 4: expected a JSON object or array", "only blanks");
+	EXPECT_ERR("hello", "byte 0 (line 1): expected '{' or '['", "got 'h'");
+	EXPECT_ERR("{\"a\": 1, \"b\": [1, 2]}", "expected a \"traceEvents\" array", "not a Chrome/Kineto trace");
+	EXPECT_ERR("[{\"file\": \"x.json.gz\", \"batch_size\": 32}]", "byte 1: expected trace events with a \"ph\"",
+		     NULL);
+	EXPECT_ERR("{\"traceEvents\": [\n{\"ph\": \"X\" \"ts\": 1}]}", "byte 29 (line 2): expected ',' or '}' after a value in an event",
+		     "got '\"'");
+	EXPECT_ERR("{\"traceEvents\": [\n1, 2]}", "byte 18 (line 2): expected '{' (an event) or ']'", "got '1'");
+	EXPECT_ERR("{\"traceEvents\": {}}", "byte 16 (line 1): expected '[' after \"traceEvents\"", NULL);
+	/* NUL inside a string, NUL between values */
+	EXPECT_ERR("[{\"ph\": \"X\", \"name\": \"a\0b\", \"ts\": 1}]", "byte 23 (line 1): expected no NUL byte inside a string",
+		     "got byte 0x00");
+	EXPECT_ERR("[{\"ph\": \"X\",\0 \"ts\": 1}]", "byte 12 (line 1): expected a key string", NULL);
+	EXPECT_ERR("[{\"ph\": \"X\", \"args\": {\"a\": [1, \0]}, \"ts\": 1}]", "byte 31", "no NUL byte");
+	/* invalid UTF-8 in a decoded string (names are decoded), with its offset */
+	EXPECT_ERR("[{\"ph\": \"X\",\n \"name\": \"ab\xff\", \"ts\": 1}]", "byte 25 (line 2): expected valid UTF-8",
+		     "got byte 0xff");
+	EXPECT_ERR("[{\"ph\": \"X\", \"name\": \"\xc0\xaf\", \"ts\": 1}]", "expected valid UTF-8", NULL);
+	EXPECT_ERR("[{\"ph\": \"X\", \"name\": \"\\x\", \"ts\": 1}]", "byte 22 (line 1): expected a valid escape", NULL);
+	EXPECT_ERR("[{\"ph\": \"X\", \"name\": \"\\u12g4\", \"ts\": 1}]", "four hex digits", NULL);
+	/* raw control character in a string */
+	EXPECT_ERR("[{\"ph\": \"X\", \"name\": \"a\tb\", \"ts\": 1}]", "raw control characters", NULL);
+	/* mismatched brackets in a skipped value */
+	EXPECT_ERR("[{\"ph\": \"X\", \"args\": {\"a\": [1, 2}}, \"ts\": 1}]", "byte 32 (line 1): expected ']'", NULL);
+	/* garbage after the trace */
+	EXPECT_ERR("[{\"ph\": \"X\", \"ts\": 1}] x", "byte 23 (line 1): expected end of data after the trace", NULL);
+	/* a truncated object before traceEvents is an error, not a truncation */
+	EXPECT_ERR("{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\"", "expected a complete top-level value",
+		     "end of data");
+}
+
+T_TEST(test_kineto__deep_nesting)
+{
+	struct sbuf t = SBUF_INIT;
+	sbuf_addstr(&t, "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1, \"args\": {\"a\": ");
+	for (int i = 0; i < 100; i++)
+		sbuf_addch(&t, '[');
+	for (int i = 0; i < 100; i++)
+		sbuf_addch(&t, ']');
+	sbuf_addstr(&t, "}}]}");
+	expect_error(t.buf, t.len, "expected nesting no deeper than 64 levels", "got '['");
+	/* 60 levels are fine */
+	sbuf_reset(&t);
+	sbuf_addstr(&t, "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1, \"args\": {\"a\": ");
+	for (int i = 0; i < 60; i++)
+		sbuf_addch(&t, '[');
+	for (int i = 0; i < 60; i++)
+		sbuf_addch(&t, ']');
+	sbuf_addstr(&t, "}}]}");
+	struct sbuf out = SBUF_INIT;
+	T_EQ_I64(run_split(t.buf, t.len, 0, 0, &out), 0);
+	sbuf_release(&out);
+	sbuf_release(&t);
+}
+
+static const char sample[] =
+	"{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k1\", \"pid\": 0, \"tid\": 7, \"ts\": 1.5, \"dur\": 2},\n"
+	"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"pid\": 0, \"tid\": 7, \"ts\": 4, \"dur\": 2}]}\n";
+
+static size_t gz(const void *in, size_t n, unsigned char *out, size_t cap)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY);
+	z.next_in = (unsigned char *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	deflate(&z, Z_FINISH);
+	size_t k = z.total_out;
+	deflateEnd(&z);
+	return k;
+}
+
+T_TEST(test_kineto__compressed)
+{
+	unsigned char buf[4096];
+	struct sbuf plain = SBUF_INIT, out = SBUF_INIT;
+	T_EQ_I64(run_split(sample, strlen(sample), 0, 0, &plain), 0);
+	size_t n = gz(sample, strlen(sample), buf, sizeof buf);
+	T_EQ_I64(run_split(buf, n, 0, 0, &out), 0);
+	T_EQ_STR(out.buf, plain.buf);
+	T_EQ_I64(run_split(buf, n, 3, 5, &out), 0);
+	T_EQ_STR(out.buf, plain.buf);
+	/* truncated gzip: error naming the compressed byte offset */
+	T_EQ_I64(run_split(buf, n - 10, 0, 0, &out), -1);
+	T_HAS(&out, "'t.json': byte ");
+	T_HAS(&out, "truncated gzip data");
+	/* multi-member gzip: the text split in two members */
+	size_t half = strlen(sample) / 2;
+	size_t n1 = gz(sample, half, buf, sizeof buf);
+	size_t n2 = gz(sample + half, strlen(sample) - half, buf + n1, sizeof buf - n1);
+	T_EQ_I64(run_split(buf, n1 + n2, 0, 0, &out), 0);
+	T_EQ_STR(out.buf, plain.buf);
+	/* corrupt gzip */
+	n = gz(sample, strlen(sample), buf, sizeof buf);
+	buf[12] ^= 0xff;
+	buf[13] ^= 0xff;
+	T_EQ_I64(run_split(buf, n, 0, 0, &out), -1);
+	T_HAS(&out, "gzip data");
+	/* zstd, then truncated zstd */
+	size_t zn = ZSTD_compress(buf, sizeof buf, sample, strlen(sample), 3);
+	T_TRUE(!ZSTD_isError(zn));
+	T_EQ_I64(run_split(buf, zn, 0, 0, &out), 0);
+	T_EQ_STR(out.buf, plain.buf);
+	T_EQ_I64(run_split(buf, zn - 3, 0, 0, &out), -1);
+	T_HAS(&out, "truncated zstd data");
+	sbuf_release(&plain);
+	sbuf_release(&out);
+}
+
+T_TEST(test_kineto__read_file)
+{
+	char path[] = "/tmp/test_kineto_XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	FILE *fp = fdopen(fd, "w");
+	fputs(sample, fp);
+	fclose(fp);
+	struct rec r = { SBUF_INIT, pool_new(), 0, 0 };
+	struct kineto_trace kt;
+	kineto_init(&kt, r.names);
+	struct sbuf err = SBUF_INIT;
+	for (unsigned th = 0; th < 2; th++) {
+		int rc = kineto_read(&kt, path, rec_cb, &r, &(struct kineto_opts){ .threads = th }, &err);
+		T_EQ_I64(rc, 0);
+	}
+	T_TRUE(has(&r.out, "ts=1500 dur=2000 name=k1"));
+	T_EQ_I64(kt.stats.bytes_in, 2 * strlen(sample));
+	int rc = kineto_read(&kt, "/nonexistent/x.json", rec_cb, &r, NULL, &err);
+	T_EQ_I64(rc, -1);
+	T_TRUE(has(&err, "'/nonexistent/x.json': cannot open"));
+	kineto_release(&kt);
+	pool_free(r.names);
+	sbuf_release(&r.out);
+	sbuf_release(&err);
+	unlink(path);
+}
+
+int main(void)
+{
+	T_RUN(test_kineto__int_epoch_us);
+	T_RUN(test_kineto__abs_19_digits);
+	T_RUN(test_kineto__relative_base_after_events);
+	T_RUN(test_kineto__resaved_exp_quoted);
+	T_RUN(test_kineto__strings_escapes);
+	T_RUN(test_kineto__long_name);
+	T_RUN(test_kineto__pid_tid_forms);
+	T_RUN(test_kineto__metadata_and_args);
+	T_RUN(test_kineto__truncated_array);
+	T_RUN(test_kineto__callback_stop);
+	T_RUN(test_kineto__errors);
+	T_RUN(test_kineto__deep_nesting);
+	T_RUN(test_kineto__compressed);
+	T_RUN(test_kineto__read_file);
+	if (g_names)
+		pool_free(g_names);
+	return t_done();
+}
