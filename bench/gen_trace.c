@@ -143,7 +143,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	uint64_t target = (uint64_t)(atof(argv[1]) * 1e6);
-	rng = argc == 3 ? strtoull(argv[2], NULL, 10) * 0x9e3779b97f4a7c15ULL + 1 : 1;
+	rng = (argc == 3 ? strtoull(argv[2], NULL, 10) : 1) * 0x9e3779b97f4a7c15ULL + 1;
 	if (!rng)
 		rng = 1;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

@@ -262,7 +262,7 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		return GF_EUSAGE;
 	}
 
-	ftree_init(&r->t, NULL, 0);
+	ftree_init(&r->t, o->names, 0);
 	ftree_make_diff(&r->t);
 	r->t.scale = scale;
 	align_one(r, before, 0, o->normalise_names);

@@ -58,6 +58,7 @@ struct diff_opts {
 	int sampled;           /* -1 auto (integer counts, no unit= header), 0 no, 1 yes */
 	double alpha;          /* default 0.01 */
 	double min_share;      /* default 0.01 (1 %) */
+	struct pool *names;    /* name pool for the result (shared, not freed); NULL = own */
 };
 
 /* Fills o with the defaults above. */
@@ -103,7 +104,8 @@ size_t diff_name_normalise(const char *s, size_t n, struct sbuf *out);
 /*
  * Builds the differential result from two one-column trees. The inputs are
  * modified (their scales are raised to a common one) but not freed; their
- * metadata (steps=) is read. On success r->t owns a new name pool and its
+ * metadata (steps=) is read. On success r->t owns a new name pool (or uses
+ * o->names) and its
  * metadata is AFTER's, with steps/normalised keys updated.
  * @return GF_OK, GF_EUSAGE (e.g. --scale steps without step counts, a
  * differential input) or GF_EINPUT (overflow), with a message in err.

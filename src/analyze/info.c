@@ -174,7 +174,8 @@ static int cmp_hev(const void *a, const void *b)
 
 static void find_overlaps(struct info *in)
 {
-	qsort(in->host.v, in->host.n, sizeof *in->host.v, cmp_hev);
+	if (in->host.n)
+		qsort(in->host.v, in->host.n, sizeof *in->host.v, cmp_hev);
 	VEC(struct info_hev) st = VEC_INIT;
 	uint32_t cur = UINT32_MAX;
 	for (size_t i = 0; i < in->host.n; i++) {
@@ -201,14 +202,16 @@ void info_finish(struct info *in, const struct kineto_trace *kt)
 {
 	(void)kt;
 	/* steps: sorted, unique */
-	qsort(in->steps.v, in->steps.n, sizeof *in->steps.v, cmp_i64);
+	if (in->steps.n)
+		qsort(in->steps.v, in->steps.n, sizeof *in->steps.v, cmp_i64);
 	size_t k = 0;
 	for (size_t i = 0; i < in->steps.n; i++)
 		if (!k || in->steps.v[k - 1] != in->steps.v[i])
 			in->steps.v[k++] = in->steps.v[i];
 	in->steps.n = k;
 
-	qsort(in->rt_corr.v, in->rt_corr.n, sizeof *in->rt_corr.v, cmp_i64);
+	if (in->rt_corr.n)
+		qsort(in->rt_corr.v, in->rt_corr.n, sizeof *in->rt_corr.v, cmp_i64);
 	int64_t min_rt = in->rt_corr.n ? in->rt_corr.v[0] : INT64_MAX;
 	in->before_window_last_ts = KEV_NONE;
 	for (size_t i = 0; i < in->gpu_corr.n; i++) {

@@ -431,7 +431,8 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 		l->sl = sl;
 		l->s = sbuf_detach(&b, NULL);
 	}
-	qsort(v.v, v.n, sizeof *v.v, cmp_sline);
+	if (v.n)
+		qsort(v.v, v.n, sizeof *v.v, cmp_sline);
 	for (size_t i = 0; i < v.n; i++) {
 		fwrite(v.v[i].s, 1, v.v[i].n, fp);
 		free(v.v[i].s);

@@ -225,6 +225,9 @@ int cmd_fold(int argc, char **argv)
 		if (t.warn.clipped)
 			cli_warn("'%s': %llu host ranges overlapped without nesting; the shorter one was clipped",
 				 disp, (unsigned long long)t.warn.clipped);
+		if (t.warn.out_of_range)
+			cli_warn("'%s': %llu events with a timestamp or duration beyond 2^61 ns were ignored",
+				 disp, (unsigned long long)t.warn.out_of_range);
 		if (t.warn.bogus_external)
 			cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
 				 "ignored, launches are linked by correlation and time",

@@ -19,11 +19,13 @@
 #include "../read/folded.h"
 #include "../write/palette.h"
 #include "../write/svg.h"
+#include "../model/tree_pruned.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
 	"usage: gpuflame svg [options] [FILE...]\n"
@@ -61,6 +63,8 @@ static const char usage[] =
 	"  --total N            pretend the total weight is N (frames shrink)\n"
 	"  --factor N           multiply displayed weights by N\n"
 	"  --strict             invalid input lines are fatal\n"
+	"  --full-tree          build the whole call tree even for big named files (slower;\n"
+	"                       the SVG is the same)\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit: 0 ok, 1 bad or empty input, 2 usage, 3 output not written.\n";
@@ -69,7 +73,7 @@ enum {
 	O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE, O_FONTSIZE,
 	O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_SEED,
 	O_CP, O_CPFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR,
-	O_STRICT,
+	O_STRICT, O_FULLTREE,
 };
 
 static const struct option longopts[] = {
@@ -99,6 +103,7 @@ static const struct option longopts[] = {
 	{"total", required_argument, NULL, O_TOTAL},
 	{"factor", required_argument, NULL, O_FACTOR},
 	{"strict", no_argument, NULL, O_STRICT},
+	{"full-tree", no_argument, NULL, O_FULLTREE},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -116,7 +121,40 @@ static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned
 	*scale = d;
 }
 
-/* Reads every input into t; warns about skipped lines; dies on errors. */
+struct totals {
+	uint64_t stacks, invalid, rounded;
+	struct sbuf first; /* where the first invalid line is */
+};
+
+static void count_stats(struct totals *tt, const struct folded_stats *st, const char *name)
+{
+	if (st->invalid && !tt->invalid)
+		sbuf_setf(&tt->first, "'%s': line %llu: expected %s", name,
+			  (unsigned long long)st->first_invalid_line, st->first_invalid_why);
+	tt->stacks += st->stacks;
+	tt->invalid += st->invalid;
+	tt->rounded += st->rounded;
+}
+
+/* Warns about skipped lines; dies when there is no stack. */
+static void report_stats(struct totals *tt)
+{
+	if (tt->rounded)
+		cli_warn("%llu counts had more than %d decimals and were rounded",
+			 (unsigned long long)tt->rounded, NUM_MAX_SCALE);
+	if (!tt->stacks) {
+		if (tt->invalid)
+			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
+				(unsigned long long)tt->invalid, tt->first.buf);
+		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
+	}
+	if (tt->invalid)
+		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)tt->invalid,
+			 tt->invalid == 1 ? "" : "s", tt->first.buf);
+	sbuf_release(&tt->first);
+}
+
+/* Reads every input into t with the folded reader; dies on errors. */
 static void read_inputs(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
 {
 	static char *stdin_only[] = {"-"};
@@ -124,8 +162,8 @@ static void read_inputs(struct ftree *t, int nfiles, char **files, const struct 
 		nfiles = 1;
 		files = stdin_only;
 	}
-	uint64_t stacks = 0, invalid = 0, rounded = 0;
-	struct sbuf first = SBUF_INIT, err = SBUF_INIT;
+	struct totals tt = {0, 0, 0, SBUF_INIT};
+	struct sbuf err = SBUF_INIT;
 	for (int i = 0; i < nfiles; i++) {
 		FILE *fp = cli_open_in(files[i]);
 		struct folded_stats st;
@@ -134,27 +172,55 @@ static void read_inputs(struct ftree *t, int nfiles, char **files, const struct 
 		cli_close_in(fp);
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		if (st.invalid && !invalid)
-			sbuf_setf(&first, "'%s': line %llu: expected %s", cli_in_name(files[i]),
-				  (unsigned long long)st.first_invalid_line, st.first_invalid_why);
-		stacks += st.stacks;
-		invalid += st.invalid;
-		rounded += st.rounded;
+		count_stats(&tt, &st, cli_in_name(files[i]));
 	}
-	if (rounded)
-		cli_warn("%llu counts had more than %d decimals and were rounded",
-			 (unsigned long long)rounded, NUM_MAX_SCALE);
-	if (!stacks) {
-		if (invalid)
-			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
-				(unsigned long long)invalid, first.buf);
-		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
-	}
-	if (invalid)
-		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)invalid,
-			 invalid == 1 ? "" : "s", first.buf);
-	sbuf_release(&first);
+	report_stats(&tt);
 	sbuf_release(&err);
+}
+
+/*
+ * The fast path for big inputs (model/tree_pruned.h): reads named regular
+ * files into a tail-compressed trie. @return the trie, or NULL when an input
+ * is differential (then nothing was reported and the caller reads normally).
+ */
+static struct ftrie *read_pruned(struct ftree *t, int nfiles, char **files,
+				 const struct folded_opts *fo)
+{
+	struct ftrie *tr = ftrie_new(t);
+	struct totals tt = {0, 0, 0, SBUF_INIT};
+	struct sbuf err = SBUF_INIT;
+	for (int i = 0; i < nfiles; i++) {
+		FILE *fp = cli_open_in(files[i]);
+		struct folded_stats st;
+		memset(&st, 0, sizeof st);
+		int rc = ftrie_read(tr, fp, cli_in_name(files[i]), fo, &st, &err);
+		cli_close_in(fp);
+		if (rc == FTRIE_UNSUPPORTED) {
+			ftrie_free(tr);
+			sbuf_release(&tt.first);
+			sbuf_release(&err);
+			return NULL;
+		}
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+		count_stats(&tt, &st, cli_in_name(files[i]));
+	}
+	report_stats(&tt);
+	sbuf_release(&err);
+	return tr;
+}
+
+/* True when every input is a named regular file (it can be read twice). */
+static bool all_regular(int nfiles, char **files)
+{
+	if (nfiles == 0)
+		return false;
+	for (int i = 0; i < nfiles; i++) {
+		struct stat sb;
+		if (!strcmp(files[i], "-") || stat(files[i], &sb) || !S_ISREG(sb.st_mode))
+			return false;
+	}
+	return true;
 }
 
 /* Loads the palette map file when it exists. */
@@ -186,7 +252,7 @@ int cmd_svg(int argc, char **argv)
 	svg_opts_init(&o);
 	struct folded_opts fo = {0};
 	const char *outpath = NULL, *total = NULL, *cpfile = "palette.map";
-	bool flamechart = false, cp = false;
+	bool flamechart = false, cp = false, fulltree = false;
 	int c;
 	while ((c = getopt_long_only(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -252,6 +318,7 @@ int cmd_svg(int argc, char **argv)
 				cli_usage_error("--factor must be positive");
 			break;
 		case O_STRICT: fo.strict = true; break;
+		case O_FULLTREE: fulltree = true; break;
 		case 'h': fputs(usage, stdout); return GF_EXIT_OK;
 		default: cli_usage_error("unknown option");
 		}
@@ -265,25 +332,42 @@ int cmd_svg(int argc, char **argv)
 
 	struct ftree t;
 	ftree_init(&t, NULL, flamechart ? FT_FLAMECHART : 0);
-	read_inputs(&t, argc - optind, argv + optind, &fo);
-	ftree_sort(&t);
+	struct ftrie *tr = NULL;
+	if (!flamechart && !fulltree && all_regular(argc - optind, argv + optind)) {
+		tr = read_pruned(&t, argc - optind, argv + optind, &fo);
+		if (!tr) { /* differential input: read again with the folded reader */
+			ftree_release(&t);
+			ftree_init(&t, NULL, 0);
+		}
+	}
+	if (!tr)
+		read_inputs(&t, argc - optind, argv + optind, &fo);
 
-	int64_t real = t.ncols == 2 ? t.total2[0] : t.total[0];
+	unsigned scale = tr ? ftrie_scale(tr) : t.scale;
+	int64_t real = tr ? ftrie_total(tr) : t.ncols == 2 ? t.total2[0] : t.total[0];
 	if (total) {
 		int64_t v = 0;
-		int rc = num_parse(total, strlen(total), t.scale, 0, &v);
+		int rc = num_parse(total, strlen(total), scale, 0, &v);
 		if (rc < 0)
 			cli_usage_error("--total %s does not fit in 64-bit integers at the input's scale",
 					total);
 		if (v < real) {
 			struct sbuf b = SBUF_INIT;
-			num_fmt(&b, real, t.scale);
+			num_fmt(&b, real, scale);
 			cli_warn("--total %s is less than the actual total %s, so it is ignored", total, b.buf);
 			sbuf_release(&b);
 		} else {
 			o.total = v;
 		}
 	}
+	if (tr) {
+		/* materialise what the renderer can draw (and the children of it) */
+		double mw = real > 0 ? svg_min_weight(&o, real) : 0;
+		int64_t keep = mw <= 0 || mw != mw ? 0 : mw >= 9.0e18 ? INT64_MAX : (int64_t)mw;
+		ftrie_build(tr, keep);
+		ftrie_free(tr);
+	}
+	ftree_sort(&t);
 	struct palmap *pm = NULL;
 	if (cp) {
 		pm = load_palmap(cpfile);

@@ -145,7 +145,8 @@ struct mem_ctx {
 static int on_event(void *ctx, const struct kev *e)
 {
 	struct mem_ctx *m = ctx;
-	return trace_add_event(m->t, e, &m->kt->tracks[e->track]);
+	const struct ktrack *tr = e->track < m->kt->ntracks ? &m->kt->tracks[e->track] : NULL;
+	return trace_add_event(m->t, e, tr);
 }
 
 static void trace_from_mem(struct trace *t, const struct sbuf *data, const char *name,
@@ -158,9 +159,18 @@ static void trace_from_mem(struct trace *t, const struct sbuf *data, const char 
 	int rc = kineto_read_mem(&kt, data->buf, data->len, name, on_event, &m, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.len ? err.buf : "cannot read the trace");
+	/* as trace_load does for files */
 	t->meta.rank = kt.meta.rank;
 	t->meta.world_size = kt.meta.world_size;
+	memcpy(t->meta.backend, kt.meta.backend, sizeof t->meta.backend);
+	t->meta.base_time_ns = kt.meta.base_time_ns;
+	t->meta.has_base_time = kt.meta.has_base_time;
+	t->meta.ts_gen = kt.meta.ts_gen;
+	t->meta.bytes_in = kt.stats.bytes_in;
+	t->meta.bytes_file = kt.stats.bytes_file;
+	t->meta.events = kt.stats.events;
 	t->meta.truncated = kt.stats.truncated;
+	trace_update_thread_names(t, kt.tracks, kt.ntracks);
 	rc = trace_finish(t, to, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);

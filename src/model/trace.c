@@ -224,6 +224,12 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 	if (!b || b->finished || e->ph != 'X' || e->dur == KEV_NONE)
 		return GF_OK;
 	gf_ns dur = e->dur < 0 ? 0 : e->dur;
+	/* keep every difference of two times inside int64: |ts|, dur <= 2^61 ns
+	 * (73 years; absolute epoch ns stay below it until 2043) */
+	if (e->ts > TRACE_MAX_TIME || e->ts < -TRACE_MAX_TIME || dur > TRACE_MAX_TIME) {
+		t->warn.out_of_range++;
+		return GF_OK;
+	}
 	int kind = -1;
 	switch (e->kc) {
 	case KC_USER_ANNOTATION: kind = TR_ANNOTATION; break;

@@ -64,6 +64,9 @@
 #include "../read/kineto.h"
 
 #define TRACE_NONE UINT32_MAX
+/* Events with |ts| or dur above this are dropped (warn.out_of_range), so
+ * that the difference of any two times fits in int64. */
+#define TRACE_MAX_TIME ((gf_ns)1 << 61)
 
 /* Host range kinds (struct trace_range.kind), in nesting-tie order. */
 enum trange_kind {
@@ -171,6 +174,7 @@ struct trace_warn {
 	uint64_t before_window;    /* of which TAF_BEFORE */
 	uint64_t dup_corr;         /* runtime calls whose correlation was already taken */
 	uint64_t zero_len;         /* host ranges of duration 0 (kept) */
+	uint64_t out_of_range;     /* events dropped: |ts| or dur > TRACE_MAX_TIME */
 };
 
 struct trace {

@@ -46,7 +46,7 @@ static inline uint64_t special_mask(uint64_t x)
 	return m & HIGHS;
 }
 
-bool jscan_string(struct jcur *c, struct jstr *out)
+bool jscan_string_slow(struct jcur *c, struct jstr *out)
 {
 	const char *start = c->p + 1, *p = start, *end = c->end;
 	bool esc = false;
@@ -103,8 +103,7 @@ bool jscan_string(struct jcur *c, struct jstr *out)
 		if (ch == '"') {
 			out->s = start;
 			out->n = (size_t)(p - start);
-			out->esc = esc;
-			out->high = (high & HIGHS) != 0 || (high & 0x80);
+			out->flags = (esc ? JSTR_ESC : 0) | ((high & HIGHS) || (high & 0x80) ? JSTR_HIGH : 0);
 			c->p = p + 1;
 			return true;
 		}
@@ -222,12 +221,12 @@ static void put_utf8(struct sbuf *b, unsigned cp)
 
 bool jscan_decode(struct jcur *c, const struct jstr *js, struct sbuf *scratch, const char **s, size_t *n)
 {
-	if (js->high) {
+	if (js->flags & JSTR_HIGH) {
 		size_t bad = jscan_utf8_check(js->s, js->n);
 		if (bad < js->n)
 			return jscan_fail(c, js->s + bad, "valid UTF-8 in a string");
 	}
-	if (!js->esc) {
+	if (!(js->flags & JSTR_ESC)) {
 		*s = js->s;
 		*n = js->n;
 		return true;

@@ -9,8 +9,8 @@
  *   if (jscan_string(&c, &k) ...)
  *   if (c.st == JS_MORE) { keep the text from the unit's start, read more, retry }
  *
- * The text must be followed by a readable NUL byte (text[end] == 0, a
- * sentinel that lets the blank and number loops run without bounds checks).
+ * The text must be followed by JSCAN_PAD readable NUL bytes (a sentinel that
+ * lets the blank and number loops run without bounds checks).
  * Every function advances c->p; when it reaches c->end before the value is
  * complete it sets c->st = JS_MORE (the caller keeps the unfinished tail,
  * appends the next chunk and retries the whole unit — an event — from its
@@ -35,7 +35,12 @@
 #include "../base/gf.h"
 #include "../base/sbuf.h"
 
-#define JSCAN_MAX_DEPTH 64 /* nesting limit of objects/arrays inside one value */
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#define JSCAN_MAX_DEPTH 64
+#define JSCAN_PAD 32 /* readable zero bytes required after the end of the text */ /* nesting limit of objects/arrays inside one value */
 
 enum { JS_OK = 0, JS_MORE = 1, JS_ERR = 2 };
 
@@ -50,9 +55,10 @@ struct jcur {
 struct jstr {
 	const char *s;
 	size_t n;
-	bool esc;  /* contains a backslash escape */
-	bool high; /* may contain bytes >= 0x80 */
+	unsigned flags; /* JSTR_ESC | JSTR_HIGH (one word: written and tested at once) */
 };
+#define JSTR_ESC 1u  /* contains a backslash escape */
+#define JSTR_HIGH 2u /* may contain bytes >= 0x80 */
 
 /* Sets a JS_ERR state. @return 0 for convenience. */
 int jscan_fail(struct jcur *c, const char *at, const char *what);
@@ -61,12 +67,29 @@ int jscan_fail(struct jcur *c, const char *at, const char *what);
 extern const unsigned char jscan_cls[256];
 
 /* Skips blanks. @return the next byte, or -1 with st = JS_MORE at the end.
- * Requires the sentinel: *c->end is readable and not a blank (a NUL). */
+ * Requires the padding: JSCAN_PAD readable bytes after c->end, the first of
+ * them a NUL (not a blank). */
 static inline int jscan_ws(struct jcur *c)
 {
 	const char *p = c->p;
+	if (GF_LIKELY(jscan_cls[(unsigned char)*p] != 1))
+		return p < c->end ? (unsigned char)*p : (c->st = JS_MORE, -1);
+#ifdef __SSE2__
+	for (;;) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i w = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+		w = _mm_or_si128(w, _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
+		unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xffffu;
+		if (GF_LIKELY(m)) {
+			p += __builtin_ctz(m);
+			break;
+		}
+		p += 16;
+	}
+#else
 	while (jscan_cls[(unsigned char)*p] == 1)
 		p++;
+#endif
 	c->p = p;
 	if (GF_UNLIKELY(p >= c->end)) {
 		c->p = c->end;
@@ -76,9 +99,36 @@ static inline int jscan_ws(struct jcur *c)
 	return (unsigned char)*p;
 }
 
+/* The general case of jscan_string. */
+bool jscan_string_slow(struct jcur *c, struct jstr *out);
+
 /* c->p at '"': scans the string; on success c->p is past the closing quote.
- * @return true on success. */
-bool jscan_string(struct jcur *c, struct jstr *out);
+ * @return true on success. Strings shorter than 16 bytes without escapes
+ * (most keys and many values) take an inline SSE2 path. */
+static inline bool jscan_string(struct jcur *c, struct jstr *out)
+{
+#ifdef __SSE2__
+	const char *p = c->p + 1;
+	if (GF_LIKELY(c->end - p >= 16)) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i ctl = _mm_cmplt_epi8(_mm_xor_si128(x, _mm_set1_epi8((char)0x80)), _mm_set1_epi8(0x20 - 128));
+		__m128i sp = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+						       _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))), ctl);
+		unsigned m = (unsigned)_mm_movemask_epi8(sp);
+		if (m) {
+			unsigned k = (unsigned)__builtin_ctz(m);
+			if (p[k] == '"') {
+				out->s = p;
+				out->n = k;
+				out->flags = ((unsigned)_mm_movemask_epi8(x) & ((1u << k) - 1)) ? JSTR_HIGH : 0;
+				c->p = p + k + 1;
+				return true;
+			}
+		}
+	}
+#endif
+	return jscan_string_slow(c, out);
+}
 
 /* Decodes a scanned string: unescapes it (into scratch, only when it has
  * escapes; \uXXXX and surrogate pairs to UTF-8, lone surrogates to U+FFFD)

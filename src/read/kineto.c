@@ -354,7 +354,7 @@ static bool read_int(struct jcur *c, int ch, int64_t *out)
 		struct jstr js;
 		if (!jscan_string(c, &js))
 			return false;
-		if (js.esc || !parse_int(js.s, js.n, out))
+		if ((js.flags & JSTR_ESC) || !parse_int(js.s, js.n, out))
 			*out = KEV_NONE;
 		return true;
 	}
@@ -466,7 +466,7 @@ static bool read_key(struct rd *r, struct jcur *c, const char **k, size_t *kn, i
 	struct jstr js;
 	if (!jscan_string(c, &js))
 		return false;
-	if (js.esc || js.high) {
+	if (js.flags) {
 		if (!jscan_decode(c, &js, &r->scratch, k, kn))
 			return false;
 	} else {
@@ -1035,7 +1035,7 @@ static void compact(struct rd *r)
 	r->len -= r->pos;
 	r->base_off += r->pos;
 	r->pos = 0;
-	r->buf[r->len] = 0;
+	memset(r->buf + r->len, 0, JSCAN_PAD);
 }
 
 static int at_eof(struct rd *r)
@@ -1096,8 +1096,8 @@ static int run(struct rd *r, struct source *src)
 {
 	struct kineto_trace *kt = r->kt;
 	r->cap = r->mem ? GF_MAX(GF_MIN(r->mem_len, (size_t)4 * CHUNK), (size_t)4096) : 4 * CHUNK;
-	r->buf = gf_xmalloc(r->cap + 1);
-	r->buf[0] = 0;
+	r->buf = gf_xmalloc(r->cap + JSCAN_PAD);
+	memset(r->buf, 0, JSCAN_PAD);
 	for (;;) {
 		if (r->len - r->pos >= r->need || r->eof) {
 			size_t unit_start = r->pos;
@@ -1118,14 +1118,14 @@ static int run(struct rd *r, struct source *src)
 		compact(r);
 		if (r->cap - r->len < r->cap / 4) {
 			r->cap *= 2;
-			r->buf = gf_xrealloc(r->buf, r->cap + 1);
+			r->buf = gf_xrealloc(r->buf, r->cap + JSCAN_PAD);
 		}
 		size_t n;
 		int rc = source_read(src, r->buf + r->len, GF_MIN(r->cap - r->len, (size_t)4 * CHUNK), &n, r->err);
 		if (rc)
 			return rc;
 		r->len += n;
-		r->buf[r->len] = 0; /* the sentinel jscan needs */
+		memset(r->buf + r->len, 0, JSCAN_PAD); /* the sentinel jscan needs */
 		kt->stats.bytes_in += n;
 		kt->stats.bytes_file = source_file_pos(src);
 		if (!n)

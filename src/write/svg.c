@@ -645,6 +645,13 @@ static void emit_gpu_key(struct ctx *c, double y)
 	sbuf_addstr(b, "</g>\n");
 }
 
+double svg_min_weight(const struct svg_opts *o, int64_t real)
+{
+	int64_t timemax = o->total > real ? o->total : real;
+	double wpt = (double)(o->width - 2 * XPAD) / (double)timemax;
+	return o->minwidth_pct ? (double)timemax * o->minwidth / 100 : o->minwidth / wpt;
+}
+
 static int render(const struct ftree *t, const struct svg_opts *o, struct out *out,
 		  struct svg_stats *st, struct sbuf *err)
 {
@@ -687,7 +694,7 @@ static int render(const struct ftree *t, const struct svg_opts *o, struct out *o
 	memset(&wk, 0, sizeof wk);
 	wk.t = t;
 	wk.w = wcol;
-	wk.minw = o->minwidth_pct ? (double)c.timemax * o->minwidth / 100 : o->minwidth / c.wpt;
+	wk.minw = svg_min_weight(o, real);
 	layout(&wk);
 
 	/* differential: largest self change, at least 1 count */

@@ -118,6 +118,13 @@ int svg_render(const struct ftree *t, const struct svg_opts *o, FILE *fp,
 int svg_render_buf(const struct ftree *t, const struct svg_opts *o, struct sbuf *out,
 		   struct svg_stats *st, struct sbuf *err);
 
+/*
+ * The minimum width of a drawn frame in tree units for a tree whose real
+ * total is real_total (the renderer prunes frames with weight < this). Used
+ * to build pruned trees (model/tree_pruned.h) that render identically.
+ */
+double svg_min_weight(const struct svg_opts *o, int64_t real_total);
+
 /* Default title for the options and tree (NULL title). */
 const char *svg_default_title(const struct ftree *t, const struct svg_opts *o);
 

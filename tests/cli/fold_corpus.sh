@@ -10,7 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 need_shared "fold-corpus" || exit 0
 GFR=${GF_REL:-$GF}
-[ -x "$GFR" ] || GFR=$GF
+# a release binary that predates `fold` (or is missing) falls back to $GF
+"$GFR" fold --help >/dev/null 2>&1 || GFR=$GF
 SUM='import sys
 t = 0
 for l in sys.stdin:

@@ -28,6 +28,12 @@ for v in sync fixed graph tp; do
   run_check "report-$v-exact" python3 "$CHK" report "$T/$v.rep.json" "$T/$v.exp.json"
 done
 
+# 19-digit absolute timestamps (no baseTimeNanoseconds), another seed
+python3 "$GEN" --variant graph --abs-ts --seed 7 --steps 3 -o "$T/abs.json" --expect "$T/abs.exp.json"
+gf report --format json "$T/abs.json"
+cp "$T/out" "$T/abs.rep.json"
+run_check "report-abs-exact" python3 "$CHK" report "$T/abs.rep.json" "$T/abs.exp.json"
+
 # sync: the verdict names the sync site; the site is in syncs[] with its fix
 expect_grep "sync-verdict" '"verdict": "GPU busy .* after a sync in engine.py\(251\): check_eos' "$T/sync.rep.json"
 expect_grep "sync-op" '"op": "aten::item"' "$T/sync.rep.json"

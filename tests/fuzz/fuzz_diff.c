@@ -19,15 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One name pool for every tree of every run (a pool costs a 4 MB block). */
+static struct pool *names;
+
 static void load(struct ftree *t, const char *p, size_t n)
 {
 	struct sbuf err = SBUF_INIT;
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
-	ftree_init(t, NULL, 0);
+	ftree_init(t, names, 0);
 	if (folded_read_mem(t, p, n, "fuzz", NULL, &st, &err)) {
 		ftree_release(t);
-		ftree_init(t, NULL, 0);
+		ftree_init(t, names, 0);
 	}
 	sbuf_release(&err);
 }
@@ -44,6 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
 		return 0;
+	if (!names)
+		names = pool_new();
 	const char *s = (const char *)data;
 	const char *nul = memchr(s, 0, size);
 	size_t nb = nul ? (size_t)(nul - s) : size / 2;
@@ -60,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		struct diff_opts o;
 		diff_opts_init(&o);
+		o.names = names;
 		o.scale = pass ? DIFF_SCALE_STEPS : DIFF_SCALE_NONE;
 		o.steps[0] = steps0;
 		o.steps[1] = steps1;

@@ -70,9 +70,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int r = fold_trace(&t, &o, &tree, &st, &err);
 			if (!r && w == FW_GPU && !o.skip) {
 				int64_t sum = 0;
+				bool ovf = false;
 				for (uint32_t i = 0; i < t.nact; i++)
-					sum += t.act[i].end - t.act[i].start;
-				if (st.total != sum)
+					ovf |= __builtin_add_overflow(sum, t.act[i].end - t.act[i].start, &sum);
+				if (!ovf && st.total != sum)
 					abort();
 			}
 			ftree_release(&tree);

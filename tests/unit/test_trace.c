@@ -351,6 +351,8 @@ T_TEST(test_trace__step_marker_and_syncs)
 	struct kev m = ev(&t, KC_OTHER, "thread_name", 0, 0, 0);
 	m.ph = 'M';
 	add(&t, m); /* ignored */
+	add(&t, ev(&t, KC_CPU_OP, "far", (int64_t)1 << 62, 5, 0));
+	add(&t, ev(&t, KC_KERNEL, "long", 0, (int64_t)1 << 62, 1));
 	T_EQ_I64(finish(&t, "decode"), GF_OK);
 	T_EQ_I64(t.nsteps, 2);
 	T_EQ_I64(t.steps[0].number, 0);
@@ -360,6 +362,8 @@ T_TEST(test_trace__step_marker_and_syncs)
 	T_TRUE(t.r[find(&t, "cudaStreamSynchronize")].flags & TRF_SYNC);
 	T_EQ_I64(t.th[0].syncs, 1);
 	T_EQ_I64(t.nr, 4);
+	T_EQ_I64(t.nact, 0);
+	T_EQ_I64(t.warn.out_of_range, 2);
 	trace_release(&t);
 }
 

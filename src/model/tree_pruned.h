@@ -1,0 +1,59 @@
+/*
+ * tree_pruned.h — build a call tree from folded text when only its wide part
+ * will be used (the SVG renderer prunes frames narrower than minwidth).
+ *
+ * Most frames of a big profile belong to long single-line tails (a stack that
+ * leaves the shared prefixes never meets another line again). The trie here
+ * keeps such a tail as the raw bytes of its remaining frames under one node,
+ * interning only its first frame; a later line that shares the tail splits it.
+ * So reading costs little more than the shared prefixes, and memory is about
+ * the tails' bytes. ftrie_build then materialises a struct ftree holding every
+ * node whose total is at least keep_min, plus all children of those nodes
+ * (lighter children as leaves, with their exact totals), which is all the
+ * renderer looks at; totals are exact.
+ *
+ *   struct ftree t; ftree_init(&t, NULL, 0);
+ *   struct ftrie *tr = ftrie_new(&t);
+ *   rc = ftrie_read(tr, fp, "in.folded", &opts, &stats, &err);  // per file
+ *   ftrie_build(tr, keep_min);   // fills t (scale, meta, nodes)
+ *   ftrie_free(tr);
+ *
+ * Parsing rules, statistics and messages are folded_read's (read/folded.h):
+ * lines are classified by folded_parse_line. Differential (two-count) input is
+ * not supported: ftrie_read then returns FTRIE_UNSUPPORTED and the caller
+ * re-reads with folded_read. Flame chart trees are not supported either.
+ *
+ * Layer: model.
+ */
+#ifndef GF_TREE_PRUNED_H
+#define GF_TREE_PRUNED_H
+
+#include "../read/folded.h"
+#include "tree.h"
+
+#include <stdio.h>
+
+#define FTRIE_UNSUPPORTED 1
+
+struct ftrie;
+
+/* t must be freshly initialised (no stacks, not flame chart). */
+struct ftrie *ftrie_new(struct ftree *t);
+void ftrie_free(struct ftrie *tr);
+
+/*
+ * Reads all lines of fp. @return GF_OK; GF_EINPUT with "'fname': line N: ..."
+ * in err (as folded_read); FTRIE_UNSUPPORTED at the first two-count stack
+ * line (nothing else is reported then).
+ */
+int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folded_opts *opts,
+	       struct folded_stats *st, struct sbuf *err);
+
+/* Total weight read so far, in units of 10^-ftrie_scale. */
+int64_t ftrie_total(const struct ftrie *tr);
+unsigned ftrie_scale(const struct ftrie *tr);
+
+/* Fills the tree given to ftrie_new (see above). Call once. */
+void ftrie_build(struct ftrie *tr, int64_t keep_min);
+
+#endif

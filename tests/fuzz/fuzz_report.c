@@ -1,0 +1,121 @@
+/*
+ * fuzz_report.c — libFuzzer target for the report/syncs analyses and their
+ * writers: the input is read as a Kineto trace (kineto_read_mem ->
+ * trace_add_event -> trace_finish), then analysed (actx, steps, gaps, syncs,
+ * comm, verdict) with options chosen by the input's last byte and written as
+ * text, Markdown and JSON, twice as two "ranks" for the straggler path; the
+ * input is also read as py-spy folded stacks for the folded sync finder.
+ * Must never crash, leak or trip UBSan; asserted invariants: per step,
+ * busy + idle = wall and the gap causes add up to idle.
+ * Seeds: tests/fuzz/corpus/report/ (small generated decode traces, a folded file).
+ */
+#include "analyze/pysync.h"
+#include "analyze/report.h"
+#include "read/folded.h"
+#include "read/kineto.h"
+#include "write/pysync_out.h"
+#include "write/report_out.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ctx {
+	struct trace *t;
+	struct kineto_trace *kt;
+};
+
+static int on_event(void *p, const struct kev *e)
+{
+	struct ctx *c = p;
+	const struct ktrack *tr = e->track < c->kt->ntracks ? &c->kt->tracks[e->track] : NULL;
+	return trace_add_event(c->t, e, tr);
+}
+
+static void folded_path(const uint8_t *data, size_t size)
+{
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	struct folded_opts fo = { 0 };
+	struct folded_stats st;
+	memset(&st, 0, sizeof st);
+	if (!folded_read_mem(&t, (const char *)data, size, "fuzz", &fo, &st, &err)) {
+		struct pysync_result r;
+		if (!pysync_analyze(&t, &r, &err)) {
+			for (int f = REP_TEXT; f <= REP_JSON; f++)
+				pysync_out(&r, "fuzz", f, &out);
+			pysync_release(&r);
+		}
+	}
+	ftree_release(&t);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	folded_path(data, size);
+	struct sbuf err = SBUF_INIT;
+	struct trace t;
+	trace_init(&t, NULL);
+	struct kineto_trace kt;
+	kineto_init(&kt, t.names);
+	struct ctx c = { &t, &kt };
+	int rc = kineto_read_mem(&kt, data, size, "fuzz.json", on_event, &c, &err);
+	if (!rc) {
+		trace_update_thread_names(&t, kt.tracks, kt.ntracks);
+		rc = trace_finish(&t, NULL, &err);
+	}
+	kineto_release(&kt);
+	if (!rc) {
+		unsigned sel = size ? data[size - 1] : 0;
+		struct actx cx;
+		if (!actx_init(&cx, &t, (sel & 1) ? 0 : -1, &err)) {
+			struct report_opts ro;
+			report_opts_init(&ro);
+			if (sel & 2)
+				ro.steps.skip = 1;
+			if (sel & 4) {
+				ro.steps.first = 2;
+				ro.steps.last = 5;
+			}
+			if (sel & 8)
+				ro.expect_ns = 1000;
+			if (sel & 16)
+				ro.unprofiled_ns = 5000;
+			struct report r;
+			if (!report_build(&r, &cx, &ro, &err)) {
+				for (size_t i = 0; i < r.st.n; i++) {
+					const struct step_row *s = &r.st.rows[i];
+					const struct gap_row *g = &r.gp.rows[i];
+					if (s->busy + s->idle != s->wall)
+						abort();
+					if (g->sync + g->launch + g->host + g->untraced + g->other != s->idle)
+						abort();
+				}
+				struct report_in in[2] = { { &r, "a", NULL, 0, 0 }, { &r, "b", NULL, 0, 0 } };
+				struct coll *cl[2];
+				size_t ncl[2];
+				comm_collectives(&cx, &r.st, &cl[0], &ncl[0]);
+				comm_collectives(&cx, &r.st, &cl[1], &ncl[1]);
+				struct strag_result sr;
+				comm_straggler(cl, ncl, 2, &sr);
+				struct sbuf out = SBUF_INIT;
+				for (int f = REP_TEXT; f <= REP_JSON; f++) {
+					report_out(in, 1, NULL, f, &out);
+					report_out(in, 2, &sr, f, &out);
+					report_out_syncs(in, f, &out);
+				}
+				sbuf_release(&out);
+				comm_straggler_release(&sr);
+				free(cl[0]);
+				free(cl[1]);
+				report_release(&r);
+			}
+			actx_release(&cx);
+		}
+	}
+	trace_release(&t);
+	sbuf_release(&err);
+	return 0;
+}
