@@ -58,7 +58,7 @@ $(B)/gpuflame: $(CLI_OBJ) $(LIB)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/t.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(LDOPT) -Isrc -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(CFLAGS_ALL) $(LDOPT) -MMD -MP -Isrc -o $@ $< $(LIB) $(LIBS)
 
 units: $(UNITS)
 
@@ -98,4 +98,4 @@ install: $(B)/gpuflame
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNITS:=.d)

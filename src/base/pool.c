@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POOL_BLOCK (4u << 20)
+#define POOL_BLOCK (4u << 20)      /* largest block */
+#define POOL_FIRST_BLOCK (16u << 10) /* first block; each new one doubles */
 
 struct pool_ent {
 	const char *s;
@@ -21,6 +22,7 @@ struct pool {
 	size_t nblocks;
 	char *cur;
 	size_t cur_left;
+	size_t next_block; /* size of the next block */
 	size_t bytes;
 };
 
@@ -75,8 +77,12 @@ static char *pool_store(struct pool *p, const char *s, size_t n)
 		p->blocks[p->nblocks++] = dst;
 	} else {
 		if (p->cur_left < n + 1) {
-			p->cur = gf_xmalloc(POOL_BLOCK);
-			p->cur_left = POOL_BLOCK;
+			size_t bs = p->next_block ? p->next_block : POOL_FIRST_BLOCK;
+			while (bs < n + 1)
+				bs *= 2;
+			p->next_block = bs < POOL_BLOCK ? bs * 2 : POOL_BLOCK;
+			p->cur = gf_xmalloc(bs);
+			p->cur_left = bs;
 			p->blocks = gf_xreallocarray(p->blocks, p->nblocks + 1, sizeof *p->blocks);
 			p->blocks[p->nblocks++] = p->cur;
 		}

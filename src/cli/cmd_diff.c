@@ -27,12 +27,7 @@
 #include "../write/folded_out.h"
 #include "../analyze/merge.h"
 
-#if defined(__has_include)
-#if __has_include("../write/svg.c") && __has_include("../write/svg.h")
-#define HAVE_SVG 1
 #include "../write/svg.h"
-#endif
-#endif
 
 #include <getopt.h>
 #include <math.h>
@@ -302,7 +297,6 @@ static void print_top(FILE *fp, const struct diff_result *r, size_t n, bool self
 
 /* ---- SVG ---- */
 
-#ifdef HAVE_SVG
 struct svgctx {
 	const struct diff_result *r;
 	bool negate;
@@ -381,7 +375,7 @@ static void svg_tooltip(void *ctx, const struct ftree *t, uint32_t node, struct 
 	sbuf_addch(out, ')');
 }
 
-static void render_svg(FILE *fp, struct diff_result *r, bool negate, const char *title,
+static void render_svg(struct ofile *of, struct diff_result *r, bool negate, const char *title,
 		       const struct diff_opts *o)
 {
 	struct svgctx c = { .r = r, .negate = negate, .maxd = 0 };
@@ -428,7 +422,7 @@ static void render_svg(FILE *fp, struct diff_result *r, bool negate, const char 
 		so.countname = u;
 	struct sbuf err = SBUF_INIT;
 	ftree_sort(t);
-	int rc = svg_render(t, &so, fp, NULL, &err);
+	int rc = svg_render(t, &so, of->fp, NULL, &err);
 	if (negate) {
 		int64_t *x = t->total;
 		t->total = t->total2;
@@ -437,11 +431,12 @@ static void render_svg(FILE *fp, struct diff_result *r, bool negate, const char 
 	sbuf_release(&l1);
 	sbuf_release(&l2);
 	sbuf_release(&l3);
-	if (rc)
+	if (rc) {
+		ofile_abort(of); /* no partial output */
 		cli_die(gf_err_exit(rc), "%s", err.buf);
+	}
 	sbuf_release(&err);
 }
-#endif
 
 /* 3-column text, sorted by stack bytes; --negate swaps the columns. */
 static int write_text(FILE *fp, struct diff_result *r, bool negate)
@@ -562,11 +557,6 @@ int cmd_diff(int argc, char **argv)
 		cli_usage_error("only one input can be stdin ('-')");
 	if (out && ends_with(out, ".svg"))
 		svg = true;
-#ifndef HAVE_SVG
-	if (svg)
-		cli_die(GF_EXIT_USAGE, "--svg needs the SVG renderer, which this build lacks; "
-			"pipe the text output into 'gpuflame svg' or flamegraph.pl");
-#endif
 	struct ftree before, after;
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
@@ -608,14 +598,11 @@ int cmd_diff(int argc, char **argv)
 	if (ofile_open(&of, out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	if (svg) {
-#ifdef HAVE_SVG
-		render_svg(of.fp, &r, negate, title, &o);
-#endif
+		render_svg(&of, &r, negate, title, &o);
 	} else if (write_text(of.fp, &r, negate)) {
 		ofile_abort(&of);
 		cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", out ? out : "<stdout>");
 	}
-	(void)title;
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	diff_result_release(&r);

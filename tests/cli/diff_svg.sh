@@ -7,8 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 CHK=tests/gen/check_diff_svg.py
 
-gf diff --svg /dev/null /dev/null 2>/dev/null
-if grep -q "lacks" "$T/err"; then skip "diff-svg" "built without the SVG renderer"; exit 0; fi
 
 # --- inferno's differential fixture, split into before/after ---
 if need_shared "diff-svg-inferno"; then
@@ -75,6 +73,10 @@ if [ "${n:-0}" -ge 8 ]; then pass "diff-pyspy-no-sampled-colours"; else fail "di
 # --top classes: the changed frame is 'grew', the rest noise
 gf diff --top 3 "$T/p1" "$T/p3"
 expect_grep "diff-pyspy-top-grew" "grew +thread \(0x\.\.\.\);main \(serve.py:40\);decode_step \(engine.py:88\);sample \(engine.py:140\);item \(sampler.py:30\)$" "$T/out"
+# nothing to draw (AFTER is empty): exit 1, no partial SVG left behind
+printf 'a 1\n' > "$T/one"; printf 'a 0\n' > "$T/zero"
+gf diff -o "$T/empty.svg" "$T/one" "$T/zero"; expect_rc "diff-svg-empty-after" 1
+if ls "$T"/empty.svg* >/dev/null 2>&1; then fail "diff-svg-no-partial" "output left"; else pass "diff-svg-no-partial"; fi
 # 10 more noise-only pairs: false colours stay rare (alpha 0.01, ~13 frames)
 tot=0
 for s in 11 12 13 14 15 16 17 18 19 20; do

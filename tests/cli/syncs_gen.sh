@@ -21,6 +21,9 @@ out=$(python3 "$CHK" syncs "$T/sync.syncs.json" "$T/sync.exp.json" 2>&1); printf
 expect_grep "trace-sync-schema" '"schema": "gpuflame.syncs/1"' "$T/sync.syncs.json"
 expect_grep "trace-sync-per-step" '"count_per_step": 1.00,' "$T/sync.syncs.json"
 expect_grep "trace-sync-chain" '"op_chain": "aten::item > aten::_local_scalar_dense"' "$T/sync.syncs.json"
+gf_in "$T/sync.json" syncs --format json
+expect_rc "trace-stdin-rc" 0
+if diff <(grep -v '"file":' "$T/out") <(grep -v '"file":' "$T/sync.syncs.json") >/dev/null; then pass "trace-stdin-same"; else fail "trace-stdin-same"; fi
 gf syncs --format json "$T/graph.json"
 cp "$T/out" "$T/graph.syncs.json"
 out=$(python3 "$CHK" syncs "$T/graph.syncs.json" "$T/graph.exp.json" 2>&1); printf '%s\n' "$out"

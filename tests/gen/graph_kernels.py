@@ -22,7 +22,7 @@ def main():
     raw = open(sys.argv[1], "rb").read()
     if raw[:2] == b"\x1f\x8b":
         raw = gzip.decompress(raw)
-    doc = json.loads(raw, parse_float=decimal.Decimal)
+    doc = json.loads(raw, parse_float=str)
     evs = doc["traceEvents"] if isinstance(doc, dict) else doc
     corr = set()
     for e in evs:

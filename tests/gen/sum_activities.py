@@ -28,7 +28,7 @@ def main():
         raw = fp.read()
     if raw[:2] == b"\x1f\x8b":
         raw = gzip.decompress(raw)
-    doc = json.loads(raw.decode("utf-8", "replace"), parse_float=decimal.Decimal)
+    doc = json.loads(raw.decode("utf-8", "replace"), parse_float=str)
     evs = doc["traceEvents"] if isinstance(doc, dict) else doc
     total = count = 0
     for e in evs:
