@@ -59,7 +59,10 @@ int folded_parse_line(const char *s, size_t n, int want_cols, struct folded_line
 		i++;
 	if (i == n)
 		return FOLDED_BLANK;
-	if (s[0] == '#') {
+	/* A comment is '#' followed by a blank or the end of the line (inferno's
+	 * rule): frames such as "## forward ##" (record_function names) must
+	 * stay stacks. */
+	if (s[0] == '#' && (n == 1 || is_blank(s[1]))) {
 		if (n >= sizeof META_PREFIX - 1 && !memcmp(s, META_PREFIX, sizeof META_PREFIX - 1))
 			return FOLDED_META;
 		return FOLDED_COMMENT;

@@ -6,7 +6,8 @@
  *   a;b;c 10 14         differential line: weight before, weight after
  *   a;b 2.5             decimal weights are exact (fixed point)
  *   # gpuflame: weight=gpu; unit=us; steps=5;    metadata header (kept)
- *   # anything          comment (skipped)
+ *   # anything          comment (skipped): '#' then a blank or end of line;
+ *                       "## forward ##;a 3" is a stack
  * The weight is the last blank-separated (space or TAB) token; CRLF is
  * accepted; blank lines are skipped; a trailing ';' adds no empty frame (as in
  * flamegraph.pl) but inner and leading empty frames are kept. Identical stacks

@@ -75,16 +75,16 @@ static inline int jscan_ws(struct jcur *c)
 	if (GF_LIKELY(jscan_cls[(unsigned char)*p] != 1))
 		return p < c->end ? (unsigned char)*p : (c->st = JS_MORE, -1);
 #ifdef __SSE2__
+	/* branch-free for runs under 16 blanks (whether a blank follows is
+	 * unpredictable in real traces, so a first-byte test mispredicts) */
 	for (;;) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 		__m128i w = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
 		w = _mm_or_si128(w, _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\t'))));
 		unsigned m = (unsigned)_mm_movemask_epi8(w) ^ 0xffffu;
-		if (GF_LIKELY(m)) {
-			p += __builtin_ctz(m);
+		p += __builtin_ctz(m | 0x10000u);
+		if (GF_LIKELY(m))
 			break;
-		}
-		p += 16;
 	}
 #else
 	while (jscan_cls[(unsigned char)*p] == 1)

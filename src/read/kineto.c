@@ -305,9 +305,9 @@ static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 	}
 	size_t i0 = i;
 	int64_t v = 0;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+	for (; i < n && s[i] >= '0' && s[i] <= '9' && i - i0 < 16; i++)
 		v = v * 10 + (s[i] - '0');
-	size_t nint = i - i0;
+	size_t nint = i - i0; /* 16 means "maybe more": the general path decides */
 	if (nint && nint <= 15) {
 		if (i == n) {
 			*dec = 0;

@@ -19,8 +19,11 @@
  * which may come after traceEvents): absolute = kt.meta.base_time_ns + ts.
  *
  * Only the keys gpuflame needs are decoded; everything else is skipped by
- * bracket matching. Strings are unescaped (\uXXXX, surrogate pairs) and
- * interned in the pool.
+ * bracket matching. Strings are unescaped (\uXXXX, surrogate pairs; a lone
+ * surrogate becomes U+FFFD) and interned in the pool. Decoded strings must be
+ * valid UTF-8 (else an error with the byte offset); skipped ones are not
+ * checked. NUL bytes and raw control bytes in strings are errors; nesting is
+ * limited to 64 levels per value. See docs/trace-reader.md.
  *
  * Layer: read. Never prints; errors come back in err as one line:
  *   'trace.json': byte 1048577 (line 3): expected ',' or ']' after event, got '}'

@@ -38,6 +38,13 @@ check_variant tp0 --variant tp --rank 0 --seed 4
 check_variant tp1 --variant tp --rank 1 --seed 4
 check_variant abs --variant sync --abs-ts --seed 5 --layers 3 --steps 4
 
+# the generator is deterministic: same seed, same bytes; another seed differs
+python3 "$GEN" --variant sync --seed 1 -o "$T/again.json" --expect "$T/again.exp.json"
+expect_same "generator-deterministic-trace" "$T/again.json" "$T/sync.json"
+expect_same "generator-deterministic-expect" "$T/again.exp.json" "$T/sync.exp.json"
+python3 "$GEN" --variant sync --seed 9 -o "$T/other.json"
+if cmp -s "$T/other.json" "$T/sync.json"; then fail "generator-seed" "seed 9 gave seed 1's trace"; else pass "generator-seed"; fi
+
 # header
 gf fold --label batch=4 --label dtype=bf16 "$T/tp1.json"
 expect_rc "header-rc" 0

@@ -4,7 +4,7 @@ profiler (Kineto) traces with answers known BY CONSTRUCTION.
 
 Usage:
   gen_decode.py --variant sync|fixed|graph|tp [--steps N] [--layers L]
-                [--seed S] [--rank R] [--abs-ts] [--no-expect-lines]
+                [--seed S] [--rank R] [--abs-ts]
                 -o TRACE.json [--expect EXPECT.json]
 
 Variants (torch 2.x schema: relative 3-decimal ts + baseTimeNanoseconds; with

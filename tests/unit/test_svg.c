@@ -381,6 +381,7 @@ T_TEST(test_svg__empty_is_an_error)
 	T_EQ_I64(out.len, 0);
 	T_TRUE(err.len > 0);
 	o.bgcolors = "pink";
+	ftree_release(&t);
 	load(&t, "a 1\n", 0);
 	T_EQ_I64(svg_render_buf(&t, &o, &out, NULL, &err), GF_EUSAGE);
 	ftree_release(&t);
