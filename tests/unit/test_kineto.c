@@ -237,6 +237,28 @@ T_TEST(test_kineto__long_name)
 	sbuf_release(&out);
 }
 
+T_TEST(test_kineto__huge_values)
+{
+	/* a 3 MB top-level value and a 3 MB name, fed in 64 KiB pieces: the
+	 * unit is retried with geometrically more text, and the result is exact */
+	struct sbuf t = SBUF_INIT, out = SBUF_INIT;
+	sbuf_addstr(&t, "{\"metadata\": {\"blob\": \"");
+	for (int i = 0; i < 3 << 20; i++)
+		sbuf_addch(&t, 'a' + i % 26);
+	sbuf_addstr(&t, "\"}, \"traceEvents\": [{\"ph\": \"X\", \"ts\": 1, \"dur\": 2, \"name\": \"");
+	for (int i = 0; i < 3 << 20; i++)
+		sbuf_addch(&t, 'a' + i % 26);
+	sbuf_addstr(&t, "\"}]}");
+	int rc = run_split(t.buf, t.len, 65536, 65536, &out);
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "events=1 ");
+	const char *nm = strstr(out.buf, "name=abc");
+	const char *e = nm ? strstr(nm, " cat=-") : NULL;
+	T_TRUE(nm && e && e - nm - 5 == 3 << 20);
+	sbuf_release(&t);
+	sbuf_release(&out);
+}
+
 T_TEST(test_kineto__pid_tid_forms)
 {
 	struct sbuf out = SBUF_INIT;
@@ -506,6 +528,7 @@ int main(void)
 	T_RUN(test_kineto__resaved_exp_quoted);
 	T_RUN(test_kineto__strings_escapes);
 	T_RUN(test_kineto__long_name);
+	T_RUN(test_kineto__huge_values);
 	T_RUN(test_kineto__pid_tid_forms);
 	T_RUN(test_kineto__metadata_and_args);
 	T_RUN(test_kineto__truncated_array);
