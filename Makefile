@@ -68,12 +68,19 @@ asan:
 deps:
 	scripts/deps.sh build
 
-# The fuzzers need clang; each links the library sources directly.
-FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -O1 -g -fsanitize=fuzzer,address,undefined -Isrc
-fuzz: $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz$(TAG)/%)
-build/fuzz$(TAG)/%: tests/fuzz/%.c $(LIB_SRC)
+# The fuzzers need clang: the library is compiled once with coverage
+# instrumentation (-fsanitize=fuzzer-no-link), then each target links it.
+FB          := build/fuzz$(TAG)
+FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Isrc
+FUZZ_OBJ    := $(LIB_SRC:%.c=$(FB)/obj/%.o)
+fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FB)/%)
+$(FB)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(LIBS)
+	clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(FB)/libgpuflame-fuzz.a: $(FUZZ_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(FB)/%: tests/fuzz/%.c $(FB)/libgpuflame-fuzz.a
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libgpuflame-fuzz.a $(LIBS)
 
 test:
 	scripts/deps.sh test
@@ -98,4 +105,4 @@ install: $(B)/gpuflame
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNITS:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNITS:=.d) $(FUZZ_OBJ:.o=.d)

@@ -473,6 +473,13 @@ static bool read_key(struct rd *r, struct jcur *c, const char **k, size_t *kn, i
 		*k = js.s;
 		*kn = js.n;
 	}
+	/* fast path for the usual `": v` (the padding makes p[2] readable) */
+	const char *p = c->p;
+	if (GF_LIKELY(p[0] == ':' && p[1] == ' ' && (unsigned char)p[2] > ' ' && p + 2 < c->end)) {
+		c->p = p + 2;
+		*ch = (unsigned char)p[2];
+		return true;
+	}
 	int x = jscan_ws(c);
 	if (x < 0)
 		return false;
@@ -489,6 +496,11 @@ static bool read_key(struct rd *r, struct jcur *c, const char **k, size_t *kn, i
  * byte. @return 1 more members, 0 closed, -1 stop (c->st set). */
 static int next_member(struct jcur *c, int close, const char *what)
 {
+	const char *p = c->p;
+	if (p + 2 < c->end && p[0] == ',' && p[1] == ' ' && p[2] == '"') { /* the usual `, "` */
+		c->p = p + 2;
+		return 1;
+	}
 	int x = jscan_ws(c);
 	if (x < 0)
 		return -1;
@@ -916,6 +928,16 @@ static int parse_units(struct rd *r)
 		r->pos = (size_t)(c.p - r->buf); /* blanks are consumed */
 		switch (r->state) {
 		case ST_START:
+			if (x == 0xef && r->base_off + r->pos == 0) { /* a UTF-8 byte order mark */
+				if (c.end - c.p < 3) {
+					c.st = JS_MORE;
+					break;
+				}
+				if ((unsigned char)c.p[1] == 0xbb && (unsigned char)c.p[2] == 0xbf) {
+					c.p += 3;
+					break;
+				}
+			}
 			if (x == '{') {
 				r->state = ST_OBJ_FIRST;
 			} else if (x == '[') {

@@ -21,7 +21,7 @@ for f in "$dir"/fuzz_*; do
   if "$f" -runs=0 "$work" >"$work.log" 2>&1 &&
      "$f" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
           -artifact_prefix="$dir/crash-$name-" "$work" >>"$work.log" 2>&1; then
-    echo "PASS fuzz_$name ($(grep -Eo 'stat::number_of_executed_units: [0-9]+|#[0-9]+ *DONE' "$work.log" | tail -1))"
+    echo "PASS fuzz_$name ($(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$work.log" | tail -1))"
   else
     echo "FAIL fuzz_$name: $(grep -E 'ERROR|SUMMARY|crash' "$work.log" | head -3 | tr '\n' ' ')"
   fi

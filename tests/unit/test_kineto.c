@@ -333,6 +333,10 @@ T_TEST(test_kineto__truncated_array)
 	T_EQ_I64(rc, 0);
 	T_HAS(&out, "events=1 ");
 	T_HAS(&out, "trunc=1 at=62");
+	/* a UTF-8 byte order mark is skipped */
+	rc = RUN("\xef\xbb\xbf[{\"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"name\": \"a\"}]");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "events=1 ");
 	/* a trailing comma before ']' is accepted, as Chrome does */
 	rc = RUN("[{\"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"name\": \"a\"},]");
 	T_EQ_I64(rc, 0);
