@@ -21,7 +21,6 @@
 #include "../base/ofile.h"
 #include "../model/trace.h"
 #include "../read/folded.h"
-#include "../read/kineto.h"
 #include "../read/source.h"
 #include "../write/pysync_out.h"
 #include "../write/report_out.h"
@@ -137,47 +136,6 @@ static bool file_is_json(const char *path)
 	return is_json(buf, have);
 }
 
-struct mem_ctx {
-	struct trace *t;
-	struct kineto_trace *kt;
-};
-
-static int on_event(void *ctx, const struct kev *e)
-{
-	struct mem_ctx *m = ctx;
-	const struct ktrack *tr = e->track < m->kt->ntracks ? &m->kt->tracks[e->track] : NULL;
-	return trace_add_event(m->t, e, tr);
-}
-
-static void trace_from_mem(struct trace *t, const struct sbuf *data, const char *name,
-			   const struct trace_opts *to)
-{
-	struct sbuf err = SBUF_INIT;
-	struct kineto_trace kt;
-	kineto_init(&kt, t->names);
-	struct mem_ctx m = { t, &kt };
-	int rc = kineto_read_mem(&kt, data->buf, data->len, name, on_event, &m, &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.len ? err.buf : "cannot read the trace");
-	/* as trace_load does for files */
-	t->meta.rank = kt.meta.rank;
-	t->meta.world_size = kt.meta.world_size;
-	memcpy(t->meta.backend, kt.meta.backend, sizeof t->meta.backend);
-	t->meta.base_time_ns = kt.meta.base_time_ns;
-	t->meta.has_base_time = kt.meta.has_base_time;
-	t->meta.ts_gen = kt.meta.ts_gen;
-	t->meta.bytes_in = kt.stats.bytes_in;
-	t->meta.bytes_file = kt.stats.bytes_file;
-	t->meta.events = kt.stats.events;
-	t->meta.truncated = kt.stats.truncated;
-	trace_update_thread_names(t, kt.tracks, kt.ntracks);
-	rc = trace_finish(t, to, &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	kineto_release(&kt);
-	sbuf_release(&err);
-}
-
 static void do_folded(const char *name, const struct sbuf *data, int format, struct sbuf *out)
 {
 	struct sbuf err = SBUF_INIT;
@@ -215,16 +173,12 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	struct sbuf err = SBUF_INIT;
 	struct trace t;
 	trace_init(&t, NULL);
-	if (data) {
-		trace_from_mem(&t, data, name, to);
-	} else {
-		int rc = trace_load(&t, path, to, &err);
-		cli_progress_done();
-		if (rc)
-			cli_die(gf_err_exit(rc), "%s", err.buf);
-	}
+	int rc = data ? trace_load_mem(&t, data->buf, data->len, name, to, &err) : trace_load(&t, path, to, &err);
+	cli_progress_done();
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	struct actx c;
-	int rc = actx_init(&c, &t, device, &err);
+	rc = actx_init(&c, &t, device, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
 	struct report r;

@@ -218,6 +218,14 @@ void trace_release(struct trace *t);
 int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err);
 
 /*
+ * Same over trace text already in memory (decompressed); name is the file
+ * name used in messages. o's progress and threads are not used (there is
+ * nothing to read). Same return values as trace_load.
+ */
+int trace_load_mem(struct trace *t, const void *buf, size_t len, const char *name, const struct trace_opts *o,
+		   struct sbuf *err);
+
+/*
  * Adds one event; track describes e->track (its pid/tid/thread name). Events
  * of kinds the model does not keep are ignored. Usable directly by tests.
  * @return GF_OK or GF_EINTERNAL (limits).

@@ -1,6 +1,7 @@
 /*
- * trace_load.c — trace_load: read a Kineto file with the streaming reader
- * straight into the trace model (see trace.h). Kept apart from trace.c so
+ * trace_load.c — trace_load / trace_load_mem: read a Kineto file or an
+ * in-memory trace text with the streaming reader straight into the trace
+ * model (see trace.h). Kept apart from trace.c so
  * that the model can be unit-tested without linking the reader.
  */
 #include "trace.h"
@@ -23,19 +24,27 @@ static int load_cb(void *ctx, const struct kev *e)
 	return rc;
 }
 
-int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err)
+/* Reads from the file path, or from buf/len when mem (path then names the
+ * data in messages), into t and finishes it. */
+static int load(struct trace *t, const char *path, bool mem, const void *buf, size_t len,
+		const struct trace_opts *o, struct sbuf *err)
 {
 	struct kineto_trace kt;
 	kineto_init(&kt, t->names);
-	struct kineto_opts ko;
-	memset(&ko, 0, sizeof ko);
-	if (o) {
-		ko.progress = o->progress;
-		ko.progress_ctx = o->progress_ctx;
-		ko.threads = o->threads;
-	}
 	struct load_ctx c = { t, &kt, 0 };
-	int rc = kineto_read(&kt, path, load_cb, &c, &ko, err);
+	int rc;
+	if (mem) {
+		rc = kineto_read_mem(&kt, buf, len, path, load_cb, &c, err);
+	} else {
+		struct kineto_opts ko;
+		memset(&ko, 0, sizeof ko);
+		if (o) {
+			ko.progress = o->progress;
+			ko.progress_ctx = o->progress_ctx;
+			ko.threads = o->threads;
+		}
+		rc = kineto_read(&kt, path, load_cb, &c, &ko, err);
+	}
 	if (rc) {
 		if (c.rc)
 			sbuf_setf(err, "'%s': too many host threads or events for the trace model", path);
@@ -58,3 +67,13 @@ int trace_load(struct trace *t, const char *path, const struct trace_opts *o, st
 	return trace_finish(t, o, err);
 }
 
+int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err)
+{
+	return load(t, path, false, NULL, 0, o, err);
+}
+
+int trace_load_mem(struct trace *t, const void *buf, size_t len, const char *name, const struct trace_opts *o,
+		   struct sbuf *err)
+{
+	return load(t, name, true, buf, len, o, err);
+}

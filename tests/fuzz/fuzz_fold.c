@@ -1,29 +1,16 @@
 /*
  * fuzz_fold.c — libFuzzer target for the trace model and the folders: the
- * input is read as a Kineto trace (kineto_read_mem -> trace_add_event ->
- * trace_finish), then folded with every weight and a few option sets chosen
- * by the input's last byte; the input is also parsed as a --families rules
- * file. Must never crash, leak or trip UBSan; GPU-weight conservation is
+ * input is read as a Kineto trace (trace_load_mem), then folded with every
+ * weight and a few option sets chosen by the input's last byte; the input is
+ * also parsed as a --families rules file. Must never crash, leak or trip UBSan; GPU-weight conservation is
  * asserted (the folded total equals the sum of activity durations).
  * Seeds: tests/fuzz/corpus/fold/ (small generated decode traces).
  */
 #include "fold/fold.h"
-#include "read/kineto.h"
+#include "model/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct ctx {
-	struct trace *t;
-	struct kineto_trace *kt;
-};
-
-static int on_event(void *p, const struct kev *e)
-{
-	struct ctx *c = p;
-	const struct ktrack *tr = e->track < c->kt->ntracks ? &c->kt->tracks[e->track] : NULL;
-	return trace_add_event(c->t, e, tr);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,15 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct trace t;
 	trace_init(&t, NULL);
-	struct kineto_trace kt;
-	kineto_init(&kt, t.names);
-	struct ctx c = { &t, &kt };
-	int rc = kineto_read_mem(&kt, data, size, "fuzz.json", on_event, &c, &err);
-	if (!rc) {
-		trace_update_thread_names(&t, kt.tracks, kt.ntracks);
-		rc = trace_finish(&t, NULL, &err);
-	}
-	kineto_release(&kt);
+	int rc = trace_load_mem(&t, data, size, "fuzz.json", NULL, &err);
 	if (!rc) {
 		unsigned sel = size ? data[size - 1] : 0;
 		for (int w = FW_GPU; w <= FW_CALLS; w++) {

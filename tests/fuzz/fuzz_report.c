@@ -1,8 +1,7 @@
 /*
  * fuzz_report.c — libFuzzer target for the report/syncs analyses and their
- * writers: the input is read as a Kineto trace (kineto_read_mem ->
- * trace_add_event -> trace_finish), then analysed (actx, steps, gaps, syncs,
- * comm, verdict) with options chosen by the input's last byte and written as
+ * writers: the input is read as a Kineto trace (trace_load_mem), then
+ * analysed (actx, steps, gaps, syncs, comm, verdict) with options chosen by the input's last byte and written as
  * text, Markdown and JSON, twice as two "ranks" for the straggler path; the
  * input is also read as py-spy folded stacks for the folded sync finder.
  * Must never crash, leak or trip UBSan; asserted invariants: per step,
@@ -12,24 +11,12 @@
 #include "analyze/pysync.h"
 #include "analyze/report.h"
 #include "read/folded.h"
-#include "read/kineto.h"
+#include "model/trace.h"
 #include "write/pysync_out.h"
 #include "write/report_out.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct ctx {
-	struct trace *t;
-	struct kineto_trace *kt;
-};
-
-static int on_event(void *p, const struct kev *e)
-{
-	struct ctx *c = p;
-	const struct ktrack *tr = e->track < c->kt->ntracks ? &c->kt->tracks[e->track] : NULL;
-	return trace_add_event(c->t, e, tr);
-}
 
 static void folded_path(const uint8_t *data, size_t size)
 {
@@ -58,15 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sbuf err = SBUF_INIT;
 	struct trace t;
 	trace_init(&t, NULL);
-	struct kineto_trace kt;
-	kineto_init(&kt, t.names);
-	struct ctx c = { &t, &kt };
-	int rc = kineto_read_mem(&kt, data, size, "fuzz.json", on_event, &c, &err);
-	if (!rc) {
-		trace_update_thread_names(&t, kt.tracks, kt.ntracks);
-		rc = trace_finish(&t, NULL, &err);
-	}
-	kineto_release(&kt);
+	int rc = trace_load_mem(&t, data, size, "fuzz.json", NULL, &err);
 	if (!rc) {
 		unsigned sel = size ? data[size - 1] : 0;
 		struct actx cx;

@@ -14,35 +14,17 @@
 #include "analyze/syncs.h"
 #include "model/trace.h"
 #include "read/folded.h"
-#include "read/kineto.h"
 #include "write/jsonw.h"
 #include "write/rtable.h"
-
-struct ctx {
-	struct trace *t;
-	struct kineto_trace *kt;
-};
-
-static int on_ev(void *p, const struct kev *e)
-{
-	struct ctx *c = p;
-	return trace_add_event(c->t, e, &c->kt->tracks[e->track]);
-}
 
 /* Loads a JSON trace text into t. @return 0 on success. */
 static int load(struct trace *t, const char *json)
 {
 	struct sbuf err = SBUF_INIT;
-	struct kineto_trace kt;
 	trace_init(t, NULL);
-	kineto_init(&kt, t->names);
-	struct ctx c = { t, &kt };
-	int rc = kineto_read_mem(&kt, json, strlen(json), "t.json", on_ev, &c, &err);
-	if (!rc)
-		rc = trace_finish(t, NULL, &err);
+	int rc = trace_load_mem(t, json, strlen(json), "t.json", NULL, &err);
 	if (rc)
 		printf("# load: %s\n", err.buf);
-	kineto_release(&kt);
 	sbuf_release(&err);
 	return rc;
 }
