@@ -85,8 +85,7 @@ uint32_t actx_act_from(const struct actx *c, gf_ns lo)
 	return i;
 }
 
-/* First busy interval whose end is > ts. */
-static size_t busy_after(const struct actx *c, gf_ns ts)
+size_t actx_busy_after(const struct actx *c, gf_ns ts)
 {
 	size_t lo = 0, hi = c->nbusy;
 	while (lo < hi) {
@@ -102,14 +101,14 @@ static size_t busy_after(const struct actx *c, gf_ns ts)
 gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
 {
 	gf_ns sum = 0;
-	for (size_t i = busy_after(c, lo); i < c->nbusy && c->busy[2 * i] < hi; i++)
+	for (size_t i = actx_busy_after(c, lo); i < c->nbusy && c->busy[2 * i] < hi; i++)
 		sum += actx_overlap(c->busy[2 * i], c->busy[2 * i + 1], lo, hi);
 	return sum;
 }
 
 gf_ns actx_next_busy(const struct actx *c, gf_ns ts)
 {
-	size_t i = busy_after(c, ts);
+	size_t i = actx_busy_after(c, ts);
 	if (i >= c->nbusy)
 		return INT64_MAX;
 	if (c->busy[2 * i] <= ts)

@@ -65,6 +65,10 @@ static inline gf_ns actx_overlap(gf_ns a0, gf_ns a1, gf_ns b0, gf_ns b1)
 	return hi > lo ? hi - lo : 0;
 }
 
+/* Index of the first busy interval (c->busy[2i], c->busy[2i+1]) whose end
+ * is > ts; c->nbusy when none. */
+size_t actx_busy_after(const struct actx *c, gf_ns ts);
+
 /* Busy time of the device inside [lo, hi). */
 gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi);
 

@@ -117,20 +117,6 @@ const char *gaps_launch_advice(const struct launch_diag *ld)
 	       "are shorter than their launch call";
 }
 
-/* First busy pair index whose end is > ts. */
-static size_t busy_after(const struct actx *c, gf_ns ts)
-{
-	size_t lo = 0, hi = c->nbusy;
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (c->busy[2 * m + 1] <= ts)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
-}
-
 /* The first activity on the device starting at or after ts, or TRACE_NONE. */
 static uint32_t next_act(const struct actx *c, gf_ns ts)
 {
@@ -191,15 +177,8 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 			}
 		}
 		for (uint32_t th = 0; th < t->nth; th++) {
-			uint32_t lo = t->th[th].first, hi = lo + t->th[th].n;
-			while (lo < hi) {
-				uint32_t m = lo + (hi - lo) / 2;
-				if (t->r[m].start < row->start)
-					lo = m + 1;
-				else
-					hi = m;
-			}
-			for (uint32_t k = lo; k < t->th[th].first + t->th[th].n && t->r[k].start < row->end; k++) {
+			uint32_t k = trace_range_lower(t, th, row->start), end = t->th[th].first + t->th[th].n;
+			for (; k < end && t->r[k].start < row->end; k++) {
 				const struct trace_range *x = &t->r[k];
 				if (!(x->flags & TRF_LAUNCH) || (x->kind != TR_RUNTIME && x->kind != TR_DRIVER))
 					continue;
@@ -255,7 +234,7 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 			g->hta_other = hi - lo;
 			continue;
 		}
-		size_t i = busy_after(c, lo);
+		size_t i = actx_busy_after(c, lo);
 		gf_ns cur = lo;
 		while (cur < hi) {
 			if (i < c->nbusy && c->busy[2 * i] <= cur) {

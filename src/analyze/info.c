@@ -160,22 +160,113 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int cmp_hev(const void *a, const void *b)
+/* Sorts v[0..n) ascending; nothing to do when it already is (the usual case
+ * for correlation ids and steps, written in order). */
+static void sort_i64(int64_t *v, size_t n)
 {
-	const struct info_hev *x = a, *y = b;
+	size_t i = 1;
+	while (i < n && v[i - 1] <= v[i])
+		i++;
+	if (i < n)
+		qsort(v, n, sizeof *v, cmp_i64);
+}
+
+/* Whether sorted v[0..n) holds x. */
+static bool has_i64(const int64_t *v, size_t n, int64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == x;
+}
+
+static inline bool hev_lt(const struct info_hev *x, const struct info_hev *y)
+{
 	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
+		return x->track < y->track;
 	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1; /* longer first: parents before children */
-	return 0;
+		return x->ts < y->ts;
+	return x->end > y->end; /* longer first: parents before children */
+}
+
+/* Stable merge sort of v[0..n) by hev_lt with scratch tmp[0..n) (the order
+ * of qsort(cmp_hev) in glibc, which is a stable merge sort). */
+static void hev_msort(struct info_hev *v, struct info_hev *tmp, size_t n)
+{
+	if (n < 2)
+		return;
+	if (n <= 16) { /* insertion sort: stable */
+		for (size_t i = 1; i < n; i++) {
+			struct info_hev x = v[i];
+			size_t j = i;
+			while (j && hev_lt(&x, &v[j - 1])) {
+				v[j] = v[j - 1];
+				j--;
+			}
+			v[j] = x;
+		}
+		return;
+	}
+	size_t h = n / 2;
+	hev_msort(v, tmp, h);
+	hev_msort(v + h, tmp, n - h);
+	if (!hev_lt(&v[h], &v[h - 1]))
+		return; /* already in order */
+	memcpy(tmp, v, h * sizeof *v);
+	size_t i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		v[k++] = hev_lt(&v[j], &tmp[i]) ? v[j++] : tmp[i++];
+	while (i < h)
+		v[k++] = tmp[i++];
+}
+
+/* Sorts the host events by (track, ts, longer first), stably: events come
+ * mostly in time order per track, so a stable counting sort by track
+ * followed by a merge sort of each (nearly sorted) track is linear in
+ * practice. */
+static void sort_host(struct info *in)
+{
+	size_t n = in->host.n;
+	struct info_hev *v = in->host.v;
+	size_t i = 1;
+	while (i < n && !hev_lt(&v[i], &v[i - 1]))
+		i++;
+	if (i >= n)
+		return;
+	uint32_t ntr = 0;
+	for (size_t k = 0; k < n; k++)
+		if (v[k].track >= ntr)
+			ntr = v[k].track + 1;
+	size_t *start = gf_xcalloc((size_t)ntr + 1, sizeof *start);
+	for (size_t k = 0; k < n; k++)
+		start[v[k].track + 1]++;
+	for (uint32_t t = 0; t < ntr; t++)
+		start[t + 1] += start[t];
+	struct info_hev *out = gf_xreallocarray(NULL, n, sizeof *out);
+	for (size_t k = 0; k < n; k++)
+		out[start[v[k].track]++] = v[k]; /* start[t] ends as the end of track t */
+	struct info_hev *tmp = gf_xreallocarray(NULL, n / 2 + 1, sizeof *tmp);
+	size_t b = 0;
+	for (uint32_t t = 0; t < ntr; t++) {
+		size_t e = start[t];
+		hev_msort(out + b, tmp, e - b);
+		b = e;
+	}
+	free(tmp);
+	free(start);
+	free(in->host.v);
+	in->host.v = out;
+	in->host.cap = n;
 }
 
 static void find_overlaps(struct info *in)
 {
-	if (in->host.n)
-		qsort(in->host.v, in->host.n, sizeof *in->host.v, cmp_hev);
+	sort_host(in);
 	VEC(struct info_hev) st = VEC_INIT;
 	uint32_t cur = UINT32_MAX;
 	for (size_t i = 0; i < in->host.n; i++) {
@@ -202,21 +293,19 @@ void info_finish(struct info *in, const struct kineto_trace *kt)
 {
 	(void)kt;
 	/* steps: sorted, unique */
-	if (in->steps.n)
-		qsort(in->steps.v, in->steps.n, sizeof *in->steps.v, cmp_i64);
+	sort_i64(in->steps.v, in->steps.n);
 	size_t k = 0;
 	for (size_t i = 0; i < in->steps.n; i++)
 		if (!k || in->steps.v[k - 1] != in->steps.v[i])
 			in->steps.v[k++] = in->steps.v[i];
 	in->steps.n = k;
 
-	if (in->rt_corr.n)
-		qsort(in->rt_corr.v, in->rt_corr.n, sizeof *in->rt_corr.v, cmp_i64);
+	sort_i64(in->rt_corr.v, in->rt_corr.n);
 	int64_t min_rt = in->rt_corr.n ? in->rt_corr.v[0] : INT64_MAX;
 	in->before_window_last_ts = KEV_NONE;
 	for (size_t i = 0; i < in->gpu_corr.n; i++) {
 		const struct info_corr *c = &in->gpu_corr.v[i];
-		if (in->rt_corr.n && bsearch(&c->corr, in->rt_corr.v, in->rt_corr.n, sizeof(int64_t), cmp_i64)) {
+		if (has_i64(in->rt_corr.v, in->rt_corr.n, c->corr)) {
 			in->gpu_linked++;
 			continue;
 		}

@@ -54,15 +54,8 @@ static void top_calls(struct report *r)
 		if (row->warmup && r->st.nsteady)
 			continue;
 		for (uint32_t th = 0; th < t->nth; th++) {
-			uint32_t lo = t->th[th].first, hi = lo + t->th[th].n, end = hi;
-			while (lo < hi) {
-				uint32_t m = lo + (hi - lo) / 2;
-				if (t->r[m].start < row->start)
-					lo = m + 1;
-				else
-					hi = m;
-			}
-			for (uint32_t k = lo; k < end && t->r[k].start < row->end; k++) {
+			uint32_t k = trace_range_lower(t, th, row->start), end = t->th[th].first + t->th[th].n;
+			for (; k < end && t->r[k].start < row->end; k++) {
 				const struct trace_range *x = &t->r[k];
 				if (x->name >= np)
 					continue;

@@ -13,20 +13,6 @@ void steps_opts_init(struct steps_opts *o)
 	o->skip = 0;
 }
 
-/* First range of thread th with start >= ts. */
-static uint32_t range_lower(const struct trace *t, uint32_t th, gf_ns ts)
-{
-	uint32_t lo = t->th[th].first, hi = lo + t->th[th].n;
-	while (lo < hi) {
-		uint32_t m = lo + (hi - lo) / 2;
-		if (t->r[m].start < ts)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
-}
-
 void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 {
 	const struct trace *t = c->t;
@@ -64,7 +50,7 @@ void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 	/* host calls on all threads that start in the window */
 	for (uint32_t th = 0; th < t->nth; th++) {
 		uint32_t endi = t->th[th].first + t->th[th].n;
-		uint32_t i = range_lower(t, th, lo);
+		uint32_t i = trace_range_lower(t, th, lo);
 		for (; i < endi && t->r[i].start < hi; i++) {
 			const struct trace_range *r = &t->r[i];
 			if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)

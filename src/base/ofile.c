@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int ofile_open(struct ofile *o, const char *path, struct sbuf *err)
@@ -11,6 +12,19 @@ int ofile_open(struct ofile *o, const char *path, struct sbuf *err)
 	memset(o, 0, sizeof *o);
 	if (!path || !strcmp(path, "-")) {
 		o->fp = stdout;
+		return GF_OK;
+	}
+	/* a device, FIFO or socket (/dev/null, a pipe, process substitution) is
+	 * written in place: renaming over it would replace the node itself */
+	struct stat sb;
+	if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+		FILE *fp = fopen(path, "wb");
+		if (!fp) {
+			sbuf_setf(err, "cannot open '%s': %s", path, strerror(errno));
+			return GF_EOUTPUT;
+		}
+		o->fp = fp;
+		o->path = gf_xstrdup(path);
 		return GF_OK;
 	}
 	struct sbuf t = SBUF_INIT;
@@ -47,13 +61,14 @@ int ofile_commit(struct ofile *o, struct sbuf *err)
 		e = errno;
 	}
 	o->fp = NULL;
-	if (!bad && rename(o->tmp, o->path) != 0) {
+	if (!bad && o->tmp && rename(o->tmp, o->path) != 0) {
 		bad = 1;
 		e = errno;
 	}
 	if (bad) {
 		sbuf_setf(err, "cannot write '%s': %s", o->path, strerror(e));
-		unlink(o->tmp);
+		if (o->tmp)
+			unlink(o->tmp);
 	}
 	free(o->tmp);
 	free(o->path);
@@ -66,7 +81,8 @@ void ofile_abort(struct ofile *o)
 	if (o->path) {
 		if (o->fp)
 			fclose(o->fp);
-		unlink(o->tmp);
+		if (o->tmp)
+			unlink(o->tmp);
 		free(o->tmp);
 		free(o->path);
 	}

@@ -4,7 +4,8 @@
  * A named output is written to "<path>.tmp.<pid>" beside the target and
  * renamed over it only by ofile_commit, so a failed run never leaves a partial
  * file (git's lockfile idea). "-" or NULL means stdout, which is checked for
- * write errors (ENOSPC, EPIPE) at commit.
+ * write errors (ENOSPC, EPIPE) at commit. A path that exists and is not a
+ * regular file (/dev/null, a FIFO) is written in place, never renamed over.
  *
  *   struct ofile o;
  *   if (ofile_open(&o, path, &err)) die(err.buf);
@@ -23,7 +24,7 @@
 struct ofile {
 	FILE *fp;
 	char *path; /* NULL for stdout */
-	char *tmp;
+	char *tmp;  /* NULL when writing stdout or a non-regular file in place */
 };
 
 /* @return GF_OK or GF_EOUTPUT with a message in err. */

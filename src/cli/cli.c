@@ -1,6 +1,8 @@
 /* cli.c — messages, exits and option helpers shared by the subcommands. */
 #include "cli.h"
 
+#include "../base/ofile.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -141,4 +143,95 @@ void cli_close_in(FILE *fp)
 {
 	if (fp && fp != stdin)
 		fclose(fp);
+}
+
+/* One end of a step range: n decimal digits at s, or dflt when n is 0. */
+static int64_t step_num(const char *opt, const char *s, size_t n, const char *whole, int64_t dflt)
+{
+	if (!n)
+		return dflt;
+	int64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
+			cli_usage_error("invalid argument '%s' for '%s'; expected A..B with step numbers", whole,
+					opt);
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+void cli_steps(const char *opt, const char *arg, int64_t *first, int64_t *last)
+{
+	const char *dots = strstr(arg, "..");
+	if (!*arg)
+		cli_usage_error("invalid argument '' for '%s'; expected A..B with step numbers", opt);
+	if (!dots) {
+		*first = *last = step_num(opt, arg, strlen(arg), arg, INT64_MIN);
+		return;
+	}
+	*first = step_num(opt, arg, (size_t)(dots - arg), arg, INT64_MIN);
+	*last = step_num(opt, dots + 2, strlen(dots + 2), arg, INT64_MAX);
+	if (*first > *last)
+		cli_usage_error("invalid argument '%s' for '%s': A is after B", arg, opt);
+}
+
+const char *cli_nonempty(const char *opt, const char *val)
+{
+	if (!*val)
+		cli_usage_error("empty argument for '%s'", opt);
+	return val;
+}
+
+void cli_progress_reading(void *ctx, uint64_t done, uint64_t total)
+{
+	const char *name = ctx;
+	if (total)
+		cli_progress("reading %s: %llu / %llu MB", name, (unsigned long long)(done >> 20),
+			     (unsigned long long)(total >> 20));
+	else
+		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
+}
+
+char **cli_inputs(int argc, char **argv, int optind_, size_t *n)
+{
+	static char dash[] = "-";
+	static char *stdin_only[] = { dash };
+	if (optind_ >= argc) {
+		*n = 1;
+		return stdin_only;
+	}
+	*n = (size_t)(argc - optind_);
+	size_t nstdin = 0;
+	for (size_t i = 0; i < *n; i++)
+		nstdin += !strcmp(argv[optind_ + i], "-");
+	if (nstdin > 1)
+		cli_usage_error("stdin ('-') can be given only once");
+	return argv + optind_;
+}
+
+void cli_write_out(const char *path, const struct sbuf *out)
+{
+	struct sbuf err = SBUF_INIT;
+	struct ofile of;
+	if (ofile_open(&of, path, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	fwrite(out->buf, 1, out->len, of.fp);
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&err);
+}
+
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t)
+{
+	struct sbuf err = SBUF_INIT;
+	struct ofile of;
+	if (ofile_open(&of, path, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	if (write(of.fp, t)) {
+		ofile_abort(&of);
+		cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", path && strcmp(path, "-") ? path : "<stdout>");
+	}
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&err);
 }

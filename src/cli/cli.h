@@ -49,6 +49,34 @@ int cli_choice(const char *opt, const char *val, const char *const *names);
 double cli_double(const char *opt, const char *val);
 long long cli_int(const char *opt, const char *val, long long min, long long max);
 
+/*
+ * Parses a step range "A..B", "A..", "..B" or "A" (decimal step numbers) for
+ * option opt; an open end is INT64_MIN (first) or INT64_MAX (last). Empty,
+ * non-digit or too large numbers and A > B are usage errors.
+ */
+void cli_steps(const char *opt, const char *arg, int64_t *first, int64_t *last);
+/* A required non-empty option value (e.g. --step-marker); "" is a usage error. */
+const char *cli_nonempty(const char *opt, const char *val);
+
+/* Progress callback for the trace readers (kineto_progress_fn): ctx is the
+ * input's display name; shows "reading NAME: X / Y MB" with cli_progress. */
+void cli_progress_reading(void *ctx, uint64_t done, uint64_t total);
+
+/*
+ * The input files of a command taking FILE...: argv[optind..argc), or just
+ * "-" (stdin) when there are none; "-" given twice is a usage error.
+ * @return the array (argv's own or a static one) and its length in *n.
+ */
+char **cli_inputs(int argc, char **argv, int optind_, size_t *n);
+
+/* Writes out to path (NULL or "-" = stdout) all-or-nothing with ofile;
+ * dies with GF_EXIT_OUTPUT when it cannot. */
+void cli_write_out(const char *path, const struct sbuf *out);
+/* Same with the text written by write(fp, t) (folded_write,
+ * merge_write_sorted...), which returns non-zero on a write error. */
+struct ftree;
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t);
+
 /* Opens an input file ("-" = stdin) or dies with GF_EXIT_INPUT. */
 FILE *cli_open_in(const char *path);
 void cli_close_in(FILE *fp);

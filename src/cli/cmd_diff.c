@@ -300,7 +300,8 @@ static void print_top(FILE *fp, const struct diff_result *r, size_t n, bool self
 struct svgctx {
 	const struct diff_result *r;
 	bool negate;
-	int64_t maxd; /* largest |total delta| over non-root frames */
+	int64_t maxd;  /* largest |total delta| over non-root frames */
+	int64_t maxsd; /* largest |self delta| over non-root frames */
 };
 
 static int64_t col(const struct svgctx *c, uint32_t node, int which, bool self)
@@ -335,6 +336,28 @@ static int svg_color(void *ctx, const struct ftree *t, uint32_t node, char rgb[2
 		snprintf(rgb, 24, "rgb(255,%d,%d)", v, v);
 	else
 		snprintf(rgb, 24, "rgb(%d,%d,255)", v, v);
+	return 1;
+}
+
+/* The outline of a frame whose own (self) weight changed (by its class:
+ * significant only, for sampled inputs): dark red = grew, dark blue = shrank,
+ * 0.5 px (smallest change) .. 2.5 px (largest |self delta|). */
+static int svg_stroke(void *ctx, const struct ftree *t, uint32_t node, char rgb[24], double *width)
+{
+	const struct svgctx *c = ctx;
+	(void)t;
+	if (node == 0)
+		return 0;
+	int dir = diff_direction(c->r, node, true);
+	int64_t d = col(c, node, 1, true) - col(c, node, 0, true);
+	if (!dir || !d || (d > 0) != (dir > 0))
+		return 0;
+	uint64_t ad = d < 0 ? 0 - (uint64_t)d : (uint64_t)d;
+	uint64_t m = c->maxsd > 0 ? (uint64_t)c->maxsd : 1;
+	if (ad > m)
+		ad = m;
+	*width = 0.5 + 2.0 * (double)ad / (double)m;
+	snprintf(rgb, 24, dir > 0 ? "rgb(160,0,0)" : "rgb(0,0,160)");
 	return 1;
 }
 
@@ -378,7 +401,7 @@ static void svg_tooltip(void *ctx, const struct ftree *t, uint32_t node, struct 
 static void render_svg(struct ofile *of, struct diff_result *r, bool negate, const char *title,
 		       const struct diff_opts *o)
 {
-	struct svgctx c = { .r = r, .negate = negate, .maxd = 0 };
+	struct svgctx c = { .r = r, .negate = negate, .maxd = 0, .maxsd = 0 };
 	struct ftree *t = &r->t;
 	for (uint32_t i = 1; i < t->n; i++) {
 		int64_t d = t->total2[i] - t->total[i];
@@ -386,18 +409,28 @@ static void render_svg(struct ofile *of, struct diff_result *r, bool negate, con
 			d = -d;
 		if (d > c.maxd)
 			c.maxd = d;
+		d = ftree_self(t, i, 1) - ftree_self(t, i, 0);
+		if (d < 0)
+			d = -d;
+		if (d > c.maxsd)
+			c.maxsd = d;
 	}
 	if (negate) { /* widths = before: swap the columns for the renderer */
 		int64_t *x = t->total;
 		t->total = t->total2;
 		t->total2 = x;
 	}
-	struct sbuf l1 = SBUF_INIT, l2 = SBUF_INIT, l3 = SBUF_INIT;
+	struct sbuf l1 = SBUF_INIT, l2 = SBUF_INIT, l3 = SBUF_INIT, l4 = SBUF_INIT;
 	const char *per = r->scale == DIFF_SCALE_STEPS ? " per step" : "";
 	sbuf_addf(&l1, "Widths: %s%s. Fill: change of each frame's total (itself + callees), "
 		  "red = grew, blue = shrank, deeper = larger (max ", negate ? "BEFORE" : "AFTER", per);
 	fmt_delta(&l1, c.maxd, t->scale);
-	sbuf_addstr(&l1, "); white = unchanged. Self change: in each tooltip.");
+	sbuf_addstr(&l1, "); white = unchanged.");
+	sbuf_addstr(&l4, "Outline: change of the frame's own (self) weight, dark red = grew, "
+		    "dark blue = shrank, thicker = larger (0.5 to 2.5 px, max ");
+	fmt_delta(&l4, c.maxsd, t->scale);
+	sbuf_addstr(&l4, r->sampled ? "); significant changes only. Both changes: in each tooltip."
+				    : "); none = unchanged. Both changes: in each tooltip.");
 	sbuf_addstr(&l2, "Total");
 	sbuf_addstr(&l2, per);
 	sbuf_addstr(&l2, ": ");
@@ -408,13 +441,14 @@ static void render_svg(struct ofile *of, struct diff_result *r, bool negate, con
 		sbuf_addf(&l3, "Sampled counts: grey = change within noise (two-proportion test, alpha %g: %u "
 			  "frames) or under %g%% share (%u frames).", o->alpha, r->n_noise,
 			  o->min_share * 100, r->n_small);
-	const char *legend[4] = { l1.buf, l2.buf, r->sampled ? l3.buf : NULL, NULL };
+	const char *legend[5] = { l1.buf, l4.buf, l2.buf, r->sampled ? l3.buf : NULL, NULL };
 	struct svg_opts so;
 	svg_opts_init(&so);
 	so.title = title ? title : negate ? "Differential flame graph (before's shape)"
 					  : "Differential flame graph";
 	so.color = svg_color;
 	so.tooltip = svg_tooltip;
+	so.stroke = svg_stroke;
 	so.ctx = &c;
 	so.legend = legend;
 	const char *u = fmeta_get(&t->meta, "unit");
@@ -431,6 +465,7 @@ static void render_svg(struct ofile *of, struct diff_result *r, bool negate, con
 	sbuf_release(&l1);
 	sbuf_release(&l2);
 	sbuf_release(&l3);
+	sbuf_release(&l4);
 	if (rc) {
 		ofile_abort(of); /* no partial output */
 		cli_die(gf_err_exit(rc), "%s", err.buf);

@@ -17,7 +17,6 @@
 #include "cli.h"
 
 #include "../base/num.h"
-#include "../base/ofile.h"
 #include "../fold/fold.h"
 #include "../model/trace.h"
 #include "../write/folded_out.h"
@@ -50,6 +49,7 @@ static void usage(FILE *fp)
 		"      --steps A..B        fold only steps numbered A to B (A.. and ..B work too)\n"
 		"      --skip N            drop the first N selected steps (warm-up)\n"
 		"      --per-step-normalise  divide weights by the number of steps folded\n"
+		"                          (--per-step-normalize works too)\n"
 		"      --unit U            ns, us (default) or ms\n"
 		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
@@ -58,29 +58,6 @@ static void usage(FILE *fp)
 		"\n"
 		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
 		"selection, 3 output not written, 4 internal error.\n");
-}
-
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-	const char *name = ctx;
-	if (total)
-		cli_progress("reading %s: %llu / %llu MB", name, (unsigned long long)(done >> 20),
-			     (unsigned long long)(total >> 20));
-	else
-		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
-}
-
-static int64_t step_num(const char *s, size_t n, const char *whole)
-{
-	if (!n)
-		return KEV_NONE;
-	int64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
-			cli_usage_error("invalid argument '%s' for '--steps'; expected A..B with step numbers", whole);
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
 }
 
 static const char *base_name(const char *p)
@@ -142,24 +119,13 @@ int cmd_fold(int argc, char **argv)
 		case O_KNAMES: o.kernel_full = cli_choice("--kernel-names", optarg, knames) == 1; break;
 		case O_FAMILIES: families = optarg; break;
 		case O_MARKER:
-			if (!*optarg)
-				cli_usage_error("--step-marker needs a non-empty name");
-			marker = optarg;
+			marker = cli_nonempty("--step-marker", optarg);
 			break;
-		case O_STEPS: {
-			const char *dd = strstr(optarg, "..");
-			if (!dd) {
-				o.step_lo = o.step_hi = step_num(optarg, strlen(optarg), optarg);
-				if (o.step_lo == KEV_NONE)
-					cli_usage_error("invalid argument '' for '--steps'; expected A..B");
-			} else {
-				o.step_lo = step_num(optarg, (size_t)(dd - optarg), optarg);
-				o.step_hi = step_num(dd + 2, strlen(dd + 2), optarg);
-				if (o.step_lo != KEV_NONE && o.step_hi != KEV_NONE && o.step_lo > o.step_hi)
-					cli_usage_error("invalid argument '%s' for '--steps': A is larger than B", optarg);
-			}
+		case O_STEPS:
+			cli_steps("--steps", optarg, &o.step_lo, &o.step_hi);
+			if (o.step_hi == INT64_MAX) /* fold's open end */
+				o.step_hi = KEV_NONE;
 			break;
-		}
 		case O_SKIP: o.skip = (unsigned)cli_int("--skip", optarg, 0, 1000000000); break;
 		case O_NORM: o.normalise = true; break;
 		case O_UNIT: o.unit = cli_choice("--unit", optarg, units); break;
@@ -203,7 +169,7 @@ int cmd_fold(int argc, char **argv)
 	to.step_marker = marker;
 	const char *disp = cli_in_name(path);
 	if (cli_progress_enabled()) {
-		to.progress = progress_cb;
+		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)disp;
 	}
 	int rc = trace_load(&t, path, &to, &err);
@@ -248,15 +214,7 @@ int cmd_fold(int argc, char **argv)
 			cli_warn("'%s': no '%s' steps; the window is the whole trace", disp,
 				 marker ? marker : "ProfilerStep");
 	}
-	struct ofile of;
-	if (ofile_open(&of, out_path, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (folded_write(of.fp, &tree)) {
-		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "'%s': write error", out_path ? out_path : "<stdout>");
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	cli_write_tree(out_path, folded_write, &tree);
 	ftree_release(&tree);
 	trace_release(&t);
 	kfamily_free(kf);

@@ -17,7 +17,6 @@
 #include "../analyze/merge.h"
 #include "../analyze/norm.h"
 #include "../base/num.h"
-#include "../base/ofile.h"
 #include "../read/folded.h"
 
 #include <getopt.h>
@@ -113,15 +112,7 @@ int cmd_norm(int argc, char **argv)
 	fmeta_set(&t.meta, "steps", "1");
 	fmeta_set(&t.meta, "steps.raw", buf);
 	fmeta_set(&t.meta, "normalised", "per-step");
-	struct ofile of;
-	if (ofile_open(&of, out, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (merge_write_sorted(of.fp, &t)) {
-		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", out ? out : "<stdout>");
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	cli_write_tree(out, merge_write_sorted, &t);
 	ftree_release(&t);
 	sbuf_release(&err);
 	return GF_EXIT_OK;

@@ -16,16 +16,14 @@
  * 4 internal.
  */
 #include "cli.h"
+#include "tropts.h"
 
 #include "../analyze/report.h"
-#include "../base/num.h"
-#include "../base/ofile.h"
 #include "../base/vec.h"
 #include "../fold/fold.h"
 #include "../model/trace.h"
 #include "../write/report_out.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,55 +50,6 @@ static void usage(FILE *fp)
 		"\n"
 		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
 		"selection, 3 output not written, 4 internal error.\n");
-}
-
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-	const char *name = ctx;
-	if (total)
-		cli_progress("reading %s: %llu / %llu MB", name, (unsigned long long)(done >> 20),
-			     (unsigned long long)(total >> 20));
-	else
-		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
-}
-
-static int64_t parse_step(const char *s, size_t n, const char *whole, int64_t dflt)
-{
-	if (!n)
-		return dflt;
-	int64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
-			cli_usage_error("invalid argument '%s' for '--steps'; expected A..B with step numbers", whole);
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-/* "A..B", "A..", "..B" or "A" */
-static void parse_steps(const char *arg, int64_t *first, int64_t *last)
-{
-	const char *dots = strstr(arg, "..");
-	if (!dots) {
-		*first = *last = parse_step(arg, strlen(arg), arg, INT64_MIN);
-		if (!*arg)
-			cli_usage_error("invalid argument '' for '--steps'");
-		return;
-	}
-	*first = parse_step(arg, (size_t)(dots - arg), arg, INT64_MIN);
-	*last = parse_step(dots + 2, strlen(dots + 2), arg, INT64_MAX);
-	if (*first > *last)
-		cli_usage_error("invalid argument '%s' for '--steps': A is after B", arg);
-}
-
-/* Milliseconds as exact ns. */
-static gf_ns parse_ms(const char *opt, const char *val)
-{
-	int64_t v;
-	int rc = num_parse(val, strlen(val), 6, 0, &v);
-	if (rc < 0 || v < 0)
-		cli_usage_error("invalid value '%s' for '%s' (expected milliseconds, e.g. 12.5)", val, opt);
-	return v;
 }
 
 #define IDLE_TOP 8
@@ -163,75 +112,10 @@ static void idle_stacks(struct trace *t, const struct report_opts *ro, struct re
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_STEPS = 256, O_SKIP, O_MARKER, O_DEVICE, O_UNPROF, O_EXPECT };
-	static const struct option lo[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "steps", required_argument, NULL, O_STEPS },
-		{ "skip", required_argument, NULL, O_SKIP },
-		{ "step-marker", required_argument, NULL, O_MARKER },
-		{ "device", required_argument, NULL, O_DEVICE },
-		{ "unprofiled-step-ms", required_argument, NULL, O_UNPROF },
-		{ "expect-ms", required_argument, NULL, O_EXPECT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const formats[] = { "text", "md", "json", NULL };
-	int format = REP_TEXT, device = -1;
-	const char *output = NULL, *marker = NULL;
-	struct report_opts ro;
-	report_opts_init(&ro);
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = cli_choice("--format", optarg, formats);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return GF_EXIT_OK;
-		case O_STEPS:
-			parse_steps(optarg, &ro.steps.first, &ro.steps.last);
-			break;
-		case O_SKIP:
-			ro.steps.skip = (uint64_t)cli_int("--skip", optarg, 0, 1000000000);
-			break;
-		case O_MARKER:
-			if (!*optarg)
-				cli_usage_error("empty argument for '--step-marker'");
-			marker = optarg;
-			break;
-		case O_DEVICE:
-			device = (int)cli_int("--device", optarg, 0, 32767);
-			break;
-		case O_UNPROF:
-			ro.unprofiled_ns = parse_ms("--unprofiled-step-ms", optarg);
-			break;
-		case O_EXPECT:
-			ro.expect_ns = parse_ms("--expect-ms", optarg);
-			break;
-		case ':':
-			cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	char *stdin_only[] = { (char *)"-" };
-	char **files = argv + optind;
-	size_t n = (size_t)(argc - optind);
-	if (!n) {
-		files = stdin_only;
-		n = 1;
-	}
-	size_t nstdin = 0;
-	for (size_t i = 0; i < n; i++)
-		nstdin += !strcmp(files[i], "-");
-	if (nstdin > 1)
-		cli_usage_error("stdin ('-') can be given only once");
+	struct tropts o;
+	int first = tropts_parse(&o, argc, argv, true, usage);
+	size_t n;
+	char **files = cli_inputs(argc, argv, first, &n);
 
 	struct sbuf err = SBUF_INIT;
 	struct pool *names = pool_new();
@@ -242,24 +126,24 @@ int cmd_report(int argc, char **argv)
 	struct gap_key **idle = gf_xcalloc(n, sizeof *idle);
 	for (size_t i = 0; i < n; i++) {
 		struct trace_opts to = { 0 };
-		to.step_marker = marker;
-		to.progress = progress_cb;
+		to.step_marker = o.marker;
+		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)cli_in_name(files[i]);
 		trace_init(&tr[i], names);
 		int rc = trace_load(&tr[i], files[i], &to, &err);
 		cli_progress_done();
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		rc = actx_init(&cx[i], &tr[i], device, &err);
+		rc = actx_init(&cx[i], &tr[i], o.device, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(files[i]), err.buf);
-		rc = report_build(&rep[i], &cx[i], &ro, &err);
+		rc = report_build(&rep[i], &cx[i], &o.ro, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(files[i]), err.buf);
 		in[i].r = &rep[i];
 		in[i].file = cli_in_name(files[i]);
 		if (cx[i].dev != TRACE_NONE)
-			idle_stacks(&tr[i], &ro, &in[i], &idle[i]);
+			idle_stacks(&tr[i], &o.ro, &in[i], &idle[i]);
 	}
 	struct strag_result sr = { 0 };
 	bool have_sr = false;
@@ -276,13 +160,8 @@ int cmd_report(int argc, char **argv)
 		free(ncl);
 	}
 	struct sbuf out = SBUF_INIT;
-	report_out(in, n, have_sr ? &sr : NULL, format, &out);
-	struct ofile of;
-	if (ofile_open(&of, output, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	fwrite(out.buf, 1, out.len, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	report_out(in, n, have_sr ? &sr : NULL, o.format, &out);
+	cli_write_out(o.output, &out);
 	sbuf_release(&out);
 	if (have_sr)
 		comm_straggler_release(&sr);

@@ -15,17 +15,16 @@
  * Exit: 0 ok, 1 bad input, 2 usage, 3 output not written, 4 internal.
  */
 #include "cli.h"
+#include "tropts.h"
 
 #include "../analyze/pysync.h"
 #include "../analyze/report.h"
-#include "../base/ofile.h"
 #include "../model/trace.h"
 #include "../read/folded.h"
 #include "../read/source.h"
 #include "../write/pysync_out.h"
 #include "../write/report_out.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,34 +52,6 @@ static void usage(FILE *fp)
 		"\n"
 		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
 		"selection, 3 output not written, 4 internal error.\n", fp);
-}
-
-static int64_t parse_step(const char *s, size_t n, const char *whole, int64_t dflt)
-{
-	if (!n)
-		return dflt;
-	int64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
-			cli_usage_error("invalid argument '%s' for '--steps'; expected A..B with step numbers", whole);
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
-static void parse_steps(const char *arg, int64_t *first, int64_t *last)
-{
-	const char *dots = strstr(arg, "..");
-	if (!*arg)
-		cli_usage_error("invalid argument '' for '--steps'");
-	if (!dots) {
-		*first = *last = parse_step(arg, strlen(arg), arg, INT64_MIN);
-		return;
-	}
-	*first = parse_step(arg, (size_t)(dots - arg), arg, INT64_MIN);
-	*last = parse_step(dots + 2, strlen(dots + 2), arg, INT64_MAX);
-	if (*first > *last)
-		cli_usage_error("invalid argument '%s' for '--steps': A is after B", arg);
 }
 
 /* Reads all decompressed bytes of path into b. */
@@ -193,90 +164,23 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	sbuf_release(&err);
 }
 
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-	const char *name = ctx;
-	if (total)
-		cli_progress("reading %s: %llu / %llu MB", name, (unsigned long long)(done >> 20),
-			     (unsigned long long)(total >> 20));
-	else
-		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
-}
-
 int cmd_syncs(int argc, char **argv)
 {
-	enum { O_STEPS = 256, O_SKIP, O_MARKER, O_DEVICE };
-	static const struct option lo[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "steps", required_argument, NULL, O_STEPS },
-		{ "skip", required_argument, NULL, O_SKIP },
-		{ "step-marker", required_argument, NULL, O_MARKER },
-		{ "device", required_argument, NULL, O_DEVICE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const formats[] = { "text", "md", "json", NULL };
-	int format = REP_TEXT, device = -1;
-	const char *output = NULL, *marker = NULL;
-	struct report_opts ro;
-	report_opts_init(&ro);
-	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = cli_choice("--format", optarg, formats);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return GF_EXIT_OK;
-		case O_STEPS:
-			parse_steps(optarg, &ro.steps.first, &ro.steps.last);
-			break;
-		case O_SKIP:
-			ro.steps.skip = (uint64_t)cli_int("--skip", optarg, 0, 1000000000);
-			break;
-		case O_MARKER:
-			if (!*optarg)
-				cli_usage_error("empty argument for '--step-marker'");
-			marker = optarg;
-			break;
-		case O_DEVICE:
-			device = (int)cli_int("--device", optarg, 0, 32767);
-			break;
-		case ':':
-			cli_usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			cli_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	char *stdin_only[] = { (char *)"-" };
-	char **files = argv + optind;
-	size_t n = (size_t)(argc - optind);
-	if (!n) {
-		files = stdin_only;
-		n = 1;
-	}
-	size_t nstdin = 0;
-	for (size_t i = 0; i < n; i++)
-		nstdin += !strcmp(files[i], "-");
-	if (nstdin > 1)
-		cli_usage_error("stdin ('-') can be given only once");
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
-	if (format == REP_JSON && n > 1)
+	struct tropts o;
+	int first = tropts_parse(&o, argc, argv, false, usage);
+	size_t n;
+	char **files = cli_inputs(argc, argv, first, &n);
+	struct sbuf out = SBUF_INIT;
+	if (o.format == REP_JSON && n > 1)
 		sbuf_addstr(&out, "[\n");
 	for (size_t i = 0; i < n; i++) {
 		const char *name = cli_in_name(files[i]);
 		struct trace_opts to = { 0 };
-		to.step_marker = marker;
-		to.progress = progress_cb;
+		to.step_marker = o.marker;
+		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)name;
 		if (i) {
-			if (format == REP_JSON)
+			if (o.format == REP_JSON)
 				sbuf_addstr(&out, ",\n");
 			else
 				sbuf_addstr(&out, "\n");
@@ -285,28 +189,22 @@ int cmd_syncs(int argc, char **argv)
 			struct sbuf data = SBUF_INIT;
 			slurp("-", &data);
 			if (is_json(data.buf, data.len))
-				do_trace(NULL, name, &data, &to, &ro, device, format, &out);
+				do_trace(NULL, name, &data, &to, &o.ro, o.device, o.format, &out);
 			else
-				do_folded(name, &data, format, &out);
+				do_folded(name, &data, o.format, &out);
 			sbuf_release(&data);
 		} else if (file_is_json(files[i])) {
-			do_trace(files[i], name, NULL, &to, &ro, device, format, &out);
+			do_trace(files[i], name, NULL, &to, &o.ro, o.device, o.format, &out);
 		} else {
 			struct sbuf data = SBUF_INIT;
 			slurp(files[i], &data);
-			do_folded(name, &data, format, &out);
+			do_folded(name, &data, o.format, &out);
 			sbuf_release(&data);
 		}
 	}
-	if (format == REP_JSON && n > 1)
+	if (o.format == REP_JSON && n > 1)
 		sbuf_addstr(&out, "]\n");
-	struct ofile of;
-	if (ofile_open(&of, output, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	fwrite(out.buf, 1, out.len, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	cli_write_out(o.output, &out);
 	sbuf_release(&out);
-	sbuf_release(&err);
 	return GF_EXIT_OK;
 }

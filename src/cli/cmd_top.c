@@ -20,7 +20,6 @@
 
 #include "../analyze/top.h"
 #include "../base/num.h"
-#include "../base/ofile.h"
 #include "../read/folded.h"
 #include "../write/escape.h"
 
@@ -263,13 +262,7 @@ int cmd_top(int argc, char **argv)
 		sbuf_addstr(&out, n ? "\n]}\n" : "]}\n");
 	}
 
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, outpath, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	fwrite(out.buf, 1, out.len, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	cli_write_out(outpath, &out);
 	for (size_t i = 0; i < n * 5; i++)
 		free(cell[i]);
 	free(cell);
@@ -277,7 +270,6 @@ int cmd_top(int argc, char **argv)
 	sbuf_release(&out);
 	sbuf_release(&tmp);
 	sbuf_release(&tot);
-	sbuf_release(&err);
 	ftree_release(&t);
 	return GF_EXIT_OK;
 }

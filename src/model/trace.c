@@ -854,6 +854,19 @@ uint32_t trace_act_lower(const struct trace *t, gf_ns ts)
 	return l;
 }
 
+uint32_t trace_range_lower(const struct trace *t, uint32_t th, gf_ns ts)
+{
+	uint32_t l = t->th[th].first, h = l + t->th[th].n;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[m].start < ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
 /* --- sweep --- */
 
 void trace_sweep_init(struct trace_sweep *s, const struct trace *t, uint32_t th, gf_ns lo, gf_ns hi)

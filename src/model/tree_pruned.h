@@ -18,6 +18,12 @@
  *   ftrie_build(tr, keep_min);   // fills t (scale, meta, nodes)
  *   ftrie_free(tr);
  *
+ * Regular files are mapped, and tails then point into the mapping (which
+ * lives until ftrie_free); other streams are read with large freads and
+ * tails are copied. Lookups hash the line's bytes along the path (no
+ * interning until a node is created) and confirm every match exactly; see
+ * the notes at the top of tree_pruned.c and docs/svg.md "Performance".
+ *
  * Parsing rules, statistics and messages are folded_read's (read/folded.h):
  * lines are classified by folded_parse_line. Differential (two-count) input is
  * not supported: ftrie_read then returns FTRIE_UNSUPPORTED and the caller

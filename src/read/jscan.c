@@ -356,7 +356,26 @@ bool jscan_skip(struct jcur *c, int depth)
 	char stack[JSCAN_MAX_DEPTH];
 	int sp = 0;
 	const char *p = c->p, *end = c->end;
-	while (p < end) {
+	for (;;) {
+		/* to the next quote, bracket or NUL (the NUL padding at end stops it) */
+#ifdef __SSE2__
+		{
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+			__m128i m = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_setzero_si128()));
+			/* '[' 0x5b, ']' 0x5d, '{' 0x7b, '}' 0x7d: (x | 0x20) & ~6 is 0x79 for all four
+			 * (and for 'Y', 'y', '_', 0x7f, which the switch below passes over) */
+			__m128i br = _mm_andnot_si128(_mm_set1_epi8(6), _mm_or_si128(x, _mm_set1_epi8(0x20)));
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(br, _mm_set1_epi8(0x79)));
+			unsigned bits = (unsigned)_mm_movemask_epi8(m);
+			if (!bits) {
+				p += 16;
+				continue;
+			}
+			p += __builtin_ctz(bits);
+		}
+#endif
+		if (p >= end)
+			break;
 		unsigned char b = (unsigned char)*p;
 		switch (skip_cls[b]) {
 		case 0:

@@ -107,7 +107,6 @@ struct priv {
 	struct cat_cache cc[64];
 	uint32_t *cat_slot; /* dense cat index + 1, by pool id hash */
 	size_t ncat_slot;
-	uint32_t icache[4096]; /* recent interned strings by a cheap key, + 1 */
 };
 
 static uint64_t tkey_hash(const struct tkey *k)
@@ -214,6 +213,11 @@ struct rd {
 
 	uint32_t id_empty, id_process_name, id_process_labels, id_thread_name;
 	int stop_rc;
+	struct icent *icache; /* ICACHE_SIZE entries (see intern) */
+	/* a mapped file (source_map): buf is the whole file, never written */
+	struct source *src;
+	bool mapped;
+	size_t next_mark;      /* mapped: offset of the next progress/release step, else SIZE_MAX */
 };
 
 /* Fills e->... temporaries of one event before it is committed. */
@@ -336,6 +340,113 @@ static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 	return num_parse(s, n, 3, NUM_ALLOW_SIGN | NUM_ALLOW_EXP, out);
 }
 
+/* The run of decimal digits at p, at most 8 of them: @return how many,
+ * with *val their value (SWAR: one 8-byte load; p needs 8 readable bytes,
+ * which the padding guarantees). */
+static inline unsigned digits8(const char *p, uint64_t *val)
+{
+	const uint64_t F0 = 0xF0F0F0F0F0F0F0F0ULL, Z = 0x3030303030303030ULL;
+	uint64_t x;
+	memcpy(&x, p, 8);
+	/* a byte is a digit iff its high nibble is 3 and stays 3 after + 6;
+	 * exact for the lowest non-digit byte, which is all that counts */
+	uint64_t nd = ((x & F0) ^ Z) | (((x + 0x0606060606060606ULL) & F0) ^ Z);
+	unsigned k = nd ? (unsigned)__builtin_ctzll(nd) >> 3 : 8;
+	if (!k) {
+		*val = 0;
+		return 0;
+	}
+	uint64_t t = (x - Z) << (8 * (8 - k)); /* the k digits in the top bytes, leading zeros below */
+	t = t * 10 + (t >> 8);                 /* pairs */
+	t = (((t & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+	     (((t >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+	*val = t;
+	return k;
+}
+
+static const uint64_t pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
+
+/* Fast paths for the usual number forms, parsed in one pass straight from
+ * the text (the generic path scans the token, then parses it). They accept
+ * only a subset — at most 15 digits (with '-' and, for times, 1-3
+ * decimals) followed by a byte that cannot continue a number, before the
+ * end of the buffer — and return false without moving c->p otherwise, so
+ * the generic path decides every other case exactly as before. */
+static inline bool fast_int(struct jcur *c, int64_t *out)
+{
+	const char *p = c->p;
+	bool neg = *p == '-';
+	p += neg;
+	uint64_t v, v2;
+	unsigned k = digits8(p, &v);
+	if (GF_UNLIKELY(!k))
+		return false;
+	p += k;
+	if (k == 8) {
+		unsigned k2 = digits8(p, &v2);
+		if (GF_UNLIKELY(k2 == 8))
+			return false;
+		v = v * pow10_8[k2] + v2;
+		p += k2;
+	}
+	if (GF_UNLIKELY(jscan_cls[(unsigned char)*p] == 2 || p >= c->end))
+		return false;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	c->p = p;
+	return true;
+}
+
+/* Microseconds with at most 15 integer digits and 1-3 decimals -> ns. */
+static inline bool fast_us(struct jcur *c, int64_t *out, int *dec)
+{
+	const char *p = c->p;
+	bool neg = *p == '-';
+	p += neg;
+	uint64_t v, v2, f = 0;
+	unsigned k = digits8(p, &v);
+	if (GF_UNLIKELY(!k))
+		return false;
+	p += k;
+	if (k == 8) {
+		unsigned k2 = digits8(p, &v2);
+		if (GF_UNLIKELY(k2 == 8))
+			return false;
+		v = v * pow10_8[k2] + v2;
+		p += k2;
+	}
+	unsigned fd = 0;
+	if (*p == '.') {
+		fd = digits8(p + 1, &f);
+		if (GF_UNLIKELY(fd == 0 || fd > 3))
+			return false;
+		p += 1 + fd;
+	}
+	if (GF_UNLIKELY(jscan_cls[(unsigned char)*p] == 2 || p >= c->end))
+		return false;
+	static const int64_t m[4] = { 1000, 100, 10, 1 };
+	int64_t r = (int64_t)v * 1000 + (int64_t)f * m[fd];
+	*out = neg ? -r : r;
+	*dec = (int)fd;
+	c->p = p;
+	return true;
+}
+
+/* Skips the value at c->p (first byte ch) like jscan_skip(c, depth), with
+ * the common small values (integers, short strings, null) inline. */
+static inline bool skip_value(struct jcur *c, int ch, int depth)
+{
+	if (ch == '"') {
+		struct jstr js;
+		return jscan_string(c, &js);
+	}
+	if ((unsigned)(ch - '0') < 10 || ch == '-') {
+		int64_t v;
+		if (GF_LIKELY(fast_int(c, &v)))
+			return true;
+	}
+	return jscan_skip(c, depth);
+}
+
 /* A value that should be an integer: number, numeric string or null. Other
  * values are skipped and give KEV_NONE. */
 static bool read_int(struct jcur *c, int ch, int64_t *out)
@@ -344,6 +455,8 @@ static bool read_int(struct jcur *c, int ch, int64_t *out)
 	const char *s;
 	size_t n;
 	if (ch == '-' || (ch >= '0' && ch <= '9')) {
+		if (GF_LIKELY(fast_int(c, out)))
+			return true;
 		if (!jscan_number(c, &s, &n))
 			return false;
 		if (!parse_int(s, n, out))
@@ -358,7 +471,7 @@ static bool read_int(struct jcur *c, int ch, int64_t *out)
 			*out = KEV_NONE;
 		return true;
 	}
-	return jscan_skip(c, 3);
+	return skip_value(c, ch, 3);
 }
 
 /* ts or dur: number or numeric string. *st = num status (NUM_INVALID when
@@ -377,10 +490,14 @@ static bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
 		s = js.s;
 		n = js.n;
 	} else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+		if (GF_LIKELY(fast_us(c, out, dec))) {
+			*st = NUM_OK;
+			return true;
+		}
 		if (!jscan_number(c, &s, &n))
 			return false;
 	} else {
-		return jscan_skip(c, 2);
+		return skip_value(c, ch, 2);
 	}
 	int64_t v;
 	int rc = parse_us(s, n, &v, dec);
@@ -398,34 +515,107 @@ static inline uint64_t load8(const char *s, size_t n)
 	return w;
 }
 
-/* pool_intern with a direct-mapped cache keyed by length and three 8-byte
- * samples: repeated names (most of them) cost a memcmp instead of a hash. */
-static uint32_t intern(struct rd *r, const char *s, size_t n)
+/* pool_intern through a direct-mapped cache (per read) keyed by the length
+ * and three 8-byte samples of the decoded text; an entry points at the
+ * pooled copy (pool strings never move), so a repeated name costs one hash
+ * and one memcmp. */
+struct icent {
+	const char *s; /* pooled text, NULL = empty slot */
+	uint32_t n, id;
+};
+#define ICACHE_SIZE 4096
+
+static inline struct icent *icache_slot(struct rd *r, const char *s, size_t n)
 {
-	struct pool *pl = r->kt->names;
 	uint64_t k = n * 0x9e3779b97f4a7c15ULL ^ load8(s, n);
 	if (n > 8)
 		k ^= (load8(s + n - 8, 8) * 0xc2b2ae3d27d4eb4fULL) ^ (load8(s + n / 2, 8) >> 3);
 	k = (k ^ (k >> 29)) * 0xbf58476d1ce4e5b9ULL;
-	uint32_t *slot = &r->pv->icache[(k >> 40) & 4095];
-	if (*slot) {
-		uint32_t id = *slot - 1;
-		if (pool_len(pl, id) == n && !memcmp(pool_str(pl, id), s, n))
-			return id;
-	}
+	return &r->icache[(k >> 40) & (ICACHE_SIZE - 1)];
+}
+
+static inline bool icache_hit(const struct icent *e, const char *s, size_t n)
+{
+	return e->s && e->n == n && !memcmp(e->s, s, n);
+}
+
+static uint32_t intern_miss(struct rd *r, struct icent *e, const char *s, size_t n)
+{
+	struct pool *pl = r->kt->names;
 	uint32_t id = pool_intern(pl, s, n);
-	*slot = id + 1;
+	if (n <= UINT32_MAX) {
+		e->s = pool_str(pl, id);
+		e->n = (uint32_t)n;
+		e->id = id;
+	}
 	return id;
 }
 
-/* A string value interned in the pool; other values are skipped (*id unchanged). */
+static uint32_t intern(struct rd *r, const char *s, size_t n)
+{
+	struct icent *e = icache_slot(r, s, n);
+	if (icache_hit(e, s, n))
+		return e->id;
+	return intern_miss(r, e, s, n);
+}
+
+/* jscan_string with an inline path for strings shorter than 32 bytes
+ * without escapes (most names and categories). */
+static inline bool scan_str32(struct jcur *c, struct jstr *out)
+{
+#ifdef __SSE2__
+	const char *p = c->p + 1;
+	if (GF_LIKELY(c->end - p >= 32)) {
+		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), flip = _mm_set1_epi8((char)0x80),
+			      lim = _mm_set1_epi8(0x20 - 128);
+		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+		__m128i s0 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x0, q), _mm_cmpeq_epi8(x0, bs)),
+					  _mm_cmplt_epi8(_mm_xor_si128(x0, flip), lim));
+		__m128i s1 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x1, q), _mm_cmpeq_epi8(x1, bs)),
+					  _mm_cmplt_epi8(_mm_xor_si128(x1, flip), lim));
+		uint32_t m = (uint32_t)_mm_movemask_epi8(s0) | ((uint32_t)_mm_movemask_epi8(s1) << 16);
+		if (m) {
+			unsigned k = (unsigned)__builtin_ctz(m);
+			if (p[k] == '"') {
+				uint32_t hm = (uint32_t)_mm_movemask_epi8(x0) | ((uint32_t)_mm_movemask_epi8(x1) << 16);
+				out->s = p;
+				out->n = k;
+				out->flags = (hm & ((1u << k) - 1)) ? JSTR_HIGH : 0;
+				c->p = p + k + 1;
+				return true;
+			}
+		}
+	}
+#endif
+	return jscan_string(c, out);
+}
+
+/* A string value interned in the pool; other values are skipped (*id unchanged).
+ * A string without escapes is looked up in the cache by its raw bytes before
+ * it is decoded: equal bytes were validated (UTF-8) when first seen. */
 static bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
 {
 	if (ch != '"')
-		return jscan_skip(c, 2);
+		return skip_value(c, ch, 2);
 	struct jstr js;
-	if (!jscan_string(c, &js))
+	if (!scan_str32(c, &js))
 		return false;
+	if (GF_LIKELY(!(js.flags & JSTR_ESC))) {
+		struct icent *e = icache_slot(r, js.s, js.n);
+		if (GF_LIKELY(icache_hit(e, js.s, js.n))) {
+			*id = e->id;
+			return true;
+		}
+		if (js.flags & JSTR_HIGH) {
+			const char *s;
+			size_t n;
+			if (!jscan_decode(c, &js, &r->scratch, &s, &n))
+				return false;
+		}
+		*id = intern_miss(r, e, js.s, js.n);
+		return true;
+	}
 	const char *s;
 	size_t n;
 	if (!jscan_decode(c, &js, &r->scratch, &s, &n))
@@ -461,9 +651,11 @@ static bool read_idv(struct rd *r, struct jcur *c, int ch, struct idv *v)
 }
 
 /* Reads a key and the ':' after it; *ch = first byte of the value. */
-static bool read_key(struct rd *r, struct jcur *c, const char **k, size_t *kn, int *ch)
+static inline __attribute__((always_inline)) bool read_key(struct rd *r, struct jcur *c, const char **k,
+						       size_t *kn, int *ch)
 {
 	struct jstr js;
+	*ch = -1;
 	if (!jscan_string(c, &js))
 		return false;
 	if (js.flags) {
@@ -494,11 +686,24 @@ static bool read_key(struct rd *r, struct jcur *c, const char **k, size_t *kn, i
 
 /* After a member value: ',' (then *ch is the next key's '"') or the closing
  * byte. @return 1 more members, 0 closed, -1 stop (c->st set). */
-static int next_member(struct jcur *c, int close, const char *what)
+static inline int next_member(struct jcur *c, int close, const char *what)
 {
 	const char *p = c->p;
-	if (p + 2 < c->end && p[0] == ',' && p[1] == ' ' && p[2] == '"') { /* the usual `, "` */
-		c->p = p + 2;
+	if (GF_LIKELY(p[0] == ',')) { /* the usual `, "`, `,"` or `,\n    "` (p[0] is in the text: the padding is NUL) */
+		if (p[1] == '"') {
+			c->p = p + 1;
+			return 1;
+		}
+		if (p[1] == ' ' && p[2] == '"') {
+			c->p = p + 2;
+			return 1;
+		}
+		c->p = p + 1;
+		int x = jscan_ws(c);
+		if (x < 0)
+			return -1;
+		if (GF_UNLIKELY(x != '"'))
+			return jscan_fail(c, c->p, "a key string"), -1;
 		return 1;
 	}
 	int x = jscan_ws(c);
@@ -558,7 +763,7 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 		else if (KEY("name") || KEY("labels"))
 			ok = read_str(r, c, ch, &e->arg_name);
 		else
-			ok = jscan_skip(c, 2);
+			ok = skip_value(c, ch, 2);
 		if (!ok)
 			return false;
 		int m = next_member(c, '}', "',' or '}' in \"args\"");
@@ -570,6 +775,90 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 }
 
 /* c->p at '{': parses one event into t. */
+/* Event keys gpuflame reads. */
+enum { EK_OTHER = 0, EK_PH, EK_TS, EK_ID, EK_PID, EK_TID, EK_DUR, EK_CAT, EK_NAME, EK_ARGS };
+
+static int event_key_code(const char *k, size_t kn)
+{
+	switch (kn) {
+	case 2:
+		return KEY("ph") ? EK_PH : KEY("ts") ? EK_TS : KEY("id") ? EK_ID : EK_OTHER;
+	case 3:
+		return KEY("pid") ? EK_PID : KEY("tid") ? EK_TID : KEY("dur") ? EK_DUR : KEY("cat") ? EK_CAT : EK_OTHER;
+	case 4:
+		return KEY("name") ? EK_NAME : KEY("args") ? EK_ARGS : EK_OTHER;
+	default:
+		return EK_OTHER;
+	}
+}
+
+/* Little-endian word of the first n <= 8 bytes of a literal (folded at compile time). */
+static inline uint64_t lit_word(const char *s, size_t n)
+{
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return w;
+}
+
+/* The usual spelling of a known event key, `"ph": ` (quote, key, quote,
+ * colon, one blank) followed by a non-blank byte, matched with one 8-byte
+ * load (c->p at the key's quote; the padding makes 8 bytes readable). Then
+ * c->p is at the value and *ch its first byte. @return the EK_ code, or 0
+ * (c->p unchanged) for anything else, which read_key then reads. */
+static inline int fast_key(struct jcur *c, int *ch)
+{
+	const char *p = c->p;
+	uint64_t w;
+	memcpy(&w, p, 8);
+	const uint64_t M6 = 0xFFFFFFFFFFFFULL, M7 = 0xFFFFFFFFFFFFFFULL;
+	int code = 0;
+	size_t len = 0;
+	switch (p[1]) {
+	case 'p':
+		if ((w & M6) == lit_word("\"ph\": ", 6))
+			code = EK_PH, len = 6;
+		else if ((w & M7) == lit_word("\"pid\": ", 7))
+			code = EK_PID, len = 7;
+		break;
+	case 't':
+		if ((w & M6) == lit_word("\"ts\": ", 6))
+			code = EK_TS, len = 6;
+		else if ((w & M7) == lit_word("\"tid\": ", 7))
+			code = EK_TID, len = 7;
+		break;
+	case 'd':
+		if ((w & M7) == lit_word("\"dur\": ", 7))
+			code = EK_DUR, len = 7;
+		break;
+	case 'c':
+		if ((w & M7) == lit_word("\"cat\": ", 7))
+			code = EK_CAT, len = 7;
+		break;
+	case 'n':
+		if (w == lit_word("\"name\": ", 8))
+			code = EK_NAME, len = 8;
+		break;
+	case 'a':
+		if (w == lit_word("\"args\": ", 8))
+			code = EK_ARGS, len = 8;
+		break;
+	case 'i':
+		if ((w & M6) == lit_word("\"id\": ", 6))
+			code = EK_ID, len = 6;
+		break;
+	default:
+		break;
+	}
+	if (!code)
+		return 0;
+	unsigned char v = (unsigned char)p[len];
+	if (GF_UNLIKELY(v <= ' ' || p + len >= c->end))
+		return 0;
+	c->p = p + len;
+	*ch = v;
+	return code;
+}
+
 static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 {
 	struct kev *e = &t->e;
@@ -600,56 +889,56 @@ static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 	if (x != '"')
 		return jscan_fail(c, c->p, "a key string or '}' in an event");
 	for (;;) {
-		const char *k;
-		size_t kn;
 		int ch;
-		if (!read_key(r, c, &k, &kn, &ch))
-			return false;
+		int code = fast_key(c, &ch);
+		if (!code) {
+			const char *k;
+			size_t kn;
+			if (!read_key(r, c, &k, &kn, &ch))
+				return false;
+			code = event_key_code(k, kn);
+		}
 		bool ok = true;
 		int dec;
-		switch (kn) {
-		case 2:
-			if (KEY("ph")) {
-				if (ch == '"') {
-					struct jstr js;
-					ok = jscan_string(c, &js);
-					if (ok) {
-						t->has_ph = true;
-						e->ph = js.n == 1 && (unsigned char)js.s[0] < 0x80 && js.s[0] >= 0x20 ? js.s[0] : '?';
-					}
-				} else {
-					ok = jscan_skip(c, 1);
+		switch (code) {
+		case EK_PH:
+			if (ch == '"') {
+				struct jstr js;
+				ok = jscan_string(c, &js);
+				if (ok) {
+					t->has_ph = true;
+					e->ph = js.n == 1 && (unsigned char)js.s[0] < 0x80 && js.s[0] >= 0x20 ? js.s[0] : '?';
 				}
-			} else if (KEY("ts")) {
-				ok = read_us(c, ch, &e->ts, &t->ts_dec, &t->ts_status);
-			} else if (KEY("id")) {
-				ok = read_int(c, ch, &e->id);
 			} else {
-				ok = jscan_skip(c, 1);
+				ok = skip_value(c, ch, 1);
 			}
 			break;
-		case 3:
-			if (KEY("pid"))
-				ok = read_idv(r, c, ch, &t->pid);
-			else if (KEY("tid"))
-				ok = read_idv(r, c, ch, &t->tid);
-			else if (KEY("dur"))
-				ok = read_us(c, ch, &e->dur, &dec, &t->dur_status);
-			else if (KEY("cat"))
-				ok = read_str(r, c, ch, &e->cat);
-			else
-				ok = jscan_skip(c, 1);
+		case EK_TS:
+			ok = read_us(c, ch, &e->ts, &t->ts_dec, &t->ts_status);
 			break;
-		case 4:
-			if (KEY("name"))
-				ok = read_str(r, c, ch, &e->name);
-			else if (KEY("args") && ch == '{')
-				ok = parse_args(r, c, t);
-			else
-				ok = jscan_skip(c, 1);
+		case EK_ID:
+			ok = read_int(c, ch, &e->id);
+			break;
+		case EK_PID:
+			ok = read_idv(r, c, ch, &t->pid);
+			break;
+		case EK_TID:
+			ok = read_idv(r, c, ch, &t->tid);
+			break;
+		case EK_DUR:
+			ok = read_us(c, ch, &e->dur, &dec, &t->dur_status);
+			break;
+		case EK_CAT:
+			ok = read_str(r, c, ch, &e->cat);
+			break;
+		case EK_NAME:
+			ok = read_str(r, c, ch, &e->name);
+			break;
+		case EK_ARGS:
+			ok = ch == '{' ? parse_args(r, c, t) : skip_value(c, ch, 1);
 			break;
 		default:
-			ok = jscan_skip(c, 1);
+			ok = skip_value(c, ch, 1);
 		}
 		if (!ok)
 			return false;
@@ -912,6 +1201,50 @@ static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t 
 
 enum { U_OK, U_MORE, U_ERR, U_STOP };
 
+#define MAP_STEP (8u << 20)   /* mapped file: release/populate/progress every 8 MB */
+#define MAP_AHEAD (16u << 20) /* pages mapped ahead of the parser */
+#define MAP_BEHIND (1u << 20) /* pages kept behind the parser */
+#define MAP_MIN (64u << 10)   /* smaller files are read into the buffer */
+
+static int at_eof(struct rd *r);
+static void finish_meta(struct rd *r);
+static int parse_units(struct rd *r);
+
+/* Mapped file: drop the pages behind the parser, map those ahead, report
+ * progress. */
+static void map_step(struct rd *r)
+{
+	source_map_done(r->src, r->pos > MAP_BEHIND ? r->pos - MAP_BEHIND : 0, MAP_AHEAD);
+	r->next_mark = r->pos + MAP_STEP;
+	if (r->opts && r->opts->progress && r->pos >= r->next_progress) {
+		r->next_progress = r->pos + PROGRESS_EVERY;
+		r->opts->progress(r->opts->progress_ctx, r->pos, r->len);
+	}
+}
+
+/* Parses a whole mapped file (see source_map). */
+static int run_mapped(struct rd *r, const char *data, size_t len)
+{
+	struct kineto_trace *kt = r->kt;
+	r->mapped = true;
+	r->buf = (char *)(uintptr_t)data; /* read only: compact() and the padding writes are never reached */
+	r->len = r->cap = len;
+	r->eof = true;
+	kt->stats.bytes_in = len;
+	kt->stats.bytes_file = len;
+	source_map_done(r->src, 0, MAP_AHEAD);
+	r->next_mark = MAP_STEP;
+	int u = parse_units(r);
+	if (u == U_ERR)
+		return GF_EINPUT;
+	if (u == U_STOP)
+		return r->stop_rc;
+	if (r->opts && r->opts->progress)
+		r->opts->progress(r->opts->progress_ctx, len, len);
+	finish_meta(r);
+	return at_eof(r);
+}
+
 /* Parses as many units as the buffer holds. */
 static int parse_units(struct rd *r)
 {
@@ -1016,6 +1349,8 @@ static int parse_units(struct rd *r)
 				}
 				r->pos = (size_t)(c.p - r->buf);
 				r->state = ST_ARR_NEXT;
+				if (GF_UNLIKELY(r->pos >= r->next_mark))
+					map_step(r);
 				int rc = commit_event(r, &t);
 				if (rc) {
 					r->stop_rc = rc;
@@ -1117,6 +1452,12 @@ static void finish_meta(struct rd *r)
 static int run(struct rd *r, struct source *src)
 {
 	struct kineto_trace *kt = r->kt;
+	const char *data;
+	size_t dlen;
+	r->src = src;
+	r->next_mark = SIZE_MAX;
+	if (!r->mem && source_map(src, JSCAN_PAD, MAP_MIN, &data, &dlen))
+		return run_mapped(r, data, dlen);
 	r->cap = r->mem ? GF_MAX(GF_MIN(r->mem_len, (size_t)4 * CHUNK), (size_t)4096) : 4 * CHUNK;
 	r->buf = gf_xmalloc(r->cap + JSCAN_PAD);
 	memset(r->buf, 0, JSCAN_PAD);
@@ -1212,12 +1553,15 @@ static int read_src(struct kineto_trace *kt, struct source *src, const char *fna
 	r.opts = opts;
 	r.err = err;
 	sbuf_init(&r.scratch, 0);
+	r.icache = gf_xcalloc(ICACHE_SIZE, sizeof *r.icache);
 	r.id_empty = pool_intern(kt->names, "", 0);
 	r.id_process_name = pool_intern_str(kt->names, "process_name");
 	r.id_process_labels = pool_intern_str(kt->names, "process_labels");
 	r.id_thread_name = pool_intern_str(kt->names, "thread_name");
 	int rc = run(&r, src);
-	free(r.buf);
+	if (!r.mapped)
+		free(r.buf);
+	free(r.icache);
 	sbuf_release(&r.scratch);
 	return rc;
 }

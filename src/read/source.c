@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,10 @@ struct source {
 	char *name;
 	int fd;
 	bool own_fd;
+	char *map;        /* source_map: the reservation (file + padding pages) */
+	size_t map_len;
+	size_t map_pop;   /* source_map_done: populated up to here */
+	size_t map_drop;  /* source_map_done: released up to here */
 	const uint8_t *mem;
 	size_t mem_len, mem_pos;
 	int kind;
@@ -553,10 +558,68 @@ const char *source_name(const struct source *s)
 	return s->name;
 }
 
+bool source_map(struct source *s, size_t pad, size_t min_size, const char **data, size_t *len)
+{
+	if (s->kind != SOURCE_PLAIN || s->mem || !s->own_fd || s->fd < 0 || s->map || s->file_pos != s->npeek ||
+	    s->peek_pos || s->file_size < min_size || s->file_size > (uint64_t)SIZE_MAX / 2 ||
+	    s->split_first || s->split_chunk)
+		return false;
+	long pg = sysconf(_SC_PAGESIZE);
+	if (pg <= 0)
+		return false;
+	size_t fsz = (size_t)s->file_size;
+	size_t mlen = (fsz + pad + (size_t)pg - 1) / (size_t)pg * (size_t)pg + (size_t)pg;
+	/* reserve zero pages for the file and its padding, then map the file
+	 * over the start: the bytes after the end of the file read as NUL */
+	char *res = mmap(NULL, mlen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED)
+		return false;
+	if (mmap(res, fsz, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->fd, 0) == MAP_FAILED) {
+		munmap(res, mlen);
+		return false;
+	}
+	madvise(res, fsz, MADV_SEQUENTIAL);
+	s->map = res;
+	s->map_len = mlen;
+	s->file_pos = s->file_size;
+	*data = res;
+	*len = fsz;
+	return true;
+}
+
+void source_map_done(struct source *s, size_t upto, size_t ahead)
+{
+	if (!s->map)
+		return;
+	long pg = sysconf(_SC_PAGESIZE);
+	if (pg <= 0)
+		return;
+	size_t end = upto / (size_t)pg * (size_t)pg;
+	if (end > s->map_drop) {
+		madvise(s->map + s->map_drop, end - s->map_drop, MADV_DONTNEED);
+		s->map_drop = end;
+	}
+#ifdef MADV_POPULATE_READ
+	size_t from = GF_MAX(s->map_pop, end);
+	size_t to = GF_MIN(upto + ahead, (size_t)s->file_size);
+	if (ahead && from < to) {
+		size_t n = (to - from + (size_t)pg - 1) / (size_t)pg * (size_t)pg;
+		if (madvise(s->map + from, n, MADV_POPULATE_READ) == 0)
+			s->map_pop = from + n;
+		else
+			s->map_pop = SIZE_MAX; /* not supported: rely on page faults */
+	}
+#else
+	(void)ahead;
+#endif
+}
+
 void source_close(struct source *s)
 {
 	if (!s)
 		return;
+	if (s->map)
+		munmap(s->map, s->map_len);
 	if (s->threaded) {
 		pthread_mutex_lock(&s->mu);
 		s->th_stop = true;

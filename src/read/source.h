@@ -65,6 +65,20 @@ uint64_t source_file_size(const struct source *s);
 /* The display name used in messages. */
 const char *source_name(const struct source *s);
 
+/*
+ * A read-only view of the whole file instead of source_read, for plain
+ * regular files of at least min_size bytes (not stdin, not memory, nothing
+ * read yet): *data[0..*len) is the file, followed by at least pad readable
+ * NUL bytes. Valid until source_close. @return false when not possible (the
+ * caller then uses source_read). The file must not shrink while mapped.
+ */
+bool source_map(struct source *s, size_t pad, size_t min_size, const char **data, size_t *len);
+
+/* With a view: the bytes before upto will not be read again (their pages
+ * are dropped from memory, so RSS stays bounded), and the next `ahead`
+ * bytes are about to be read (their pages are mapped in one call). */
+void source_map_done(struct source *s, size_t upto, size_t ahead);
+
 /* Stops the inflate thread (if any), closes the file, frees s (NULL ok). */
 void source_close(struct source *s);
 

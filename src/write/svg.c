@@ -585,8 +585,21 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 	double rx1 = round1(x1), rx2 = round1(x2);
 	sbuf_addf(b, "<rect x=\"%.1f\" y=\"", rx1);
 	add_num(b, y1);
-	sbuf_addf(b, "\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" rx=\"2\" ry=\"2\"/>\n",
-		  rx2 - rx1, y2 - y1, rgb);
+	sbuf_addf(b, "\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"", rx2 - rx1, y2 - y1, rgb);
+	if (o->stroke && !f->agg) {
+		double sw = 0;
+		char src[24];
+		if (o->stroke(o->ctx, t, f->node, src, &sw)) {
+			src[23] = 0;
+			if (!(sw >= 0.1)) /* NaN too */
+				sw = 0.1;
+			if (sw > 10)
+				sw = 10;
+			if (src[0] && strspn(src, "rgbaRGBA(),.#% 0123456789abcdefABCDEF") == strlen(src))
+				sbuf_addf(b, " stroke=\"%s\" stroke-width=\"%.1f\"", src, sw);
+		}
+	}
+	sbuf_addstr(b, " rx=\"2\" ry=\"2\"/>\n");
 	sbuf_addf(b, "<text x=\"%.2f\" y=\"", x1 + 3);
 	add_num(b, 3 + (y1 + y2) / 2);
 	sbuf_addstr(b, "\">");

@@ -82,12 +82,21 @@ struct svg_opts {
 	 * "name (...)" if tools/svgframes.py should parse it. The frame's name
 	 * for zoomed labels is then carried separately.
 	 *
+	 * stroke: called for every frame `color` is called for. Return 1 after
+	 * writing an SVG colour (same rules as for color) into rgb and a line
+	 * width in px into *width (clamped to [0.1, 10], printed with one
+	 * decimal) to outline the frame's rect with it (SVG stroke and
+	 * stroke-width attributes, drawn over the fill and its edges; zooming
+	 * keeps it); return 0 for no outline. gpuflame diff --svg marks each
+	 * frame's own (self) change this way, the fill showing its total change.
+	 *
 	 * legend: NULL, or a NULL-terminated list of plain-text lines drawn
 	 * (escaped) under the title/subtitle, one per line; the image grows by
 	 * one line height (fontsize * 1.5 px) per line.
 	 */
 	int (*color)(void *ctx, const struct ftree *t, uint32_t node, char rgb[24]);
 	void (*tooltip)(void *ctx, const struct ftree *t, uint32_t node, struct sbuf *out);
+	int (*stroke)(void *ctx, const struct ftree *t, uint32_t node, char rgb[24], double *width);
 	void *ctx;
 	const char *const *legend;
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # diff_svg.sh — gpuflame diff --svg: the colour of EVERY drawn frame follows
-# the change of its total (red = grew, blue = shrank) and its width is AFTER's
+# the change of its total (red = grew, blue = shrank), its outline the change
+# of its self weight (dark red / dark blue / none), and its width is AFTER's
 # (BEFORE's with --negate), checked by tests/gen/check_diff_svg.py against the
 # inputs; the structure equals inferno's differential fixture; sampled inputs
 # that differ only by noise colour nothing, a real +5 point change is coloured.
@@ -17,6 +18,7 @@ if need_shared "diff-svg-inferno"; then
   gf diff --no-sampled --svg "$T/b.txt" "$T/a.txt"; expect_rc "diff-svg-rc" 0
   cp "$T/out" "$T/d.svg"
   python3 "$CHK" "$T/b.txt" "$T/a.txt" "$T/d.svg" --paths="$T/paths" > "$T/chk"; r=$?
+  cp "$T/chk" "$T/chk0"
   if [ $r -eq 0 ]; then pass "diff-svg-colours-and-widths"; else fail "diff-svg-colours-and-widths" "$(grep BAD "$T/chk" | head -3)"; fi
   expect_grep "diff-svg-frames" "^frames 19$" "$T/chk"
   expect_grep "diff-svg-red" "^red 17$" "$T/chk"
@@ -32,11 +34,23 @@ if need_shared "diff-svg-inferno"; then
   # tooltip: before, after, delta, delta%; legend explains
   expect_grep "diff-svg-tooltip" "<title>cksum \(total 57 -&gt; 96, \+39 \(\+68.4%\); self 0\)</title>" "$T/d.svg"
   expect_grep "diff-svg-legend" "red = grew, blue = shrank" "$T/d.svg"
+  # outlines: the checker asserted their direction (self grew = dark red,
+  # shrank = dark blue, none when unchanged) and width order for every frame
+  expect_grep "diff-svg-outlined" "^outlined [1-9]" "$T/chk0"
+  expect_grep "diff-svg-outline-red" "^outline-red [1-9]" "$T/chk0"
+  # cksum's own weight grew 57 -> 96 (it is a leaf): dark red outline
+  grep -A1 'data-n="cksum">' "$T/d.svg" | grep -q 'stroke="rgb(160,0,0)" stroke-width="[0-9.]*"' \
+    && pass "diff-svg-outline-leaf-red" || fail "diff-svg-outline-leaf-red" "cksum not outlined dark red"
+  # a frame whose self weight is unchanged (0 -> 0) has no outline
+  grep -A1 'data-n="__libc_start_main">' "$T/d.svg" | grep -q 'stroke=' \
+    && fail "diff-svg-no-outline-unchanged-self" "outlined" || pass "diff-svg-no-outline-unchanged-self"
+  expect_grep "diff-svg-legend-outline" "Outline: change of the frame.{1,6}s own \(self\) weight, dark red = grew" "$T/d.svg"
   # --negate: BEFORE's widths, same colour convention
   gf diff --no-sampled --negate --svg "$T/b.txt" "$T/a.txt"; expect_rc "diff-svg-negate-rc" 0
   cp "$T/out" "$T/n.svg"
   python3 "$CHK" "$T/b.txt" "$T/a.txt" "$T/n.svg" --negate > "$T/chk"; r=$?
   if [ $r -eq 0 ]; then pass "diff-svg-negate"; else fail "diff-svg-negate" "$(grep BAD "$T/chk" | head -3)"; fi
+  expect_grep "diff-svg-negate-outlined" "^outlined [1-9]" "$T/chk"
   # sampled (default for integer counts): 333 vs 513 samples, nothing significant
   gf diff --svg "$T/b.txt" "$T/a.txt"
   cp "$T/out" "$T/s.svg"

@@ -5,25 +5,15 @@ belongs to a cudaGraphLaunch / hipGraphLaunch runtime event.
 
 Usage: graph_kernels.py TRACE[.gz]   -> prints "<total_ns> <count> <launches>"
 """
-import decimal
-import gzip
-import json
 import sys
 
-GPU = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
+import common
 
-
-def ns(v):
-    d = (decimal.Decimal(str(v)) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP)
-    return max(int(d), 0)
+GPU = common.GPU_CATS
 
 
 def main():
-    raw = open(sys.argv[1], "rb").read()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    doc = json.loads(raw, parse_float=str)
-    evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+    evs = common.trace_events(sys.argv[1])
     corr = set()
     for e in evs:
         if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "Runtime") and "GraphLaunch" in e.get("name", ""):
@@ -35,7 +25,7 @@ def main():
         if e.get("ph") == "X" and e.get("cat") in GPU and e.get("dur") is not None:
             c = e.get("args", {}).get("correlation")
             if c is not None and int(c) in corr:
-                total += ns(e["dur"])
+                total += common.us_to_ns(e["dur"])
                 count += 1
     print(total, count, len(corr))
 

@@ -8,28 +8,15 @@ count as 0, like the C reader.
 
 Usage: sum_activities.py TRACE[.gz]   -> prints "<total_ns> <count>"
 """
-import decimal
-import gzip
-import json
 import sys
 
-CATS = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
+import common
 
-
-def ns(v):
-    d = decimal.Decimal(str(v)) * 1000
-    d = d.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP)
-    return max(int(d), 0)
+CATS = common.GPU_CATS
 
 
 def main():
-    path = sys.argv[1]
-    with open(path, "rb") as fp:
-        raw = fp.read()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    doc = json.loads(raw.decode("utf-8", "replace"), parse_float=str)
-    evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+    evs = common.trace_events(sys.argv[1], errors="replace")
     total = count = 0
     for e in evs:
         if not isinstance(e, dict) or e.get("ph") != "X" or e.get("cat") not in CATS:
@@ -37,7 +24,7 @@ def main():
         d = e.get("dur")
         if d is None or d == "":
             continue
-        total += ns(d)
+        total += common.us_to_ns(d)
         count += 1
     print(total, count)
 

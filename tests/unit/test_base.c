@@ -1,9 +1,15 @@
-/* test_base.c — unit tests of src/base: sbuf, pool, num. */
+/* test_base.c — unit tests of src/base: sbuf, pool, num, ofile. */
 #include "t.h"
 
 #include "base/num.h"
+#include "base/ofile.h"
 #include "base/pool.h"
 #include "base/sbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void sane(const struct sbuf *b)
 {
@@ -131,11 +137,48 @@ T_TEST(test_num__decimals_and_format)
 	T_EQ_I64(q, 4); /* 3.5 -> 4 */
 }
 
+/* Regular files are replaced atomically (nothing on abort); a path that is
+ * not a regular file (here a link to /dev/null) is written in place: the
+ * link must survive, where a rename would have replaced it by a file. */
+T_TEST(test_ofile__regular_and_in_place)
+{
+	char dir[] = "/tmp/gf_ofile_XXXXXX";
+	T_TRUE(mkdtemp(dir) != NULL);
+	struct sbuf p = SBUF_INIT, l = SBUF_INIT, err = SBUF_INIT;
+	sbuf_addf(&p, "%s/out", dir);
+	sbuf_addf(&l, "%s/null", dir);
+	struct ofile o;
+	struct stat sb;
+	T_EQ_I64(ofile_open(&o, p.buf, &err), GF_OK);
+	fputs("abc", o.fp);
+	ofile_abort(&o);
+	T_TRUE(stat(p.buf, &sb) != 0);
+	T_EQ_I64(ofile_open(&o, p.buf, &err), GF_OK);
+	fputs("abc", o.fp);
+	T_EQ_I64(ofile_commit(&o, &err), GF_OK);
+	T_TRUE(!stat(p.buf, &sb) && S_ISREG(sb.st_mode) && sb.st_size == 3);
+	T_TRUE(symlink("/dev/null", l.buf) == 0);
+	T_EQ_I64(ofile_open(&o, l.buf, &err), GF_OK);
+	fputs("abc", o.fp);
+	T_EQ_I64(ofile_commit(&o, &err), GF_OK);
+	T_TRUE(!lstat(l.buf, &sb) && S_ISLNK(sb.st_mode));
+	T_EQ_I64(ofile_open(&o, l.buf, &err), GF_OK);
+	ofile_abort(&o);
+	T_TRUE(!lstat(l.buf, &sb) && S_ISLNK(sb.st_mode));
+	unlink(l.buf);
+	unlink(p.buf);
+	T_TRUE(rmdir(dir) == 0); /* no temporary file left behind */
+	sbuf_release(&p);
+	sbuf_release(&l);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_sbuf__invariants);
 	T_RUN(test_pool__intern);
 	T_RUN(test_num__parse_exact_us_to_ns);
 	T_RUN(test_num__decimals_and_format);
+	T_RUN(test_ofile__regular_and_in_place);
 	return t_done();
 }

@@ -5,6 +5,7 @@
  * rounding, name normalisation, family rules and their file format.
  */
 #include "t.h"
+#include "tkev.h"
 
 #include "fold/fold.h"
 #include "write/folded_out.h"
@@ -14,19 +15,8 @@ static struct ktrack tracks[2];
 static struct kev ev(struct trace *t, int kc, const char *name, int64_t ts, int64_t dur, uint32_t track,
 		     int64_t corr)
 {
-	struct kev e;
-	memset(&e, 0, sizeof e);
-	e.ts = ts;
-	e.dur = dur;
-	e.name = pool_intern_str(t->names, name);
-	e.cat = UINT32_MAX;
-	e.track = track;
-	e.kc = (uint8_t)kc;
-	e.ph = 'X';
-	e.id = e.external_id = e.python_id = e.python_parent_id = e.python_thread = KEV_NONE;
-	e.stream = e.device = e.bytes = KEV_NONE;
+	struct kev e = tkev(t->names, kc, name, ts, dur, track);
 	e.correlation = corr;
-	e.arg_name = UINT32_MAX;
 	return e;
 }
 

@@ -14,6 +14,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <string.h>
 #include <unistd.h>
 
 /* Serialises every record (with its strings) so runs can be compared. */
@@ -524,6 +525,99 @@ T_TEST(test_kineto__read_file)
 	unlink(path);
 }
 
+/* Records, rc, error text after the file name, and truncation of one read
+ * of a file (kineto_read: files of 64 KB and more are mapped, not read in
+ * chunks) or of the same bytes in memory. */
+static void read_one(const char *path, const char *text, size_t len, struct sbuf *out)
+{
+	struct rec r = { SBUF_INIT, names(), 0, 0 };
+	struct kineto_trace kt;
+	kineto_init(&kt, r.names);
+	struct sbuf err = SBUF_INIT;
+	int rc = path ? kineto_read(&kt, path, rec_cb, &r, NULL, &err)
+		      : kineto_read_mem(&kt, text, len, "t.json", rec_cb, &r, &err);
+	sbuf_reset(out);
+	sbuf_add(out, r.out.buf, r.out.len);
+	const char *msg = strstr(err.buf ? err.buf : "", "': ");
+	sbuf_addf(out, "rc=%d err=%s truncated=%d at=%llu events=%llu bytes=%llu ntracks=%u\n", rc,
+		  rc && msg ? msg : "", kt.stats.truncated, (unsigned long long)kt.stats.truncated_at,
+		  (unsigned long long)kt.stats.events, (unsigned long long)kt.stats.bytes_in, kt.ntracks);
+	kineto_release(&kt);
+	sbuf_release(&r.out);
+	sbuf_release(&err);
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+	T_TRUE(fp != NULL);
+	if (!fp)
+		return;
+	T_EQ_I64((int64_t)fwrite(text, 1, len, fp), (int64_t)len);
+	fclose(fp);
+}
+
+/* A big plain file is mapped: same records, truncation and errors (with the
+ * same byte offsets and lines) as the chunked reader; the end of the file on
+ * a page boundary reads as the end of data. */
+T_TEST(test_kineto__mapped_file)
+{
+	struct sbuf text = SBUF_INIT, a = SBUF_INIT, b = SBUF_INIT;
+	sbuf_addstr(&text, "{\"schemaVersion\": 1, \"traceEvents\": [\n");
+	for (int i = 0; i < 1500; i++) {
+		sbuf_addf(&text, "  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"op_%d\\u00e9\", \"pid\": %d, \"tid\": \"%s\",\n"
+			  "   \"ts\": %d.%03d, \"dur\": %d, \"args\": {\"External id\": %d, \"Input Dims\": [[%d, 2], []],"
+			  " \"correlation\": %d}},\n",
+			  i % 3 ? "cpu_op" : "kernel", i % 17, 100 + i % 2, i % 5 ? "7" : "stream 7", 1000 + i, i % 1000,
+			  i % 50, i, i, 40000 + i);
+	}
+	sbuf_addstr(&text, "  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 100, \"tid\": 7, \"args\": {\"name\": \"main\"}}\n]}");
+	T_TRUE(text.len > 65536);
+	char path[] = "/tmp/test_kineto_map_XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	/* whole; ending on a page boundary (blanks appended) */
+	for (int pad = 0; pad < 2; pad++) {
+		size_t len = text.len;
+		if (pad) {
+			while (text.len % 4096)
+				sbuf_addch(&text, ' ');
+			len = text.len;
+		}
+		write_file(path, text.buf, len);
+		read_one(path, NULL, 0, &a);
+		read_one(NULL, text.buf, len, &b);
+		T_EQ_STR(a.buf, b.buf);
+		T_HAS(&a, "rc=0 err= truncated=0");
+		T_HAS(&a, "events=1501");
+	}
+	/* truncated in the middle of an event, and cut right after a number */
+	size_t cuts[] = { text.len * 2 / 3, (size_t)(strstr(text.buf + 70000, "\"dur\": ") - text.buf) + 8 };
+	for (size_t i = 0; i < 2; i++) {
+		write_file(path, text.buf, cuts[i]);
+		read_one(path, NULL, 0, &a);
+		read_one(NULL, text.buf, cuts[i], &b);
+		T_EQ_STR(a.buf, b.buf);
+		T_HAS(&a, "truncated=1");
+	}
+	/* an error near the end: same offset and line */
+	char *colon = strstr(text.buf + text.len - 3000, "\"ts\":") + 4;
+	*colon = '#';
+	write_file(path, text.buf, text.len);
+	read_one(path, NULL, 0, &a);
+	read_one(NULL, text.buf, text.len, &b);
+	T_EQ_STR(a.buf, b.buf);
+	T_HAS(&a, "rc=-1 err=': byte ");
+	T_HAS(&a, "expected ':' after a key, got '#'");
+	unlink(path);
+	sbuf_release(&text);
+	sbuf_release(&a);
+	sbuf_release(&b);
+}
+
 int main(void)
 {
 	T_RUN(test_kineto__int_epoch_us);
@@ -541,6 +635,7 @@ int main(void)
 	T_RUN(test_kineto__deep_nesting);
 	T_RUN(test_kineto__compressed);
 	T_RUN(test_kineto__read_file);
+	T_RUN(test_kineto__mapped_file);
 	if (g_names)
 		pool_free(g_names);
 	return t_done();

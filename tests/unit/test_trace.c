@@ -6,6 +6,7 @@
  * classification, steps, busy unions, innermost/sweep queries.
  */
 #include "t.h"
+#include "tkev.h"
 
 #include "model/trace.h"
 
@@ -21,19 +22,7 @@ static void tracks_init(void)
 
 static struct kev ev(struct trace *t, int kc, const char *name, int64_t ts, int64_t dur, uint32_t track)
 {
-	struct kev e;
-	memset(&e, 0, sizeof e);
-	e.ts = ts;
-	e.dur = dur;
-	e.name = pool_intern_str(t->names, name);
-	e.cat = UINT32_MAX;
-	e.track = track;
-	e.kc = (uint8_t)kc;
-	e.ph = 'X';
-	e.id = e.correlation = e.external_id = e.python_id = e.python_parent_id = e.python_thread = KEV_NONE;
-	e.stream = e.device = e.bytes = KEV_NONE;
-	e.arg_name = UINT32_MAX;
-	return e;
+	return tkev(t->names, kc, name, ts, dur, track);
 }
 
 static void add(struct trace *t, struct kev e)

@@ -1,0 +1,33 @@
+"""common.py — helpers shared by the independent checkers in tests/gen/
+(stdlib only; imported as `import common`, the scripts' own folder being on
+sys.path when run as `python3 tests/gen/NAME.py`).
+
+  events = common.trace_events("trace.json.gz")   # list of event dicts
+  common.us_to_ns("12.3456")                      # -> 12346 (exact)
+"""
+import decimal
+import gzip
+import json
+
+# Chrome-trace categories of GPU activities (Kineto names and legacy ones).
+GPU_CATS = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
+
+
+def us_to_ns(v):
+    """Microseconds (a JSON number kept as text) to integer ns, exactly:
+    sub-ns digits round half away from zero; negative values give 0, like
+    the C reader."""
+    d = (decimal.Decimal(str(v)) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP)
+    return max(int(d), 0)
+
+
+def trace_events(path, errors="strict"):
+    """The traceEvents of a plain or gzip (detected by magic) JSON trace,
+    numbers with a fraction kept as text (parse_float=str). errors is the
+    UTF-8 decoding policy ("strict" or "replace")."""
+    with open(path, "rb") as fp:
+        raw = fp.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    doc = json.loads(raw.decode("utf-8", errors), parse_float=str)
+    return doc["traceEvents"] if isinstance(doc, dict) else doc
