@@ -3,16 +3,19 @@
  * Speed notes (the reference input has 200,000 unsorted lines of ~30 frames;
  * its trie has ~325,000 nodes, so each line walks ~12 shared frames and then
  * leaves its tail as bytes):
- *  - input is read with large freads, not getline;
+ *  - a regular file is mapped (mmap): no kernel copy, and tails point into
+ *    the mapping; other streams are read with large freads and their tails
+ *    copied into an append-only block arena (no realloc copies);
  *  - a frame is never interned while it is only looked up: the child table is
  *    keyed by a *path hash* (hash of the parent's path hash and the frame's
  *    bytes), which depends only on the line's bytes, so the slots of the next
- *    frames are prefetched while the current one is compared; a match is
- *    confirmed exactly (same parent node, same name bytes), so the result
- *    never depends on the hash;
+ *    LOOKAHEAD frames are prefetched while the current one is compared; a
+ *    match is confirmed exactly (same parent node, same name bytes), so the
+ *    result never depends on the hash nor on the input order;
+ *  - the ';' search and the frame hash are one pass over 8-byte words;
  *  - the slot holds everything the walk needs (weight, tail length), so a
- *    shared frame costs one (prefetched) cache line;
- *  - tails are copied into an append-only block arena (no realloc copies).
+ *    shared frame costs one (prefetched) cache line; the table is kept at
+ *    most 3/4 full (memory: it is the largest structure after the tails).
  */
 #include "tree_pruned.h"
 
@@ -47,7 +50,7 @@ struct tnode {
 	uint32_t child, sib; /* child list (for ftrie_build) */
 	uint32_t slot;       /* index of its tslot (kept across rehashes) */
 	uint32_t pad_;
-	const char *tail;    /* tail bytes (in the arena) when tlen > 0 */
+	const char *tail;    /* tail bytes (arena or mapped file) when tlen > 0 */
 };
 
 /* One frame of the line being inserted. */
@@ -217,6 +220,8 @@ static uint32_t add_node(struct ftrie *tr, uint32_t parent, uint32_t name, uint6
 /* Copies n bytes into the arena. */
 static const char *arena_put(struct ftrie *tr, const char *s, size_t n)
 {
+	if (!n)
+		return ""; /* one empty frame: no bytes, but never NULL */
 	if (n > tr->left) {
 		bool own = n > ARENA_MAX / 4; /* a block of its own; the current one stays */
 		size_t bs = own ? n : tr->next_blk ? tr->next_blk : ARENA_FIRST;

@@ -10,6 +10,13 @@
  * arrived (at least twice as much when it is bigger than a chunk, so a huge
  * unit costs O(n) in total). Per event only the keys listed in kineto.h are
  * decoded; every other value is skipped by bracket matching.
+ *
+ * Plain regular files of MAP_MIN bytes and more are instead mapped whole
+ * (source_map) and parsed in place as one unit stream, releasing the pages
+ * behind the parser as it goes (map_step). Fast paths (fast_key, fast_int,
+ * fast_us, skip_value, the intern cache) each accept only a common subset
+ * and leave the cursor unchanged otherwise, so the general code decides all
+ * other cases exactly as before. See docs/trace-reader.md.
  */
 #include "kineto.h"
 
@@ -449,7 +456,7 @@ static inline bool skip_value(struct jcur *c, int ch, int depth)
 
 /* A value that should be an integer: number, numeric string or null. Other
  * values are skipped and give KEV_NONE. */
-static bool read_int(struct jcur *c, int ch, int64_t *out)
+static bool read_int_gen(struct jcur *c, int ch, int64_t *out)
 {
 	*out = KEV_NONE;
 	const char *s;
@@ -474,9 +481,17 @@ static bool read_int(struct jcur *c, int ch, int64_t *out)
 	return skip_value(c, ch, 3);
 }
 
+/* read_int_gen with the usual plain integer inline. */
+static inline bool read_int(struct jcur *c, int ch, int64_t *out)
+{
+	if (GF_LIKELY((unsigned)(ch - '0') < 10 && fast_int(c, out)))
+		return true;
+	return read_int_gen(c, ch, out);
+}
+
 /* ts or dur: number or numeric string. *st = num status (NUM_INVALID when
  * the value is not a number). */
-static bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
+static bool read_us_gen(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
 {
 	*out = KEV_NONE;
 	*st = NUM_INVALID;
@@ -506,6 +521,16 @@ static bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
 		*st = rc;
 	}
 	return true;
+}
+
+/* read_us_gen with the usual plain number inline. */
+static inline bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
+{
+	if (GF_LIKELY((unsigned)(ch - '0') < 10 && fast_us(c, out, dec))) {
+		*st = NUM_OK;
+		return true;
+	}
+	return read_us_gen(c, ch, out, dec, st);
 }
 
 static inline uint64_t load8(const char *s, size_t n)
@@ -559,38 +584,6 @@ static uint32_t intern(struct rd *r, const char *s, size_t n)
 	return intern_miss(r, e, s, n);
 }
 
-/* jscan_string with an inline path for strings shorter than 32 bytes
- * without escapes (most names and categories). */
-static inline bool scan_str32(struct jcur *c, struct jstr *out)
-{
-#ifdef __SSE2__
-	const char *p = c->p + 1;
-	if (GF_LIKELY(c->end - p >= 32)) {
-		const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), flip = _mm_set1_epi8((char)0x80),
-			      lim = _mm_set1_epi8(0x20 - 128);
-		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
-		__m128i s0 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x0, q), _mm_cmpeq_epi8(x0, bs)),
-					  _mm_cmplt_epi8(_mm_xor_si128(x0, flip), lim));
-		__m128i s1 = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x1, q), _mm_cmpeq_epi8(x1, bs)),
-					  _mm_cmplt_epi8(_mm_xor_si128(x1, flip), lim));
-		uint32_t m = (uint32_t)_mm_movemask_epi8(s0) | ((uint32_t)_mm_movemask_epi8(s1) << 16);
-		if (m) {
-			unsigned k = (unsigned)__builtin_ctz(m);
-			if (p[k] == '"') {
-				uint32_t hm = (uint32_t)_mm_movemask_epi8(x0) | ((uint32_t)_mm_movemask_epi8(x1) << 16);
-				out->s = p;
-				out->n = k;
-				out->flags = (hm & ((1u << k) - 1)) ? JSTR_HIGH : 0;
-				c->p = p + k + 1;
-				return true;
-			}
-		}
-	}
-#endif
-	return jscan_string(c, out);
-}
-
 /* A string value interned in the pool; other values are skipped (*id unchanged).
  * A string without escapes is looked up in the cache by its raw bytes before
  * it is decoded: equal bytes were validated (UTF-8) when first seen. */
@@ -599,7 +592,7 @@ static bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
 	if (ch != '"')
 		return skip_value(c, ch, 2);
 	struct jstr js;
-	if (!scan_str32(c, &js))
+	if (!jscan_string(c, &js))
 		return false;
 	if (GF_LIKELY(!(js.flags & JSTR_ESC))) {
 		struct icent *e = icache_slot(r, js.s, js.n);
