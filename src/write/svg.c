@@ -625,35 +625,66 @@ static void add_text(struct sbuf *b, const char *id, double x, double y, const c
 	sbuf_addstr(b, "</text>\n");
 }
 
+static const enum gpu_class gpu_key_order[] = {
+	GPU_PYTHON, GPU_MODULE, GPU_ATEN, GPU_RUNTIME, GPU_SYNC, GPU_K_GEMM, GPU_K_ATTN,
+	GPU_K_COMM, GPU_K_TRITON, GPU_K_COPY, GPU_K_OTHER, GPU_MARKER, GPU_OTHER,
+};
+
+/* Width of one key item: swatch, gap, label (estimated generously, since
+ * capitals are wider than fontwidth's average glyph), gap. */
+static double gpu_key_item_w(const struct svg_opts *o, const char *lab)
+{
+	double fs = o->fontsize;
+	return fs + 3 + (double)strlen(lab) * fs * (o->fontwidth + 0.1) + fs;
+}
+
+/* Rows the gpu colour key needs at the image width (it wraps). */
+static unsigned gpu_key_rows(const struct svg_opts *o)
+{
+	unsigned rows = 1;
+	double x = XPAD;
+	for (size_t i = 0; i < GF_ARRAY_LEN(gpu_key_order); i++) {
+		double w = gpu_key_item_w(o, palette_gpu_label(gpu_key_order[i]));
+		if (x > XPAD && x + w > o->width - XPAD) {
+			rows++;
+			x = XPAD;
+		}
+		x += w;
+	}
+	return rows;
+}
+
 static unsigned legend_lines(const struct ftree *t, const struct svg_opts *o, int pal)
 {
 	unsigned n = 0;
 	if (o->legend)
 		while (o->legend[n])
 			n++;
-	return n + (pal == PAL_GPU && t->ncols == 1 && !o->color ? 1 : 0);
+	return n + (pal == PAL_GPU && t->ncols == 1 && !o->color ? gpu_key_rows(o) : 0);
 }
 
-/* The gpu palette's colour key: a swatch and a label per class. */
+/* The gpu palette's colour key: a swatch and a label per class, wrapped to
+ * the image width (gpu_key_rows rows). */
 static void emit_gpu_key(struct ctx *c, double y)
 {
-	static const enum gpu_class order[] = {
-		GPU_PYTHON, GPU_MODULE, GPU_ATEN, GPU_RUNTIME, GPU_SYNC, GPU_K_GEMM, GPU_K_ATTN,
-		GPU_K_COMM, GPU_K_TRITON, GPU_K_COPY, GPU_K_OTHER, GPU_MARKER, GPU_OTHER,
-	};
 	struct sbuf *b = c->out->b;
 	double fs = c->o->fontsize, x = XPAD;
 	sbuf_addstr(b, "<g id=\"legend\">\n");
-	for (size_t i = 0; i < GF_ARRAY_LEN(order); i++) {
+	for (size_t i = 0; i < GF_ARRAY_LEN(gpu_key_order); i++) {
 		char rgb[24];
-		const char *lab = palette_gpu_label(order[i]);
-		palette_gpu_rgb(order[i], 0.5, rgb);
+		const char *lab = palette_gpu_label(gpu_key_order[i]);
+		double w = gpu_key_item_w(c->o, lab);
+		if (x > XPAD && x + w > c->o->width - XPAD) {
+			x = XPAD;
+			y += fs * 1.5;
+		}
+		palette_gpu_rgb(gpu_key_order[i], 0.5, rgb);
 		sbuf_addf(b, "<rect x=\"%.1f\" y=\"", x);
 		add_num(b, y - fs * 0.85);
 		sbuf_addf(b, "\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" rx=\"2\" ry=\"2\"/>\n",
 			  fs, fs, rgb);
 		add_text(b, NULL, x + fs + 3, y, NULL, lab);
-		x += fs + 3 + (double)strlen(lab) * fs * c->o->fontwidth + fs;
+		x += w;
 	}
 	sbuf_addstr(b, "</g>\n");
 }
