@@ -453,55 +453,18 @@ static int rescale(struct ftrie *tr, unsigned d, struct sbuf *err)
 	return GF_OK;
 }
 
-static int line_error(struct sbuf *err, const char *fname, uint64_t line)
-{
-	struct sbuf m = SBUF_INIT;
-	sbuf_addf(&m, "'%s': line %llu: %s", fname, (unsigned long long)line, err->buf);
-	sbuf_reset(err);
-	sbuf_add(err, m.buf, m.len);
-	sbuf_release(&m);
-	return GF_EINPUT;
-}
-
 static int do_line(struct ftrie *tr, const char *s, size_t n, const char *fname,
 		   const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err)
 {
-	st->lines++;
 	struct folded_line fl;
-	const char *why = NULL;
-	int k = folded_parse_line(s, n, tr->want_cols, &fl, &why);
-	switch (k) {
-	case FOLDED_BLANK:
-		st->blank++;
-		return GF_OK;
-	case FOLDED_META:
-		folded_parse_meta(s, n, &tr->t->meta);
-		/* fall through */
-	case FOLDED_COMMENT:
-		st->comments++;
-		return GF_OK;
-	case FOLDED_INVALID:
-		if (!why)
-			why = "'stack count'";
-		if (!st->invalid) {
-			st->first_invalid_line = st->lines;
-			snprintf(st->first_invalid_why, sizeof st->first_invalid_why, "%s", why);
-		}
-		st->invalid++;
-		if (opts->strict) {
-			sbuf_setf(err, "'%s': line %llu: expected %s", fname,
-				  (unsigned long long)st->lines, why);
-			return GF_EINPUT;
-		}
-		return GF_OK;
-	default:
-		break;
-	}
+	int k = folded_take_line(s, n, tr->want_cols, opts->strict, fname, &tr->t->meta, st, &fl, err);
+	if (k <= 0)
+		return k;
 	if (fl.ncols != 1)
 		return FTRIE_UNSUPPORTED;
 	tr->want_cols = 1;
 	if (rescale(tr, num_decimals(fl.cnt[0], fl.cnt_len[0]), err))
-		return line_error(err, fname, st->lines);
+		return folded_line_error(err, fname, st->lines);
 	int64_t w;
 	int rc = num_parse(fl.cnt[0], fl.cnt_len[0], tr->scale, 0, &w);
 	if (rc == NUM_ROUNDED) {
@@ -509,12 +472,12 @@ static int do_line(struct ftrie *tr, const char *s, size_t n, const char *fname,
 	} else if (rc != NUM_OK) {
 		sbuf_setf(err, "count '%.*s' does not fit in 64-bit integers",
 			  (int)GF_MIN(fl.cnt_len[0], 40), fl.cnt[0]);
-		return line_error(err, fname, st->lines);
+		return folded_line_error(err, fname, st->lines);
 	}
 	int64_t r;
 	if (__builtin_add_overflow(tr->rootw, w, &r)) {
 		sbuf_setf(err, "total weight overflows 64-bit integers");
-		return line_error(err, fname, st->lines);
+		return folded_line_error(err, fname, st->lines);
 	}
 	const char *stk = fl.stack;
 	size_t len = fl.stack_len;

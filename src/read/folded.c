@@ -184,50 +184,64 @@ static int parse_weight(struct reader *r, const char *c, size_t n, int64_t *out)
 	return GF_OK;
 }
 
-static int line_error(struct reader *r)
+int folded_line_error(struct sbuf *err, const char *fname, uint64_t line)
 {
 	struct sbuf m = SBUF_INIT;
-	sbuf_addf(&m, "'%s': line %llu: %s", r->fname, (unsigned long long)r->st->lines, r->err->buf);
-	sbuf_reset(r->err);
-	sbuf_add(r->err, m.buf, m.len);
+	sbuf_addf(&m, "'%s': line %llu: %s", fname, (unsigned long long)line, err->buf);
+	sbuf_reset(err);
+	sbuf_add(err, m.buf, m.len);
 	sbuf_release(&m);
 	return GF_EINPUT;
+}
+
+static int line_error(struct reader *r)
+{
+	return folded_line_error(r->err, r->fname, r->st->lines);
+}
+
+int folded_take_line(const char *s, size_t n, int want_cols, bool strict, const char *fname,
+		     struct fmeta *meta, struct folded_stats *st, struct folded_line *fl,
+		     struct sbuf *err)
+{
+	st->lines++;
+	const char *why = NULL;
+	switch (folded_parse_line(s, n, want_cols, fl, &why)) {
+	case FOLDED_STACK:
+		return 1;
+	case FOLDED_BLANK:
+		st->blank++;
+		return 0;
+	case FOLDED_META:
+		folded_parse_meta(s, n, meta);
+		/* fall through */
+	case FOLDED_COMMENT:
+		st->comments++;
+		return 0;
+	default:
+		break;
+	}
+	if (!why)
+		why = "'stack count'";
+	if (!st->invalid) {
+		st->first_invalid_line = st->lines;
+		snprintf(st->first_invalid_why, sizeof st->first_invalid_why, "%s", why);
+	}
+	st->invalid++;
+	if (strict) {
+		sbuf_setf(err, "'%s': line %llu: expected %s", fname, (unsigned long long)st->lines, why);
+		return GF_EINPUT;
+	}
+	return 0;
 }
 
 static int do_line(struct reader *r, const char *s, size_t n)
 {
 	struct folded_stats *st = r->st;
-	st->lines++;
 	struct folded_line fl;
-	const char *why = NULL;
-	int k = folded_parse_line(s, n, r->want_cols, &fl, &why);
-	switch (k) {
-	case FOLDED_BLANK:
-		st->blank++;
-		return GF_OK;
-	case FOLDED_META:
-		folded_parse_meta(s, n, &r->t->meta);
-		/* fall through */
-	case FOLDED_COMMENT:
-		st->comments++;
-		return GF_OK;
-	case FOLDED_INVALID:
-		if (!why)
-			why = "'stack count'";
-		if (!st->invalid) {
-			st->first_invalid_line = st->lines;
-			snprintf(st->first_invalid_why, sizeof st->first_invalid_why, "%s", why);
-		}
-		st->invalid++;
-		if (r->opts->strict) {
-			sbuf_setf(r->err, "'%s': line %llu: expected %s", r->fname,
-				  (unsigned long long)st->lines, why);
-			return GF_EINPUT;
-		}
-		return GF_OK;
-	default:
-		break;
-	}
+	int k = folded_take_line(s, n, r->want_cols, r->opts->strict, r->fname, &r->t->meta, st,
+				 &fl, r->err);
+	if (k <= 0)
+		return k;
 	if (!r->want_cols) {
 		r->want_cols = fl.ncols;
 		if (fl.ncols == 2)

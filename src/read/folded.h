@@ -80,6 +80,21 @@ int folded_read(struct ftree *t, FILE *fp, const char *fname,
 int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fname,
 		    const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err);
 
+/*
+ * The bookkeeping every folded reader shares, for one line s[0..n): counts
+ * it in st, parses a metadata line into meta, remembers the first invalid
+ * line (and fails on it when strict).
+ * @return 1 for a stack line (fl filled: the caller adds it), 0 for a line
+ * that was handled (blank, comment, metadata, skipped invalid), or GF_EINPUT
+ * with "'fname': line N: expected ..." in err.
+ */
+int folded_take_line(const char *s, size_t n, int want_cols, bool strict, const char *fname,
+		     struct fmeta *meta, struct folded_stats *st, struct folded_line *fl,
+		     struct sbuf *err);
+
+/* Prefixes the message in err with "'fname': line N: ". @return GF_EINPUT. */
+int folded_line_error(struct sbuf *err, const char *fname, uint64_t line);
+
 /* Parses a metadata line body ("weight=gpu; unit=us;") into m. Values are
  * %-decoded. @return the number of pairs read. */
 int folded_parse_meta(const char *s, size_t n, struct fmeta *m);
