@@ -1,6 +1,9 @@
 /* cli.c — messages, exits and option helpers shared by the subcommands. */
 #include "cli.h"
 
+#include "../base/num.h"
+#include "../read/folded.h"
+
 #include "../base/ofile.h"
 
 #include <errno.h>
@@ -233,5 +236,55 @@ void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree 
 	}
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&err);
+}
+
+void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name)
+{
+	if (st->invalid && !tt->invalid)
+		sbuf_setf(&tt->first, "'%s': line %llu: expected %s", name,
+			  (unsigned long long)st->first_invalid_line, st->first_invalid_why);
+	tt->stacks += st->stacks;
+	tt->invalid += st->invalid;
+	tt->rounded += st->rounded;
+}
+
+void cli_folded_report(struct cli_folded_totals *tt)
+{
+	if (tt->rounded)
+		cli_warn("%llu counts had more than %d decimals and were rounded",
+			 (unsigned long long)tt->rounded, NUM_MAX_SCALE);
+	if (!tt->stacks) {
+		if (tt->invalid)
+			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
+				(unsigned long long)tt->invalid, tt->first.buf);
+		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
+	}
+	if (tt->invalid)
+		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)tt->invalid,
+			 tt->invalid == 1 ? "" : "s", tt->first.buf);
+	sbuf_release(&tt->first);
+}
+
+void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
+{
+	static char *stdin_only[] = { "-" };
+	if (nfiles == 0) {
+		nfiles = 1;
+		files = stdin_only;
+	}
+	struct cli_folded_totals tt = CLI_FOLDED_TOTALS_INIT;
+	struct sbuf err = SBUF_INIT;
+	for (int i = 0; i < nfiles; i++) {
+		FILE *fp = cli_open_in(files[i]);
+		struct folded_stats st;
+		memset(&st, 0, sizeof st);
+		int rc = folded_read(t, fp, cli_in_name(files[i]), fo, &st, &err);
+		cli_close_in(fp);
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+		cli_folded_count(&tt, &st, cli_in_name(files[i]));
+	}
+	cli_folded_report(&tt);
 	sbuf_release(&err);
 }

@@ -83,6 +83,23 @@ void cli_close_in(FILE *fp);
 /* Display name for messages: "<stdin>" for "-". */
 const char *cli_in_name(const char *path);
 
+/* Folded-input bookkeeping shared by the commands that read folded stacks:
+ * count each file's stats, then warn about skipped lines and die (exit 1)
+ * when no input held a stack. */
+struct folded_stats;
+struct folded_opts;
+struct ftree;
+struct cli_folded_totals {
+	uint64_t stacks, invalid, rounded;
+	struct sbuf first; /* where the first invalid line is */
+};
+#define CLI_FOLDED_TOTALS_INIT { 0, 0, 0, SBUF_INIT }
+void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name);
+void cli_folded_report(struct cli_folded_totals *tt);
+/* Reads every input (stdin when nfiles == 0) into t with the folded reader,
+ * then cli_folded_report; dies on errors. */
+void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo);
+
 int cmd_svg(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_info(int argc, char **argv);

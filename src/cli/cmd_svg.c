@@ -121,63 +121,6 @@ static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned
 	*scale = d;
 }
 
-struct totals {
-	uint64_t stacks, invalid, rounded;
-	struct sbuf first; /* where the first invalid line is */
-};
-
-static void count_stats(struct totals *tt, const struct folded_stats *st, const char *name)
-{
-	if (st->invalid && !tt->invalid)
-		sbuf_setf(&tt->first, "'%s': line %llu: expected %s", name,
-			  (unsigned long long)st->first_invalid_line, st->first_invalid_why);
-	tt->stacks += st->stacks;
-	tt->invalid += st->invalid;
-	tt->rounded += st->rounded;
-}
-
-/* Warns about skipped lines; dies when there is no stack. */
-static void report_stats(struct totals *tt)
-{
-	if (tt->rounded)
-		cli_warn("%llu counts had more than %d decimals and were rounded",
-			 (unsigned long long)tt->rounded, NUM_MAX_SCALE);
-	if (!tt->stacks) {
-		if (tt->invalid)
-			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
-				(unsigned long long)tt->invalid, tt->first.buf);
-		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
-	}
-	if (tt->invalid)
-		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)tt->invalid,
-			 tt->invalid == 1 ? "" : "s", tt->first.buf);
-	sbuf_release(&tt->first);
-}
-
-/* Reads every input into t with the folded reader; dies on errors. */
-static void read_inputs(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
-{
-	static char *stdin_only[] = {"-"};
-	if (nfiles == 0) {
-		nfiles = 1;
-		files = stdin_only;
-	}
-	struct totals tt = {0, 0, 0, SBUF_INIT};
-	struct sbuf err = SBUF_INIT;
-	for (int i = 0; i < nfiles; i++) {
-		FILE *fp = cli_open_in(files[i]);
-		struct folded_stats st;
-		memset(&st, 0, sizeof st);
-		int rc = folded_read(t, fp, cli_in_name(files[i]), fo, &st, &err);
-		cli_close_in(fp);
-		if (rc)
-			cli_die(gf_err_exit(rc), "%s", err.buf);
-		count_stats(&tt, &st, cli_in_name(files[i]));
-	}
-	report_stats(&tt);
-	sbuf_release(&err);
-}
-
 /*
  * The fast path for big inputs (model/tree_pruned.h): reads named regular
  * files into a tail-compressed trie. @return the trie, or NULL when an input
@@ -187,7 +130,7 @@ static struct ftrie *read_pruned(struct ftree *t, int nfiles, char **files,
 				 const struct folded_opts *fo)
 {
 	struct ftrie *tr = ftrie_new(t);
-	struct totals tt = {0, 0, 0, SBUF_INIT};
+	struct cli_folded_totals tt = CLI_FOLDED_TOTALS_INIT;
 	struct sbuf err = SBUF_INIT;
 	for (int i = 0; i < nfiles; i++) {
 		FILE *fp = cli_open_in(files[i]);
@@ -203,9 +146,9 @@ static struct ftrie *read_pruned(struct ftree *t, int nfiles, char **files,
 		}
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		count_stats(&tt, &st, cli_in_name(files[i]));
+		cli_folded_count(&tt, &st, cli_in_name(files[i]));
 	}
-	report_stats(&tt);
+	cli_folded_report(&tt);
 	sbuf_release(&err);
 	return tr;
 }
@@ -341,7 +284,7 @@ int cmd_svg(int argc, char **argv)
 		}
 	}
 	if (!tr)
-		read_inputs(&t, argc - optind, argv + optind, &fo);
+		cli_read_folded(&t, argc - optind, argv + optind, &fo);
 
 	unsigned scale = tr ? ftrie_scale(tr) : t.scale;
 	int64_t real = tr ? ftrie_total(tr) : t.ncols == 2 ? t.total2[0] : t.total[0];

@@ -49,42 +49,6 @@ static const char usage[] =
 static const char *const formats[] = {"text", "tsv", "md", "json", NULL};
 static const char *const sorts[] = {"self", "total", "name", NULL};
 
-static void read_inputs(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
-{
-	static char *stdin_only[] = {"-"};
-	if (nfiles == 0) {
-		nfiles = 1;
-		files = stdin_only;
-	}
-	uint64_t stacks = 0, invalid = 0;
-	struct sbuf first = SBUF_INIT, err = SBUF_INIT;
-	for (int i = 0; i < nfiles; i++) {
-		FILE *fp = cli_open_in(files[i]);
-		struct folded_stats st;
-		memset(&st, 0, sizeof st);
-		int rc = folded_read(t, fp, cli_in_name(files[i]), fo, &st, &err);
-		cli_close_in(fp);
-		if (rc)
-			cli_die(gf_err_exit(rc), "%s", err.buf);
-		if (st.invalid && !invalid)
-			sbuf_setf(&first, "'%s': line %llu: expected %s", cli_in_name(files[i]),
-				  (unsigned long long)st.first_invalid_line, st.first_invalid_why);
-		stacks += st.stacks;
-		invalid += st.invalid;
-	}
-	if (!stacks) {
-		if (invalid)
-			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
-				(unsigned long long)invalid, first.buf);
-		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
-	}
-	if (invalid)
-		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)invalid,
-			 invalid == 1 ? "" : "s", first.buf);
-	sbuf_release(&first);
-	sbuf_release(&err);
-}
-
 /* 100 * v / d with two decimals (half away from zero); d > 0. */
 static void pct(struct sbuf *b, int64_t v, int64_t d)
 {
@@ -163,7 +127,7 @@ int cmd_top(int argc, char **argv)
 	}
 	struct ftree t;
 	ftree_init(&t, NULL, 0);
-	read_inputs(&t, argc - optind, argv + optind, &fo);
+	cli_read_folded(&t, argc - optind, argv + optind, &fo);
 	const int64_t *w = t.ncols == 2 ? t.total2 : t.total;
 	int64_t all = w[0];
 	if (all <= 0)
