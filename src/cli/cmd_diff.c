@@ -215,20 +215,6 @@ static void read_profile(struct ftree *t, const char *path, bool strict, struct 
 	sbuf_release(&err);
 }
 
-static int64_t step_num(const char *s, size_t n, const char *whole)
-{
-	if (!n)
-		return KEV_NONE;
-	int64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
-			cli_usage_error("invalid argument '%s' for '--steps'; expected N,M (step counts) "
-					"or A..B (steps to fold)", whole);
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
 /* ---- --top ---- */
 
 static void fmt_rel(struct sbuf *b, int64_t before, int64_t delta)
@@ -520,10 +506,9 @@ int cmd_diff(int argc, char **argv)
 			const char *comma = strchr(optarg, ',');
 			const char *dd = strstr(optarg, "..");
 			if (dd && !comma) {
-				fc.o.step_lo = step_num(optarg, (size_t)(dd - optarg), optarg);
-				fc.o.step_hi = step_num(dd + 2, strlen(dd + 2), optarg);
-				if (fc.o.step_lo != KEV_NONE && fc.o.step_hi != KEV_NONE && fc.o.step_lo > fc.o.step_hi)
-					cli_usage_error("invalid argument '%s' for '--steps': A is larger than B", optarg);
+				cli_steps("--steps", optarg, &fc.o.step_lo, &fc.o.step_hi);
+				if (fc.o.step_hi == INT64_MAX) /* fold's open end */
+					fc.o.step_hi = KEV_NONE;
 				fc.used = true;
 				break;
 			}

@@ -42,16 +42,6 @@ static void usage(FILE *fp)
 		    "Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error, 3 output not written.\n");
 }
 
-static void progress_cb(void *ctx, uint64_t done, uint64_t total)
-{
-	const char *name = ctx;
-	if (total)
-		cli_progress("reading %s: %llu / %llu MB", name, (unsigned long long)(done >> 20),
-			     (unsigned long long)(total >> 20));
-	else
-		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
-}
-
 struct kv {
 	const char *k;
 	size_t kn;
@@ -526,7 +516,7 @@ int cmd_info(int argc, char **argv)
 		struct info *in = info_new(names);
 		struct kineto_opts ko = { 0 };
 		if (cli_progress_enabled()) {
-			ko.progress = progress_cb;
+			ko.progress = cli_progress_reading;
 			ko.progress_ctx = (void *)name;
 		}
 		int rc = kineto_read(&kt, files[i], info_event, in, &ko, &err);
