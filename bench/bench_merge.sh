@@ -13,7 +13,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-GF=${GF:-build/rel/gpuflame}
+GF=${GF_REL:-build/rel/gpuflame}   # the release binary under test
 NFILES=${NFILES:-500}
 PER=${PER:-10000}
 DIR=${DIR:-/tmp/gf-bench-merge}

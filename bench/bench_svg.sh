@@ -19,7 +19,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-GF=${GF:-build/rel/gpuflame}
+GF=${GF_REL:-build/rel/gpuflame}   # the release binary under test
 SYNTH=${SYNTH:-/tmp/synth.folded}
 FLAMEGRAPH=${FLAMEGRAPH:-/tmp/FlameGraph/flamegraph.pl}
 GF_SHARED=${GF_SHARED:-$root/../shared}
