@@ -356,23 +356,29 @@ bool jscan_skip(struct jcur *c, int depth)
 	char stack[JSCAN_MAX_DEPTH];
 	int sp = 0;
 	const char *p = c->p, *end = c->end;
+#ifdef __SSE2__
+	unsigned bits = 0;    /* quotes, brackets and NULs of the block at base not handled yet */
+	const char *base = p;
+#endif
 	for (;;) {
 		/* to the next quote, bracket or NUL (the NUL padding at end stops it) */
 #ifdef __SSE2__
-		{
+		if (!bits) {
 			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 			__m128i m = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')), _mm_cmpeq_epi8(x, _mm_setzero_si128()));
 			/* '[' 0x5b, ']' 0x5d, '{' 0x7b, '}' 0x7d: (x | 0x20) & ~6 is 0x79 for all four
 			 * (and for 'Y', 'y', '_', 0x7f, which the switch below passes over) */
 			__m128i br = _mm_andnot_si128(_mm_set1_epi8(6), _mm_or_si128(x, _mm_set1_epi8(0x20)));
 			m = _mm_or_si128(m, _mm_cmpeq_epi8(br, _mm_set1_epi8(0x79)));
-			unsigned bits = (unsigned)_mm_movemask_epi8(m);
+			bits = (unsigned)_mm_movemask_epi8(m);
 			if (!bits) {
 				p += 16;
 				continue;
 			}
-			p += __builtin_ctz(bits);
+			base = p;
 		}
+		p = base + __builtin_ctz(bits);
+		bits &= bits - 1;
 #endif
 		if (p >= end)
 			break;
@@ -391,7 +397,12 @@ bool jscan_skip(struct jcur *c, int depth)
 				return false;
 			}
 			p = sc.p;
+#ifdef __SSE2__
+			bits = 0; /* go on from the end of the string */
+			continue;
+#else
 			break;
+#endif
 		}
 		case 2:
 			if (depth + sp + 1 > JSCAN_MAX_DEPTH)
@@ -412,6 +423,10 @@ bool jscan_skip(struct jcur *c, int depth)
 		default:
 			return jscan_fail(c, p, "no NUL byte in JSON text");
 		}
+#ifdef __SSE2__
+		if (!bits)
+			p = base + 16; /* nothing else of interest in this block */
+#endif
 	}
 	c->st = JS_MORE;
 	return false;
