@@ -167,6 +167,31 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 
 #define NWARN 8
 
+
+/* The host_threads (device = false) or gpu_streams (device = true) array
+ * items: tracks that carried events, in track order. */
+static void json_tracks(struct sbuf *b, const struct kineto_trace *kt, const struct info *in, bool device)
+{
+	bool first = true;
+	for (uint32_t i = 0; i < kt->ntracks; i++) {
+		const struct ktrack *t = &kt->tracks[i];
+		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
+		if (t->is_device != device || (!device && !ev))
+			continue;
+		sbuf_addstr(b, first ? "\n    {" : ",\n    {");
+		sbuf_addstr(b, device ? "\"device\": " : "\"pid\": ");
+		json_idv(b, kt, t->pid, t->pid_str);
+		sbuf_addstr(b, device ? ", \"stream\": " : ", \"tid\": ");
+		json_idv(b, kt, t->tid, t->tid_str);
+		sbuf_addstr(b, ", \"name\": ");
+		json_name(b, kt, t->thread_name);
+		sbuf_addstr(b, device ? ", \"label\": " : ", \"process\": ");
+		json_name(b, kt, device ? t->process_label : t->process_name);
+		sbuf_addf(b, ", \"events\": %llu}", (unsigned long long)ev);
+		first = false;
+	}
+}
+
 static void write_json(struct sbuf *b, const char *file, const struct info *in, const struct kineto_trace *kt,
 		       int kind)
 {
@@ -251,41 +276,9 @@ static void write_json(struct sbuf *b, const char *file, const struct info *in, 
 		json_name(b, kt, m->device_name[i]);
 	}
 	sbuf_addstr(b, "]},\n  \"host_threads\": [");
-	first = true;
-	for (uint32_t i = 0; i < kt->ntracks; i++) {
-		const struct ktrack *t = &kt->tracks[i];
-		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
-		if (t->is_device || !ev)
-			continue;
-		sbuf_addstr(b, first ? "\n    {\"pid\": " : ",\n    {\"pid\": ");
-		json_idv(b, kt, t->pid, t->pid_str);
-		sbuf_addstr(b, ", \"tid\": ");
-		json_idv(b, kt, t->tid, t->tid_str);
-		sbuf_addstr(b, ", \"name\": ");
-		json_name(b, kt, t->thread_name);
-		sbuf_addstr(b, ", \"process\": ");
-		json_name(b, kt, t->process_name);
-		sbuf_addf(b, ", \"events\": %llu}", (unsigned long long)ev);
-		first = false;
-	}
+	json_tracks(b, kt, in, false);
 	sbuf_addstr(b, "],\n  \"gpu_streams\": [");
-	first = true;
-	for (uint32_t i = 0; i < kt->ntracks; i++) {
-		const struct ktrack *t = &kt->tracks[i];
-		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
-		if (!t->is_device)
-			continue;
-		sbuf_addstr(b, first ? "\n    {\"device\": " : ",\n    {\"device\": ");
-		json_idv(b, kt, t->pid, t->pid_str);
-		sbuf_addstr(b, ", \"stream\": ");
-		json_idv(b, kt, t->tid, t->tid_str);
-		sbuf_addstr(b, ", \"name\": ");
-		json_name(b, kt, t->thread_name);
-		sbuf_addstr(b, ", \"label\": ");
-		json_name(b, kt, t->process_label);
-		sbuf_addf(b, ", \"events\": %llu}", (unsigned long long)ev);
-		first = false;
-	}
+	json_tracks(b, kt, in, true);
 	sbuf_addf(b, "],\n  \"steps\": {\"count\": %zu, \"events\": %llu, \"numbers\": [", in->steps.n,
 		  (unsigned long long)in->step_events);
 	for (size_t i = 0; i < in->steps.n; i++)
