@@ -717,19 +717,32 @@ static inline int next_member(struct jcur *c, int close, const char *what)
 	return 1;
 }
 
-static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
+/*
+ * Enters the object whose '{' is at c->p. @return 0 when it is empty (its '}'
+ * consumed), 1 when a key string follows, -1 on error (expected = what the
+ * message says was expected instead).
+ */
+static int obj_enter(struct jcur *c, const char *expected)
 {
-	struct kev *e = &t->e;
 	c->p++;
 	int x = jscan_ws(c);
 	if (x < 0)
-		return false;
+		return -1;
 	if (x == '}') {
 		c->p++;
-		return true;
+		return 0;
 	}
 	if (x != '"')
-		return jscan_fail(c, c->p, "a key string or '}' in \"args\"");
+		return jscan_fail(c, c->p, expected), -1;
+	return 1;
+}
+
+static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
+{
+	struct kev *e = &t->e;
+	int in = obj_enter(c, "a key string or '}' in \"args\"");
+	if (in <= 0)
+		return in == 0;
 	for (;;) {
 		const char *k;
 		size_t kn;
@@ -871,16 +884,9 @@ static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 	t->ts_dec = -1;
 	t->ts_status = t->dur_status = NUM_INVALID;
 
-	c->p++;
-	int x = jscan_ws(c);
-	if (x < 0)
-		return false;
-	if (x == '}') {
-		c->p++;
-		return true;
-	}
-	if (x != '"')
-		return jscan_fail(c, c->p, "a key string or '}' in an event");
+	int in = obj_enter(c, "a key string or '}' in an event");
+	if (in <= 0)
+		return in == 0;
 	for (;;) {
 		int ch;
 		int code = fast_key(c, &ch);
@@ -1084,16 +1090,9 @@ static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t 
 		return true;
 	}
 	if (KEY("distributedInfo") && ch == '{') {
-		c->p++;
-		int x = jscan_ws(c);
-		if (x < 0)
-			return false;
-		if (x == '}') {
-			c->p++;
-			return true;
-		}
-		if (x != '"')
-			return jscan_fail(c, c->p, "a key string or '}' in \"distributedInfo\"");
+		int in = obj_enter(c, "a key string or '}' in \"distributedInfo\"");
+		if (in <= 0)
+			return in == 0;
 		int64_t rank = KEV_NONE, ws = KEV_NONE;
 		uint32_t backend = UINT32_MAX;
 		for (;;) {
@@ -1142,15 +1141,10 @@ static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t 
 				if (x == '{') {
 					/* find "name" among the device's keys */
 					uint32_t nm = UINT32_MAX;
-					c->p++;
-					x = jscan_ws(c);
-					if (x < 0)
+					int in = obj_enter(c, "a key string in a device");
+					if (in < 0)
 						return false;
-					if (x == '}') {
-						c->p++;
-					} else {
-						if (x != '"')
-							return jscan_fail(c, c->p, "a key string in a device");
+					if (in) {
 						for (;;) {
 							const char *dk;
 							size_t dn;
