@@ -10,6 +10,8 @@ root=$(cd "$here/../.." && pwd)
 GF=${GF:-$root/build/asan/gpuflame}
 if [ ! -x /usr/bin/chromium ]; then echo "SKIP browser: /usr/bin/chromium not installed"; exit 0; fi
 if ! command -v node >/dev/null; then echo "SKIP browser: node not installed"; exit 0; fi
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$major" -lt 20 ]; then echo "SKIP browser: playwright-core 1.65 needs node >= 20 (found $(node --version))"; exit 0; fi
 if [ ! -d "$here/node_modules/playwright-core" ]; then
   echo "SKIP browser: tests/browser/node_modules missing (npm install)"; exit 0; fi
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
