@@ -373,6 +373,25 @@ static inline unsigned digits8(const char *p, uint64_t *val)
 
 static const uint64_t pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
 
+/* 1-15 decimal digits at p into *v. @return the end of the digits, or NULL
+ * when there is no digit or there are 16 or more (the slow path's cases). */
+static inline const char *fast_digits(const char *p, uint64_t *v)
+{
+	uint64_t v2;
+	unsigned k = digits8(p, v);
+	if (GF_UNLIKELY(!k))
+		return NULL;
+	p += k;
+	if (k == 8) {
+		unsigned k2 = digits8(p, &v2);
+		if (GF_UNLIKELY(k2 == 8))
+			return NULL;
+		*v = *v * pow10_8[k2] + v2;
+		p += k2;
+	}
+	return p;
+}
+
 /* Fast paths for the usual number forms, parsed in one pass straight from
  * the text (the generic path scans the token, then parses it). They accept
  * only a subset — at most 15 digits (with '-' and, for times, 1-3
@@ -384,18 +403,9 @@ static inline bool fast_int(struct jcur *c, int64_t *out)
 	const char *p = c->p;
 	bool neg = *p == '-';
 	p += neg;
-	uint64_t v, v2;
-	unsigned k = digits8(p, &v);
-	if (GF_UNLIKELY(!k))
+	uint64_t v;
+	if (GF_UNLIKELY(!(p = fast_digits(p, &v))))
 		return false;
-	p += k;
-	if (k == 8) {
-		unsigned k2 = digits8(p, &v2);
-		if (GF_UNLIKELY(k2 == 8))
-			return false;
-		v = v * pow10_8[k2] + v2;
-		p += k2;
-	}
 	if (GF_UNLIKELY(jscan_cls[(unsigned char)*p] == 2 || p >= c->end))
 		return false;
 	*out = neg ? -(int64_t)v : (int64_t)v;
@@ -409,18 +419,9 @@ static inline bool fast_us(struct jcur *c, int64_t *out, int *dec)
 	const char *p = c->p;
 	bool neg = *p == '-';
 	p += neg;
-	uint64_t v, v2, f = 0;
-	unsigned k = digits8(p, &v);
-	if (GF_UNLIKELY(!k))
+	uint64_t v, f = 0;
+	if (GF_UNLIKELY(!(p = fast_digits(p, &v))))
 		return false;
-	p += k;
-	if (k == 8) {
-		unsigned k2 = digits8(p, &v2);
-		if (GF_UNLIKELY(k2 == 8))
-			return false;
-		v = v * pow10_8[k2] + v2;
-		p += k2;
-	}
 	unsigned fd = 0;
 	if (*p == '.') {
 		fd = digits8(p + 1, &f);
