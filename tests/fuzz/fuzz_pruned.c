@@ -15,34 +15,12 @@
 #include "model/tree_pruned.h"
 #include "read/folded.h"
 #include "write/folded_out.h"
+#include "../unit/tree_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-static char *folded_of(struct ftree *t)
-{
-	ftree_sort(t);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	folded_write(fp, t);
-	fclose(fp);
-	return buf;
-}
-
-/* Node of full with the path of node x of t (FT_NONE when none). */
-static uint32_t same_node(const struct ftree *full, const struct ftree *t, uint32_t x)
-{
-	if (x == 0)
-		return 0;
-	uint32_t p = same_node(full, t, t->parent[x]);
-	if (p == FT_NONE)
-		return FT_NONE;
-	uint32_t id = pool_find(full->names, ftree_name(t, x), pool_len(t->names, t->name[x]));
-	return id == UINT32_MAX ? FT_NONE : ftree_find(full, p, id);
-}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {

@@ -1,6 +1,7 @@
 /* test_svg.c — unit tests of the SVG renderer, its palettes, the tree's
  * child index (wide parents) and the top table. */
 #include "t.h"
+#include "tree_util.h"
 
 #include "analyze/top.h"
 #include "model/tree_pruned.h"
@@ -468,18 +469,6 @@ T_TEST(test_svg__top_table)
 	T_EQ_STR(pool_str(t.names, rows[0].name), "f");
 	free(rows);
 	ftree_release(&t);
-}
-
-/* folded text of a tree (sorted) */
-static char *folded_of(struct ftree *t)
-{
-	ftree_sort(t);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	folded_write(fp, t);
-	fclose(fp);
-	return buf;
 }
 
 /* The tail-compressed trie builds the same tree as the folded reader

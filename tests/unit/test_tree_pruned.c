@@ -3,6 +3,7 @@
  * exact totals for what it keeps with keep_min > 0; through fread (a memory
  * stream) and through a mapped file (a temporary file). */
 #include "t.h"
+#include "tree_util.h"
 
 #include "model/tree_pruned.h"
 #include "read/folded.h"
@@ -55,30 +56,6 @@ static char *gen(size_t nlines, bool dec, size_t *len)
 	fclose(fp);
 	*len = n;
 	return buf;
-}
-
-static char *folded_of(struct ftree *t)
-{
-	ftree_sort(t);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	folded_write(fp, t);
-	fclose(fp);
-	return buf;
-}
-
-/* Node of `full` with the same path as node x of t (FT_NONE if none). */
-static uint32_t same_node(const struct ftree *full, const struct ftree *t, uint32_t x)
-{
-	if (x == 0)
-		return 0;
-	uint32_t p = same_node(full, t, t->parent[x]);
-	if (p == FT_NONE)
-		return FT_NONE;
-	const char *s = ftree_name(t, x);
-	uint32_t id = pool_find(full->names, s, pool_len(t->names, t->name[x]));
-	return id == UINT32_MAX ? FT_NONE : ftree_find(full, p, id);
 }
 
 T_TEST(test_tree_pruned__random_same_tree)
