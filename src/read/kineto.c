@@ -350,7 +350,7 @@ static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 /* The run of decimal digits at p, at most 8 of them: @return how many,
  * with *val their value (SWAR: one 8-byte load; p needs 8 readable bytes,
  * which the padding guarantees). */
-static inline unsigned digits8(const char *p, uint64_t *val)
+static inline __attribute__((always_inline)) unsigned digits8(const char *p, uint64_t *val)
 {
 	const uint64_t F0 = 0xF0F0F0F0F0F0F0F0ULL, Z = 0x3030303030303030ULL;
 	uint64_t x;
@@ -375,7 +375,7 @@ static const uint64_t pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 1
 
 /* 1-15 decimal digits at p into *v. @return the end of the digits, or NULL
  * when there is no digit or there are 16 or more (the slow path's cases). */
-static inline const char *fast_digits(const char *p, uint64_t *v)
+static inline __attribute__((always_inline)) const char *fast_digits(const char *p, uint64_t *v)
 {
 	uint64_t v2;
 	unsigned k = digits8(p, v);
@@ -398,7 +398,7 @@ static inline const char *fast_digits(const char *p, uint64_t *v)
  * decimals) followed by a byte that cannot continue a number, before the
  * end of the buffer — and return false without moving c->p otherwise, so
  * the generic path decides every other case exactly as before. */
-static inline bool fast_int(struct jcur *c, int64_t *out)
+static inline __attribute__((always_inline)) bool fast_int(struct jcur *c, int64_t *out)
 {
 	const char *p = c->p;
 	bool neg = *p == '-';
@@ -414,7 +414,7 @@ static inline bool fast_int(struct jcur *c, int64_t *out)
 }
 
 /* Microseconds with at most 15 integer digits and 1-3 decimals -> ns. */
-static inline bool fast_us(struct jcur *c, int64_t *out, int *dec)
+static inline __attribute__((always_inline)) bool fast_us(struct jcur *c, int64_t *out, int *dec)
 {
 	const char *p = c->p;
 	bool neg = *p == '-';
@@ -457,7 +457,7 @@ static inline bool skip_value(struct jcur *c, int ch, int depth)
 
 /* A value that should be an integer: number, numeric string or null. Other
  * values are skipped and give KEV_NONE. */
-static bool read_int_gen(struct jcur *c, int ch, int64_t *out)
+static __attribute__((noinline)) bool read_int_gen(struct jcur *c, int ch, int64_t *out)
 {
 	*out = KEV_NONE;
 	const char *s;
@@ -483,7 +483,7 @@ static bool read_int_gen(struct jcur *c, int ch, int64_t *out)
 }
 
 /* read_int_gen with the usual plain integer inline. */
-static inline bool read_int(struct jcur *c, int ch, int64_t *out)
+static inline __attribute__((always_inline)) bool read_int(struct jcur *c, int ch, int64_t *out)
 {
 	if (GF_LIKELY((unsigned)(ch - '0') < 10 && fast_int(c, out)))
 		return true;
@@ -492,7 +492,7 @@ static inline bool read_int(struct jcur *c, int ch, int64_t *out)
 
 /* ts or dur: number or numeric string. *st = num status (NUM_INVALID when
  * the value is not a number). */
-static bool read_us_gen(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
+static __attribute__((noinline)) bool read_us_gen(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
 {
 	*out = KEV_NONE;
 	*st = NUM_INVALID;
@@ -525,7 +525,7 @@ static bool read_us_gen(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
 }
 
 /* read_us_gen with the usual plain number inline. */
-static inline bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
+static inline __attribute__((always_inline)) bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *st)
 {
 	if (GF_LIKELY((unsigned)(ch - '0') < 10 && fast_us(c, out, dec))) {
 		*st = NUM_OK;
@@ -534,35 +534,66 @@ static inline bool read_us(struct jcur *c, int ch, int64_t *out, int *dec, int *
 	return read_us_gen(c, ch, out, dec, st);
 }
 
-static inline uint64_t load8(const char *s, size_t n)
+static inline uint64_t ld8(const char *s)
 {
-	uint64_t w = 0;
-	memcpy(&w, s, n < 8 ? n : 8);
+	uint64_t w;
+	memcpy(&w, s, 8);
 	return w;
 }
 
+static inline uint32_t ld4(const char *s)
+{
+	uint32_t w;
+	memcpy(&w, s, 4);
+	return w;
+}
+
+/* A word made of the n bytes at s, reading nothing outside them (the text
+ * may be a decoded copy in the scratch buffer). */
+static inline uint64_t head_word(const char *s, size_t n)
+{
+	if (n >= 8)
+		return ld8(s);
+	if (n >= 4)
+		return ld4(s) | (uint64_t)ld4(s + n - 4) << 32;
+	if (!n)
+		return 0;
+	return (unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 | (uint64_t)(unsigned char)s[n - 1] << 16;
+}
+
 /* pool_intern through a direct-mapped cache (per read) keyed by the length
- * and three 8-byte samples of the decoded text; an entry points at the
- * pooled copy (pool strings never move), so a repeated name costs one hash
- * and one memcmp. */
+ * and up to three 8-byte samples of the text; an entry points at the pooled
+ * copy (pool strings never move), so a repeated name costs one hash and one
+ * compare. Nothing outside the text is read, and the compare is inline up to
+ * 16 bytes (most names and categories). */
 struct icent {
 	const char *s; /* pooled text, NULL = empty slot */
 	uint32_t n, id;
 };
 #define ICACHE_SIZE 4096
 
-static inline struct icent *icache_slot(struct rd *r, const char *s, size_t n)
+static inline __attribute__((always_inline)) struct icent *icache_slot(struct rd *r, const char *s, size_t n)
 {
-	uint64_t k = n * 0x9e3779b97f4a7c15ULL ^ load8(s, n);
+	uint64_t k = n * 0x9e3779b97f4a7c15ULL ^ head_word(s, n);
 	if (n > 8)
-		k ^= (load8(s + n - 8, 8) * 0xc2b2ae3d27d4eb4fULL) ^ (load8(s + n / 2, 8) >> 3);
+		k ^= ld8(s + n - 8) * 0xc2b2ae3d27d4eb4fULL;
+	if (n >= 16)
+		k ^= ld8(s + n / 2) >> 3;
 	k = (k ^ (k >> 29)) * 0xbf58476d1ce4e5b9ULL;
 	return &r->icache[(k >> 40) & (ICACHE_SIZE - 1)];
 }
 
-static inline bool icache_hit(const struct icent *e, const char *s, size_t n)
+static inline __attribute__((always_inline)) bool icache_hit(const struct icent *e, const char *s, size_t n)
 {
-	return e->s && e->n == n && !memcmp(e->s, s, n);
+	if (!e->s || e->n != n)
+		return false;
+	const char *a = e->s;
+	if (n >= 8) {
+		if (n <= 16)
+			return ld8(a) == ld8(s) && ld8(a + n - 8) == ld8(s + n - 8);
+		return !memcmp(a, s, n);
+	}
+	return head_word(a, n) == head_word(s, n);
 }
 
 static uint32_t intern_miss(struct rd *r, struct icent *e, const char *s, size_t n)
@@ -799,13 +830,14 @@ static int event_key_code(const char *k, size_t kn)
 	}
 }
 
-/* Little-endian word of the first n <= 8 bytes of a literal (folded at compile time). */
-static inline uint64_t lit_word(const char *s, size_t n)
-{
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	return w;
-}
+/* Little-endian word of the first 6, 7 or 8 bytes of a string literal, a
+ * constant expression (a memcpy into a local was not folded: gcc stored the
+ * bytes and loaded them back as one wider word, a store-forwarding stall on
+ * every key). */
+#define LB_(s, i) ((uint64_t)(unsigned char)(s)[i] << (8 * (i)))
+#define LIT6(s) (LB_(s, 0) | LB_(s, 1) | LB_(s, 2) | LB_(s, 3) | LB_(s, 4) | LB_(s, 5))
+#define LIT7(s) (LIT6(s) | LB_(s, 6))
+#define LIT8(s) (LIT7(s) | LB_(s, 7))
 
 /* The usual spelling of a known event key, `"ph": ` (quote, key, quote,
  * colon, one blank) followed by a non-blank byte, matched with one 8-byte
@@ -822,35 +854,35 @@ static inline int fast_key(struct jcur *c, int *ch)
 	size_t len = 0;
 	switch (p[1]) {
 	case 'p':
-		if ((w & M6) == lit_word("\"ph\": ", 6))
+		if ((w & M6) == LIT6("\"ph\": "))
 			code = EK_PH, len = 6;
-		else if ((w & M7) == lit_word("\"pid\": ", 7))
+		else if ((w & M7) == LIT7("\"pid\": "))
 			code = EK_PID, len = 7;
 		break;
 	case 't':
-		if ((w & M6) == lit_word("\"ts\": ", 6))
+		if ((w & M6) == LIT6("\"ts\": "))
 			code = EK_TS, len = 6;
-		else if ((w & M7) == lit_word("\"tid\": ", 7))
+		else if ((w & M7) == LIT7("\"tid\": "))
 			code = EK_TID, len = 7;
 		break;
 	case 'd':
-		if ((w & M7) == lit_word("\"dur\": ", 7))
+		if ((w & M7) == LIT7("\"dur\": "))
 			code = EK_DUR, len = 7;
 		break;
 	case 'c':
-		if ((w & M7) == lit_word("\"cat\": ", 7))
+		if ((w & M7) == LIT7("\"cat\": "))
 			code = EK_CAT, len = 7;
 		break;
 	case 'n':
-		if (w == lit_word("\"name\": ", 8))
+		if (w == LIT8("\"name\": "))
 			code = EK_NAME, len = 8;
 		break;
 	case 'a':
-		if (w == lit_word("\"args\": ", 8))
+		if (w == LIT8("\"args\": "))
 			code = EK_ARGS, len = 8;
 		break;
 	case 'i':
-		if ((w & M6) == lit_word("\"id\": ", 6))
+		if ((w & M6) == LIT6("\"id\": "))
 			code = EK_ID, len = 6;
 		break;
 	default:
