@@ -69,6 +69,16 @@ bool cli_progress_enabled(void)
 	return progress_state;
 }
 
+unsigned cli_threads(const char *set)
+{
+	if (set)
+		return (unsigned)cli_int("--threads", set, 1, 2);
+	const char *env = getenv("GPUFLAME_THREADS");
+	if (!env || !*env)
+		return 0;
+	return (unsigned)cli_int("GPUFLAME_THREADS", env, 1, 2);
+}
+
 void cli_progress(const char *fmt, ...)
 {
 	if (!cli_progress_enabled())

@@ -33,6 +33,12 @@ GF_NORETURN void cli_usage_error(const char *fmt, ...) GF_PRINTF(1, 2);
 
 /* True when stderr is a terminal (progress lines are shown only then). */
 bool cli_progress_enabled(void);
+
+/* Cores the trace reader may use: --threads when given (set), else the
+ * environment's GPUFLAME_THREADS, else 0 (automatic: two when the machine
+ * has them). 1 keeps all reading on the caller's core. A bad value is a
+ * usage error (exit 2). */
+unsigned cli_threads(const char *set);
 /* Rewrites one progress line on stderr (no-op when not a terminal);
  * cli_progress_done clears it. */
 void cli_progress(const char *fmt, ...) GF_PRINTF(1, 2);

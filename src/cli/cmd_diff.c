@@ -170,6 +170,7 @@ static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
 	struct trace_opts to;
 	memset(&to, 0, sizeof to);
 	to.step_marker = fc->marker;
+	to.threads = cli_threads(NULL);
 	int rc = trace_load(&tr, path, &to, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);

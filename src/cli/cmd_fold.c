@@ -54,6 +54,8 @@ static void usage(FILE *fp)
 		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"  -q, --quiet             no warnings on stderr\n"
+		"  -j, --threads N         cores for reading: 1 or 2 (default: 2 when there are;\n"
+		"                          the environment's GPUFLAME_THREADS sets the default)\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
@@ -95,6 +97,7 @@ int cmd_fold(int argc, char **argv)
 		{ "label", required_argument, NULL, O_LABEL },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,11 +106,11 @@ int cmd_fold(int argc, char **argv)
 	static const char *const knames[] = { "family", "full", NULL };
 	struct fold_opts o;
 	fold_opts_init(&o);
-	const char *out_path = NULL, *families = NULL, *marker = NULL;
+	const char *out_path = NULL, *families = NULL, *marker = NULL, *threads = NULL;
 	bool quiet = false;
 	struct sbuf err = SBUF_INIT;
 	int c;
-	while ((c = getopt_long(argc, argv, "w:s:o:qh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "w:s:o:qj:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'w': o.weight = cli_choice("--weight", optarg, weights); break;
 		case 's':
@@ -145,6 +148,7 @@ int cmd_fold(int argc, char **argv)
 		}
 		case 'o': out_path = optarg; break;
 		case 'q': quiet = true; break;
+		case 'j': threads = optarg; break;
 		case 'h': usage(stdout); return GF_EXIT_OK;
 		default: cli_usage_error("unknown option");
 		}
@@ -167,6 +171,7 @@ int cmd_fold(int argc, char **argv)
 	struct trace_opts to;
 	memset(&to, 0, sizeof to);
 	to.step_marker = marker;
+	to.threads = cli_threads(threads);
 	const char *disp = cli_in_name(path);
 	if (cli_progress_enabled()) {
 		to.progress = cli_progress_reading;

@@ -37,6 +37,8 @@ static void usage(FILE *fp)
 		    "options:\n"
 		    "  -f, --format FMT  text (default) or json (schema: docs/trace-reader.md)\n"
 		    "  -o, --output FILE write to FILE instead of stdout\n"
+		    "  -j, --threads N   cores for reading: 1 or 2 (default: 2 when there are; the\n"
+		    "                    environment's GPUFLAME_THREADS sets the default)\n"
 		    "  -h, --help        show this help\n"
 		    "\n"
 		    "Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error, 3 output not written.\n");
@@ -468,16 +470,20 @@ int cmd_info(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	int format = 0;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *threads = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:j:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'j':
+			threads = optarg;
+			break;
 		case 'f':
 			format = cli_choice("--format", optarg, formats);
 			break;
@@ -508,6 +514,7 @@ int cmd_info(int argc, char **argv)
 		kineto_init(&kt, names);
 		struct info *in = info_new(names);
 		struct kineto_opts ko = { 0 };
+		ko.threads = cli_threads(threads);
 		if (cli_progress_enabled()) {
 			ko.progress = cli_progress_reading;
 			ko.progress_ctx = (void *)name;

@@ -127,6 +127,7 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct trace_opts to = { 0 };
 		to.step_marker = o.marker;
+		to.threads = cli_threads(NULL);
 		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)cli_in_name(files[i]);
 		trace_init(&tr[i], names);

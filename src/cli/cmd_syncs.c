@@ -177,6 +177,7 @@ int cmd_syncs(int argc, char **argv)
 		const char *name = cli_in_name(files[i]);
 		struct trace_opts to = { 0 };
 		to.step_marker = o.marker;
+		to.threads = cli_threads(NULL);
 		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)name;
 		if (i) {

@@ -134,6 +134,8 @@ struct kstats {
 	uint64_t *cat_events;
 	uint64_t no_cat;
 	int compression;          /* enum source_kind: 0 plain, 1 gzip, 2 zstd */
+	uint32_t par_chunks;      /* chunks of the event array read on two cores (either core may
+				   * take any chunk) */
 };
 
 struct kineto_trace {
@@ -157,7 +159,11 @@ typedef void (*kineto_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 struct kineto_opts {
 	kineto_progress_fn progress;
 	void *progress_ctx;
-	unsigned threads;          /* 0 = auto: overlap inflate and parse on a second core */
+	unsigned threads;          /* 0 = auto: inflate (compressed input) or parse half of the
+				    * events (plain files of 8 MiB and more) on a second core;
+				    * 1 = everything on the caller's thread */
+	size_t par_chunk;          /* bytes of text per chunk of the two-core reading (0 = 4 MiB;
+				    * tests set it small) */
 };
 
 void kineto_init(struct kineto_trace *kt, struct pool *names);

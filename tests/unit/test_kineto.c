@@ -528,13 +528,16 @@ T_TEST(test_kineto__read_file)
 /* Records, rc, error text after the file name, and truncation of one read
  * of a file (kineto_read: files of 64 KB and more are mapped, not read in
  * chunks) or of the same bytes in memory. */
-static void read_one(const char *path, const char *text, size_t len, struct sbuf *out)
+static uint32_t g_par_chunks; /* kt.stats.par_chunks of the last read_opts */
+
+static void read_opts(const char *path, const char *text, size_t len, const struct kineto_opts *o, int stop_after,
+		      struct sbuf *out)
 {
-	struct rec r = { SBUF_INIT, names(), 0, 0 };
+	struct rec r = { SBUF_INIT, names(), stop_after, 0 };
 	struct kineto_trace kt;
 	kineto_init(&kt, r.names);
 	struct sbuf err = SBUF_INIT;
-	int rc = path ? kineto_read(&kt, path, rec_cb, &r, NULL, &err)
+	int rc = path ? kineto_read(&kt, path, rec_cb, &r, o, &err)
 		      : kineto_read_mem(&kt, text, len, "t.json", rec_cb, &r, &err);
 	sbuf_reset(out);
 	sbuf_add(out, r.out.buf, r.out.len);
@@ -542,9 +545,23 @@ static void read_one(const char *path, const char *text, size_t len, struct sbuf
 	sbuf_addf(out, "rc=%d err=%s truncated=%d at=%llu events=%llu bytes=%llu ntracks=%u\n", rc,
 		  rc && msg ? msg : "", kt.stats.truncated, (unsigned long long)kt.stats.truncated_at,
 		  (unsigned long long)kt.stats.events, (unsigned long long)kt.stats.bytes_in, kt.ntracks);
+	for (uint32_t i = 0; i < kt.ntracks; i++) {
+		const struct ktrack *t = &kt.tracks[i];
+		sbuf_addf(out, "track %u pid=%lld tid=%lld thread=", i, (long long)t->pid, (long long)t->tid);
+		add_id(out, r.names, t->thread_name);
+		sbuf_addch(out, '\n');
+	}
+	g_par_chunks = kt.stats.par_chunks;
+	sbuf_addf(out, "gen=%d ncats=%u nocat=%llu kernels=%llu\n", kt.meta.ts_gen, kt.stats.ncats,
+		  (unsigned long long)kt.stats.no_cat, (unsigned long long)kt.stats.by_kc[KC_KERNEL]);
 	kineto_release(&kt);
 	sbuf_release(&r.out);
 	sbuf_release(&err);
+}
+
+static void read_one(const char *path, const char *text, size_t len, struct sbuf *out)
+{
+	read_opts(path, text, len, NULL, 0, out);
 }
 
 static void write_file(const char *path, const char *text, size_t len)
@@ -618,6 +635,71 @@ T_TEST(test_kineto__mapped_file)
 	sbuf_release(&b);
 }
 
+/* A mapped file read on two cores, in chunks small enough that every few
+ * events start a new one (and some starts fall on '}, {' inside strings and
+ * inside args): the same records, pool strings, tracks, statistics,
+ * truncation, errors and callback stops as one thread over the same bytes. */
+T_TEST(test_kineto__two_cores)
+{
+	struct sbuf text = SBUF_INIT, a = SBUF_INIT, b = SBUF_INIT;
+	sbuf_addstr(&text, "{\"schemaVersion\": 1, \"traceEvents\": [\n");
+	for (int i = 0; i < 2000; i++) {
+		if (i % 7 == 3)
+			sbuf_addf(&text, "  {\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"f%d\\\"}, {\\\" \\u4e2d\","
+				  " \"pid\": 100, \"tid\": \"Spans %d\", \"ts\": %d, \"dur\": 3,"
+				  " \"args\": {\"Python id\": %d, \"shapes\": [{\"a\": 1}, {\"b\": [2]}]}},\n",
+				  i % 23, i % 3, 5000 + i, i);
+		else
+			sbuf_addf(&text, "  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"op_%d\", \"pid\": %d, \"tid\": %d,\n"
+				  "   \"ts\": %d.%03d, \"dur\": %d, \"args\": {\"External id\": %d, \"correlation\": %d}}%s\n",
+				  i % 3 ? "cpu_op" : "kernel", i % 31, 100 + i % 2, 7 + i % 3, 1000 + i, i % 1000, i % 50,
+				  i, 40000 + i, ",");
+		if (i % 500 == 250)
+			sbuf_addf(&text, "  {\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 100, \"tid\": 7,"
+				  " \"args\": {\"name\": \"main %d\"}},\n", i);
+	}
+	sbuf_addstr(&text, "  {\"ph\": \"i\", \"name\": \"end\", \"pid\": 100, \"tid\": 7, \"ts\": 1}\n],"
+		    " \"baseTimeNanoseconds\": 1000}");
+	T_TRUE(text.len > 65536);
+	char path[] = "/tmp/test_kineto_par_XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	const size_t chunks[] = { 200, 1000, 4093, 65536 };
+	struct kineto_opts one = { .threads = 1 };
+	for (int variant = 0; variant < 4; variant++) {
+		size_t len = text.len;
+		int stop = 0;
+		if (variant == 1)
+			len = text.len * 3 / 5; /* truncated */
+		if (variant == 3)
+			stop = 777;          /* the callback stops */
+		write_file(path, text.buf, len);
+		read_opts(path, NULL, 0, &one, stop, &b);
+		T_HAS(&b, variant == 1 ? "truncated=1" : variant == 2 ? "rc=-1" : variant == 3 ? "rc=7" : "rc=0 err= ");
+		for (size_t k = 0; k < GF_ARRAY_LEN(chunks); k++) {
+			struct kineto_opts two = { .par_chunk = chunks[k] };
+			read_opts(path, NULL, 0, &two, stop, &a);
+			/* the two-core reader ran (on a machine with two cores) */
+			T_TRUE(g_par_chunks > 0 || sysconf(_SC_NPROCESSORS_ONLN) < 2);
+			if (strcmp(a.buf, b.buf))
+				fprintf(stderr, "---- two cores (chunk %zu, variant %d):\n%.2000s\n---- one:\n%.2000s\n", chunks[k],
+					variant, a.buf, b.buf);
+			T_EQ_STR(a.buf, b.buf);
+		}
+		if (variant == 1) { /* an error two thirds in, for variant 2 */
+			char *colon = strstr(text.buf + text.len * 2 / 3, "\"dur\":") + 5;
+			*colon = '#';
+		}
+	}
+	unlink(path);
+	sbuf_release(&text);
+	sbuf_release(&a);
+	sbuf_release(&b);
+}
+
 int main(void)
 {
 	T_RUN(test_kineto__int_epoch_us);
@@ -636,6 +718,7 @@ int main(void)
 	T_RUN(test_kineto__compressed);
 	T_RUN(test_kineto__read_file);
 	T_RUN(test_kineto__mapped_file);
+	T_RUN(test_kineto__two_cores);
 	if (g_names)
 		pool_free(g_names);
 	return t_done();
