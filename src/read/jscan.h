@@ -102,25 +102,38 @@ static inline int jscan_ws(struct jcur *c)
 /* The general case of jscan_string. */
 bool jscan_string_slow(struct jcur *c, struct jstr *out);
 
+#ifdef __SSE2__
+/* Bits of the bytes of x that end a plain run in a string ('"', '\\', control). */
+static inline unsigned jscan_special16(__m128i x)
+{
+	__m128i ctl = _mm_cmplt_epi8(_mm_xor_si128(x, _mm_set1_epi8((char)0x80)), _mm_set1_epi8(0x20 - 128));
+	__m128i sp = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+					       _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))), ctl);
+	return (unsigned)_mm_movemask_epi8(sp);
+}
+#endif
+
 /* c->p at '"': scans the string; on success c->p is past the closing quote.
- * @return true on success. Strings shorter than 16 bytes without escapes
- * (most keys and many values) take an inline SSE2 path. */
+ * @return true on success. Strings shorter than 32 bytes without escapes
+ * (keys and most names) take an inline SSE2 path. */
 static inline bool jscan_string(struct jcur *c, struct jstr *out)
 {
 #ifdef __SSE2__
 	const char *p = c->p + 1;
-	if (GF_LIKELY(c->end - p >= 16)) {
+	if (GF_LIKELY(c->end - p >= 32)) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-		__m128i ctl = _mm_cmplt_epi8(_mm_xor_si128(x, _mm_set1_epi8((char)0x80)), _mm_set1_epi8(0x20 - 128));
-		__m128i sp = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
-						       _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))), ctl);
-		unsigned m = (unsigned)_mm_movemask_epi8(sp);
-		if (m) {
+		unsigned m = jscan_special16(x), hm = (unsigned)_mm_movemask_epi8(x);
+		if (!m) {
+			__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+			m = jscan_special16(y) << 16;
+			hm |= (unsigned)_mm_movemask_epi8(y) << 16;
+		}
+		if (GF_LIKELY(m)) {
 			unsigned k = (unsigned)__builtin_ctz(m);
-			if (p[k] == '"') {
+			if (GF_LIKELY(p[k] == '"')) {
 				out->s = p;
 				out->n = k;
-				out->flags = ((unsigned)_mm_movemask_epi8(x) & ((1u << k) - 1)) ? JSTR_HIGH : 0;
+				out->flags = (hm & ((1u << k) - 1)) ? JSTR_HIGH : 0;
 				c->p = p + k + 1;
 				return true;
 			}

@@ -430,10 +430,23 @@ static inline __attribute__((always_inline)) bool fast_us(struct jcur *c, int64_
 		return false;
 	unsigned fd = 0;
 	if (*p == '.') {
-		fd = digits8(p + 1, &f);
-		if (GF_UNLIKELY(fd == 0 || fd > 3))
+		/* 1-3 decimals, then no fourth digit */
+		unsigned d1 = (unsigned char)p[1] - '0', d2 = (unsigned char)p[2] - '0', d3 = (unsigned char)p[3] - '0';
+		if (GF_UNLIKELY(d1 > 9))
 			return false;
+		f = d1;
+		fd = 1;
+		if (d2 <= 9) {
+			f = f * 10 + d2;
+			fd = 2;
+			if (d3 <= 9) {
+				f = f * 10 + d3;
+				fd = 3;
+			}
+		}
 		p += 1 + fd;
+		if (GF_UNLIKELY((unsigned)((unsigned char)*p - '0') <= 9))
+			return false;
 	}
 	if (GF_UNLIKELY(jscan_cls[(unsigned char)*p] == 2 || p >= c->end))
 		return false;
@@ -655,7 +668,7 @@ static bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
 	return true;
 }
 
-static bool read_idv(struct rd *r, struct jcur *c, int ch, struct idv *v)
+static __attribute__((noinline)) bool read_idv_gen(struct rd *r, struct jcur *c, int ch, struct idv *v)
 {
 	v->str = UINT32_MAX;
 	if (ch == '"') {
@@ -679,6 +692,17 @@ static bool read_idv(struct rd *r, struct jcur *c, int ch, struct idv *v)
 	v->kind = x == KEV_NONE ? 2 : 0;
 	v->v = x == KEV_NONE ? 0 : x;
 	return true;
+}
+
+/* A pid or tid: integer, string (numeric text reads as its number) or absent. */
+static inline __attribute__((always_inline)) bool read_idv(struct rd *r, struct jcur *c, int ch, struct idv *v)
+{
+	if (GF_LIKELY((unsigned)(ch - '0') < 10 && fast_int(c, &v->v))) {
+		v->str = UINT32_MAX;
+		v->kind = 0;
+		return true;
+	}
+	return read_idv_gen(r, c, ch, v);
 }
 
 /* Reads a key and the ':' after it; *ch = first byte of the value. */
