@@ -231,6 +231,7 @@ struct rd {
 	/* reading on two cores (mapped files only; see par_take) */
 	bool par_ok, par_tried;
 	struct par *par;
+	const char *whole;     /* kineto_read_mem_whole: the padded copy, read as a mapped file */
 };
 
 /* Fills e->... temporaries of one event before it is committed. */
@@ -1867,6 +1868,8 @@ static int run(struct rd *r, struct source *src)
 	size_t dlen;
 	r->src = src;
 	r->next_mark = SIZE_MAX;
+	if (r->whole)
+		return run_mapped(r, r->whole, r->mem_len);
 	if (!r->mem && source_map(src, JSCAN_PAD, MAP_MIN, &data, &dlen))
 		return run_mapped(r, data, dlen);
 	r->cap = r->mem ? GF_MAX(GF_MIN(r->mem_len, (size_t)4 * CHUNK), (size_t)4096) : 4 * CHUNK;
@@ -1948,11 +1951,12 @@ void kineto_release(struct kineto_trace *kt)
 }
 
 static int read_src(struct kineto_trace *kt, struct source *src, const char *fname, const char *path,
-		    const void *mem, size_t mem_len, kineto_event_fn fn, void *ctx, const struct kineto_opts *opts,
-		    struct sbuf *err)
+		    const void *mem, size_t mem_len, const char *whole, kineto_event_fn fn, void *ctx,
+		    const struct kineto_opts *opts, struct sbuf *err)
 {
 	struct rd r;
 	memset(&r, 0, sizeof r);
+	r.whole = whole;
 	r.path = path;
 	r.mem = mem;
 	r.mem_len = mem_len;
@@ -1986,7 +1990,7 @@ int kineto_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, v
 	if (rc)
 		return rc;
 	kt->stats.compression = source_kind(src);
-	rc = read_src(kt, src, source_name(src), path, NULL, 0, fn, ctx, opts, err);
+	rc = read_src(kt, src, source_name(src), path, NULL, 0, NULL, fn, ctx, opts, err);
 	source_close(src);
 	return rc;
 }
@@ -2006,7 +2010,27 @@ int kineto_read_mem_split(struct kineto_trace *kt, const void *buf, size_t len, 
 		return rc;
 	source_set_split(src, first, chunk);
 	kt->stats.compression = source_kind(src);
-	rc = read_src(kt, src, fname, NULL, buf, len, fn, ctx, NULL, err);
+	rc = read_src(kt, src, fname, NULL, buf, len, NULL, fn, ctx, NULL, err);
+	source_close(src);
+	return rc;
+}
+
+int kineto_read_mem_whole(struct kineto_trace *kt, const void *buf, size_t len, const char *fname,
+			  kineto_event_fn fn, void *ctx, const struct kineto_opts *opts, struct sbuf *err)
+{
+	struct source *src;
+	int rc = source_open_mem(&src, buf, len, fname, 1, err);
+	if (rc)
+		return rc;
+	kt->stats.compression = source_kind(src);
+	char *copy = NULL;
+	if (source_kind(src) == SOURCE_PLAIN) {
+		copy = gf_xmalloc(len + JSCAN_PAD);
+		memcpy(copy, buf, len);
+		memset(copy + len, 0, JSCAN_PAD);
+	}
+	rc = read_src(kt, src, fname, NULL, buf, len, copy, fn, ctx, opts, err);
+	free(copy);
 	source_close(src);
 	return rc;
 }

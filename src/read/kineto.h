@@ -190,4 +190,13 @@ int kineto_read_mem(struct kineto_trace *kt, const void *buf, size_t len, const 
 int kineto_read_mem_split(struct kineto_trace *kt, const void *buf, size_t len, const char *fname, size_t first,
 			  size_t chunk, kineto_event_fn fn, void *ctx, struct sbuf *err);
 
+/*
+ * The whole text at once, read as a mapped file is (on two cores when opts
+ * allow it and the event array is long enough; see par_chunk). Compressed
+ * text is read as kineto_read_mem does. The text needs no padding (it is
+ * copied). Tests and the fuzzer compare it with the other readers.
+ */
+int kineto_read_mem_whole(struct kineto_trace *kt, const void *buf, size_t len, const char *fname,
+			  kineto_event_fn fn, void *ctx, const struct kineto_opts *opts, struct sbuf *err);
+
 #endif
