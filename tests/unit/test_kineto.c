@@ -64,13 +64,20 @@ static struct pool *names(void)
 
 /* Reads text with the given split; returns rc; fills out with records,
  * tracks, meta and stats (or the error). */
-static int run_split(const void *text, size_t len, size_t first, size_t chunk, struct sbuf *out)
+static uint64_t g_whole_par; /* two-core chunks over all run_whole calls */
+
+/* whole = 0: kineto_read_mem_split(first, chunk); 1: kineto_read_mem_whole
+ * on one core; 2: the same on two cores in chunks of 16 bytes. */
+static int run_read(const void *text, size_t len, int whole, size_t first, size_t chunk, struct sbuf *out)
 {
 	struct rec r = { SBUF_INIT, names(), 0, 0 };
 	struct kineto_trace kt;
 	kineto_init(&kt, r.names);
 	struct sbuf err = SBUF_INIT;
-	int rc = kineto_read_mem_split(&kt, text, len, "t.json", first, chunk, rec_cb, &r, &err);
+	struct kineto_opts o = { .threads = whole == 1 ? 1 : 2, .par_chunk = 16 };
+	int rc = whole ? kineto_read_mem_whole(&kt, text, len, "t.json", rec_cb, &r, &o, &err)
+		       : kineto_read_mem_split(&kt, text, len, "t.json", first, chunk, rec_cb, &r, &err);
+	g_whole_par += kt.stats.par_chunks;
 	sbuf_reset(out);
 	sbuf_add(out, r.out.buf, r.out.len);
 	if (rc) {
@@ -111,7 +118,13 @@ static int run_split(const void *text, size_t len, size_t first, size_t chunk, s
 	return rc;
 }
 
-/* Reads whole, then split at every byte and in 1-byte chunks: all identical.
+static int run_split(const void *text, size_t len, size_t first, size_t chunk, struct sbuf *out)
+{
+	return run_read(text, len, 0, first, chunk, out);
+}
+
+/* Reads whole, then split at every byte and in 1-byte chunks, then whole as
+ * a mapped file is read, on one core and on two: all identical.
  * @return rc of the whole read; whole output in out. */
 static int read_all_ways(const char *text, size_t len, struct sbuf *out)
 {
@@ -130,6 +143,13 @@ static int read_all_ways(const char *text, size_t len, struct sbuf *out)
 	{
 		fprintf(stderr, "---- 1-byte:\n%s---- whole:\n%s----\n", o2.buf, out->buf);
 		T_FAIL_("1-byte chunks differ (outputs on stderr)");
+	}
+	for (int w = 1; w <= 2; w++) {
+		int rc4 = run_read(text, len, w, 0, 0, &o2);
+		if (rc4 != rc || o2.len != out->len || memcmp(o2.buf, out->buf, out->len)) {
+			fprintf(stderr, "---- whole, %d core(s):\n%s---- streamed:\n%s----\n", w, o2.buf, out->buf);
+			T_FAIL_("the whole-text read on %d core(s) differs (outputs on stderr)", w);
+		}
 	}
 	sbuf_release(&o2);
 	return rc;
@@ -719,6 +739,11 @@ int main(void)
 	T_RUN(test_kineto__read_file);
 	T_RUN(test_kineto__mapped_file);
 	T_RUN(test_kineto__two_cores);
+	/* the inputs above are small, but the 16-byte chunks still split many of them */
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !g_whole_par) {
+		fprintf(stderr, "FAIL: no whole-text read ran on two cores\n");
+		return 1;
+	}
 	if (g_names)
 		pool_free(g_names);
 	return t_done();
