@@ -243,6 +243,27 @@ struct evtmp {
 	int ts_status, dur_status;
 };
 
+/* An event's fields before its keys are read. */
+static inline void evtmp_init(const struct rd *r, struct evtmp *t)
+{
+	struct kev *e = &t->e;
+	e->ts = e->dur = KEV_NONE;
+	e->name = r->id_empty;
+	e->cat = UINT32_MAX;
+	e->track = 0;
+	e->kc = KC_OTHER;
+	e->ph = '?';
+	e->id = e->correlation = e->external_id = e->python_id = e->python_parent_id = KEV_NONE;
+	e->python_thread = e->stream = e->device = e->bytes = KEV_NONE;
+	e->arg_name = UINT32_MAX;
+	t->pid.kind = t->tid.kind = 2;
+	t->pid.v = t->tid.v = 0;
+	t->pid.str = t->tid.str = UINT32_MAX;
+	t->has_ph = false;
+	t->ts_dec = -1;
+	t->ts_status = t->dur_status = NUM_INVALID;
+}
+
 /* Line number (1-based) of byte offset off, found by reading the input
  * again (only on errors, so the hot path never counts lines); 0 when the
  * input cannot be read twice (stdin). */
@@ -843,7 +864,6 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 	}
 }
 
-/* c->p at '{': parses one event into t. */
 /* Event keys gpuflame reads. */
 enum { EK_OTHER = 0, EK_PH, EK_TS, EK_ID, EK_PID, EK_TID, EK_DUR, EK_CAT, EK_NAME, EK_ARGS };
 
@@ -929,30 +949,108 @@ static inline int fast_key(struct jcur *c, int *ch)
 	return code;
 }
 
+/* One event member's value (key code, c->p at the value, ch its first
+ * byte). Inlined with a constant code, the switch folds away. */
+static inline __attribute__((always_inline)) bool event_value(struct rd *r, struct jcur *c, struct evtmp *t,
+							      int code, int ch)
+{
+	struct kev *e = &t->e;
+	int dec;
+	switch (code) {
+	case EK_PH:
+		if (ch == '"') {
+			struct jstr js;
+			if (!jscan_string(c, &js))
+				return false;
+			t->has_ph = true;
+			e->ph = js.n == 1 && (unsigned char)js.s[0] < 0x80 && js.s[0] >= 0x20 ? js.s[0] : '?';
+			return true;
+		}
+		return skip_value(c, ch, 1);
+	case EK_TS:
+		return read_us(c, ch, &e->ts, &t->ts_dec, &t->ts_status);
+	case EK_ID:
+		return read_int(c, ch, &e->id);
+	case EK_PID:
+		return read_idv(r, c, ch, &t->pid);
+	case EK_TID:
+		return read_idv(r, c, ch, &t->tid);
+	case EK_DUR:
+		return read_us(c, ch, &e->dur, &dec, &t->dur_status);
+	case EK_CAT:
+		return read_str(r, c, ch, &e->cat);
+	case EK_NAME:
+		return read_str(r, c, ch, &e->name);
+	case EK_ARGS:
+		return ch == '{' ? parse_args(r, c, t) : skip_value(c, ch, 1);
+	default:
+		return skip_value(c, ch, 1);
+	}
+}
+
+/* Whether the key at c->p is spelled exactly as the n-byte word w (`"ph": `
+ * then a non-blank): then c->p moves to the value and *ch is its first byte. */
+static inline __attribute__((always_inline)) bool key_is(struct jcur *c, uint64_t w, unsigned n, int *ch)
+{
+	const char *p = c->p;
+	uint64_t mask = n == 8 ? ~0ULL : (1ULL << (8 * n)) - 1;
+	if ((ld8(p) & mask) != w)
+		return false;
+	unsigned char v = (unsigned char)p[n];
+	if (GF_UNLIKELY(v <= ' ' || p + n >= c->end))
+		return false;
+	c->p = p + n;
+	*ch = v;
+	return true;
+}
+
+/* One member of the expected key order: the key must be lit, else the
+ * general loop takes over at this key (c->p unchanged). */
+#define EXPECT(lit, n, code)                                                              \
+	do {                                                                              \
+		if (!key_is(c, LIT##n(lit), n, &ch))                                      \
+			goto general;                                                     \
+		if (!event_value(r, c, t, code, ch))                                      \
+			return false;                                                     \
+		int m_ = next_member(c, '}', "',' or '}' after a value in an event");     \
+		if (m_ <= 0)                                                              \
+			return m_ == 0;                                                   \
+	} while (0)
+
+/*
+ * c->p at '{': parses one event into t. Kineto writes its keys in a fixed
+ * order — complete events `ph cat name pid tid ts dur args`, flow events
+ * `ph id pid tid ts cat name [bp]` — so that order is tried first, one
+ * known word per key and no dispatch; at the first other key the general
+ * loop goes on from there (any order, any spelling, duplicates).
+ */
 static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 {
 	struct kev *e = &t->e;
-	e->ts = e->dur = KEV_NONE;
-	e->name = r->id_empty;
-	e->cat = UINT32_MAX;
-	e->track = 0;
-	e->kc = KC_OTHER;
-	e->ph = '?';
-	e->id = e->correlation = e->external_id = e->python_id = e->python_parent_id = KEV_NONE;
-	e->python_thread = e->stream = e->device = e->bytes = KEV_NONE;
-	e->arg_name = UINT32_MAX;
-	t->pid.kind = t->tid.kind = 2;
-	t->pid.v = t->tid.v = 0;
-	t->pid.str = t->tid.str = UINT32_MAX;
-	t->has_ph = false;
-	t->ts_dec = -1;
-	t->ts_status = t->dur_status = NUM_INVALID;
-
+	evtmp_init(r, t);
 	int in = obj_enter(c, "a key string or '}' in an event");
 	if (in <= 0)
 		return in == 0;
+	int ch;
+	EXPECT("\"ph\": ", 6, EK_PH);
+	if (e->ph == 'X') {
+		EXPECT("\"cat\": ", 7, EK_CAT);
+		EXPECT("\"name\": ", 8, EK_NAME);
+		EXPECT("\"pid\": ", 7, EK_PID);
+		EXPECT("\"tid\": ", 7, EK_TID);
+		EXPECT("\"ts\": ", 6, EK_TS);
+		EXPECT("\"dur\": ", 7, EK_DUR);
+		EXPECT("\"args\": ", 8, EK_ARGS);
+	} else if (e->ph == 's' || e->ph == 'f') {
+		EXPECT("\"id\": ", 6, EK_ID);
+		EXPECT("\"pid\": ", 7, EK_PID);
+		EXPECT("\"tid\": ", 7, EK_TID);
+		EXPECT("\"ts\": ", 6, EK_TS);
+		EXPECT("\"cat\": ", 7, EK_CAT);
+		EXPECT("\"name\": ", 8, EK_NAME);
+	}
+general:
 	for (;;) {
-		int ch;
 		int code = fast_key(c, &ch);
 		if (!code) {
 			const char *k;
@@ -961,49 +1059,7 @@ static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 				return false;
 			code = event_key_code(k, kn);
 		}
-		bool ok = true;
-		int dec;
-		switch (code) {
-		case EK_PH:
-			if (ch == '"') {
-				struct jstr js;
-				ok = jscan_string(c, &js);
-				if (ok) {
-					t->has_ph = true;
-					e->ph = js.n == 1 && (unsigned char)js.s[0] < 0x80 && js.s[0] >= 0x20 ? js.s[0] : '?';
-				}
-			} else {
-				ok = skip_value(c, ch, 1);
-			}
-			break;
-		case EK_TS:
-			ok = read_us(c, ch, &e->ts, &t->ts_dec, &t->ts_status);
-			break;
-		case EK_ID:
-			ok = read_int(c, ch, &e->id);
-			break;
-		case EK_PID:
-			ok = read_idv(r, c, ch, &t->pid);
-			break;
-		case EK_TID:
-			ok = read_idv(r, c, ch, &t->tid);
-			break;
-		case EK_DUR:
-			ok = read_us(c, ch, &e->dur, &dec, &t->dur_status);
-			break;
-		case EK_CAT:
-			ok = read_str(r, c, ch, &e->cat);
-			break;
-		case EK_NAME:
-			ok = read_str(r, c, ch, &e->name);
-			break;
-		case EK_ARGS:
-			ok = ch == '{' ? parse_args(r, c, t) : skip_value(c, ch, 1);
-			break;
-		default:
-			ok = skip_value(c, ch, 1);
-		}
-		if (!ok)
+		if (!event_value(r, c, t, code, ch))
 			return false;
 		int m = next_member(c, '}', "',' or '}' after a value in an event");
 		if (m < 0)
@@ -1012,6 +1068,7 @@ static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 			return true;
 	}
 }
+#undef EXPECT
 
 static struct cat_cache *cat_lookup(struct rd *r, uint32_t id)
 {
