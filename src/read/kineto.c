@@ -657,19 +657,21 @@ static uint32_t intern(struct rd *r, const char *s, size_t n)
 	return intern_miss(r, e, s, n);
 }
 
-/* A string value interned in the pool; other values are skipped (*id unchanged).
- * A string without escapes is looked up in the cache by its raw bytes before
- * it is decoded: equal bytes were validated (UTF-8) when first seen. */
-static bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
+/* read_str past the scan of a string without escapes that missed the cache,
+ * and every other case. */
+static __attribute__((noinline)) bool read_str_gen(struct rd *r, struct jcur *c, int ch, uint32_t *id,
+						  const struct jstr *scanned)
 {
 	if (ch != '"')
 		return skip_value(c, ch, 2);
 	struct jstr js;
-	if (!jscan_string(c, &js))
+	if (scanned)
+		js = *scanned;
+	else if (!jscan_string(c, &js))
 		return false;
-	if (GF_LIKELY(!(js.flags & JSTR_ESC))) {
+	if (!(js.flags & JSTR_ESC)) {
 		struct icent *e = icache_slot(r, js.s, js.n);
-		if (GF_LIKELY(icache_hit(e, js.s, js.n))) {
+		if (icache_hit(e, js.s, js.n)) {
 			*id = e->id;
 			return true;
 		}
@@ -688,6 +690,28 @@ static bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
 		return false;
 	*id = intern(r, s, n);
 	return true;
+}
+
+/* A string value interned in the pool; other values are skipped (*id unchanged).
+ * A string without escapes is looked up in the cache by its raw bytes before
+ * it is decoded: equal bytes were validated (UTF-8) when first seen. The
+ * usual case — a repeated name — is inline. */
+static inline __attribute__((always_inline)) bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
+{
+	struct jstr js;
+	if (GF_LIKELY(ch == '"')) {
+		if (!jscan_string(c, &js))
+			return false;
+		if (GF_LIKELY(!(js.flags & JSTR_ESC))) {
+			struct icent *e = icache_slot(r, js.s, js.n);
+			if (GF_LIKELY(icache_hit(e, js.s, js.n))) {
+				*id = e->id;
+				return true;
+			}
+		}
+		return read_str_gen(r, c, ch, id, &js);
+	}
+	return read_str_gen(r, c, ch, id, NULL);
 }
 
 static __attribute__((noinline)) bool read_idv_gen(struct rd *r, struct jcur *c, int ch, struct idv *v)
@@ -763,7 +787,7 @@ static inline __attribute__((always_inline)) bool read_key(struct rd *r, struct 
 
 /* After a member value: ',' (then *ch is the next key's '"') or the closing
  * byte. @return 1 more members, 0 closed, -1 stop (c->st set). */
-static inline int next_member(struct jcur *c, int close, const char *what)
+static inline __attribute__((always_inline)) int next_member(struct jcur *c, int close, const char *what)
 {
 	const char *p = c->p;
 	if (GF_LIKELY(p[0] == ',')) { /* the usual `, "`, `,"` or `,\n    "` (p[0] is in the text: the padding is NUL) */
@@ -806,7 +830,7 @@ static inline int next_member(struct jcur *c, int close, const char *what)
  * consumed), 1 when a key string follows, -1 on error (expected = what the
  * message says was expected instead).
  */
-static int obj_enter(struct jcur *c, const char *expected)
+static inline __attribute__((always_inline)) int obj_enter(struct jcur *c, const char *expected)
 {
 	c->p++;
 	int x = jscan_ws(c);
