@@ -20,6 +20,7 @@
  */
 #include "kineto.h"
 
+#include "../base/mapguard.h"
 #include "../base/num.h"
 #include "../base/vec.h"
 #include "jscan.h"
@@ -1364,6 +1365,14 @@ static unsigned cpus_available(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
+/* The file shrank while mapped (SIGBUS, caught by mapguard). */
+static int shrank(struct rd *r)
+{
+	sbuf_setf(r->err, "'%s': byte %llu: expected the file to stay as it was, got it cut short while being read "
+		  "(is another process still writing it?)", r->fname, (unsigned long long)(r->base_off + r->pos));
+	return GF_EINPUT;
+}
+
 /* Parses a whole mapped file (see source_map). */
 static int run_mapped(struct rd *r, const char *data, size_t len)
 {
@@ -1377,7 +1386,12 @@ static int run_mapped(struct rd *r, const char *data, size_t len)
 	kt->stats.bytes_file = len;
 	source_map_done(r->src, 0, MAP_AHEAD);
 	r->next_mark = MAP_STEP;
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 0))
+		return shrank(r); /* read_src stops the worker and frees what the parse left */
+	mapguard_arm(&jb);
 	int u = parse_units(r);
+	mapguard_disarm();
 	if (u == U_ERR)
 		return GF_EINPUT;
 	if (u == U_STOP)
@@ -1436,6 +1450,7 @@ struct pslot {
 	const char *end;  /* where the chunk's parse stopped */
 	int end_state;    /* ST_ARR_ITEM: at a '{'; ST_ARR_NEXT: after an event */
 	bool boundary;    /* stopped exactly at the next chunk's start */
+	bool bus;         /* the file shrank while it was parsed: nothing to deliver */
 };
 
 struct par {
@@ -1479,6 +1494,7 @@ static void par_parse(struct par *P, struct pctx *x, struct pslot *sl, uint32_t 
 	sl->ev.n = sl->strs.n = 0;
 	sl->by = x;
 	sl->boundary = false;
+	sl->bus = false;
 	sl->none = !s;
 	if (!s)
 		return;
@@ -1554,7 +1570,19 @@ static void *par_worker(void *arg)
 		if (!sl)
 			break;
 		pthread_mutex_unlock(&P->mu);
-		par_parse(P, &P->ctx[1], sl, sl->chunk);
+		sigjmp_buf jb;
+		if (sigsetjmp(jb, 0)) {
+			/* the file shrank: deliver nothing of this chunk; the caller
+			 * reads on alone from its start and reports it */
+			sl->ev.n = sl->strs.n = 0;
+			sl->none = false;
+			sl->bus = true;
+			sl->boundary = false;
+		} else {
+			mapguard_arm(&jb);
+			par_parse(P, &P->ctx[1], sl, sl->chunk);
+		}
+		mapguard_disarm();
 		pthread_mutex_lock(&P->mu);
 		sl->st = 2;
 		pthread_cond_broadcast(&P->cv);
@@ -1692,6 +1720,10 @@ static int par_run(struct rd *r, struct jcur *c)
 		struct pslot *d = &P->slot[next % PAR_SLOTS];
 		if (d->st == 2 && d->chunk == next) {
 			pthread_mutex_unlock(&P->mu);
+			if (d->bus) { /* go on alone from this chunk's start: the caller meets the fault */
+				par_end(r);
+				return PAR_RAN;
+			}
 			int rc = par_deliver(r, d);
 			if (rc) {
 				r->stop_rc = rc;

@@ -9,6 +9,8 @@
  */
 #include "source.h"
 
+#include "../base/mapguard.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -579,6 +581,7 @@ bool source_map(struct source *s, size_t pad, size_t min_size, const char **data
 		return false;
 	}
 	madvise(res, fsz, MADV_SEQUENTIAL);
+	mapguard_add(res, fsz);
 	s->map = res;
 	s->map_len = mlen;
 	s->file_pos = s->file_size;
@@ -618,8 +621,10 @@ void source_close(struct source *s)
 {
 	if (!s)
 		return;
-	if (s->map)
+	if (s->map) {
+		mapguard_remove(s->map);
 		munmap(s->map, s->map_len);
+	}
 	if (s->threaded) {
 		pthread_mutex_lock(&s->mu);
 		s->th_stop = true;

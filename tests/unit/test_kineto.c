@@ -720,6 +720,54 @@ T_TEST(test_kineto__two_cores)
 	sbuf_release(&b);
 }
 
+/* Truncates the file named by ctx at the first event (another process
+ * cutting the trace while we map it). */
+static const char *g_cut_path;
+static int cut_cb(void *ctx, const struct kev *e)
+{
+	(void)e;
+	int *n = ctx;
+	if ((*n)++ == 0)
+		T_TRUE(truncate(g_cut_path, 65536) == 0); /* a page boundary: the next page faults */
+	return 0;
+}
+
+/* A mapped file cut short while it is read (SIGBUS on its pages) is an
+ * error naming the file, not a crash — on one core and on two. */
+T_TEST(test_kineto__file_cut_while_read)
+{
+	struct sbuf text = SBUF_INIT;
+	sbuf_addstr(&text, "{\"traceEvents\": [\n");
+	for (int i = 0; i < 12000; i++)
+		sbuf_addf(&text, "  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op_%d\", \"pid\": 1, \"tid\": 2,"
+			  " \"ts\": %d, \"dur\": 1, \"args\": {\"External id\": %d}},\n", i % 50, i, i);
+	sbuf_addstr(&text, "  {\"ph\": \"i\", \"name\": \"end\", \"pid\": 1, \"tid\": 2, \"ts\": 1}\n]}");
+	char path[] = "/tmp/test_kineto_cut_XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	close(fd);
+	g_cut_path = path;
+	for (int cores = 1; cores <= 2; cores++) {
+		write_file(path, text.buf, text.len);
+		struct kineto_trace kt;
+		kineto_init(&kt, names());
+		struct sbuf err = SBUF_INIT;
+		struct kineto_opts o = { .threads = (unsigned)cores, .par_chunk = 16384 };
+		int n = 0;
+		int rc = kineto_read(&kt, path, cut_cb, &n, &o, &err);
+		T_EQ_I64(rc, GF_EINPUT);
+		T_TRUE(err.buf && strstr(err.buf, "cut short while being read") != NULL);
+		T_TRUE(err.buf && strstr(err.buf, path) != NULL);
+		T_TRUE(n > 0 && n < 12001);
+		kineto_release(&kt);
+		sbuf_release(&err);
+	}
+	unlink(path);
+	sbuf_release(&text);
+}
+
 int main(void)
 {
 	T_RUN(test_kineto__int_epoch_us);
@@ -739,6 +787,7 @@ int main(void)
 	T_RUN(test_kineto__read_file);
 	T_RUN(test_kineto__mapped_file);
 	T_RUN(test_kineto__two_cores);
+	T_RUN(test_kineto__file_cut_while_read);
 	/* the inputs above are small, but the 16-byte chunks still split many of them */
 	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !g_whole_par) {
 		fprintf(stderr, "FAIL: no whole-text read ran on two cores\n");
