@@ -73,6 +73,7 @@ static void usage(FILE *fp)
 		"      --max-depth N, --per-step, --kernel-names family|full, --families FILE,\n"
 		"      --step-marker NAME, --skip N, --unit ns|us|ms, --label KEY=VALUE\n"
 		"      --steps A..B      fold only steps A to B (N,M are step counts, see above)\n"
+		"  -j, --threads N       cores for reading a trace: 1 or 2 (default: 2 when there are)\n"
 		"  -h, --help            this help\n"
 		"\n"
 		"Exit codes: 0 ok, 1 bad input, 2 usage error or refused comparison, 3 output not written.\n");
@@ -112,6 +113,7 @@ static const struct option longopts[] = {
 	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "unit", required_argument, NULL, OPT_UNIT },
 	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "threads", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -143,6 +145,7 @@ struct fold_cli {
 	bool used;              /* a fold option was given */
 	const char *families;
 	const char *marker;
+	const char *threads;    /* -j/--threads (reading only: not a fold option) */
 	struct kfamily *kf;
 };
 
@@ -170,7 +173,7 @@ static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
 	struct trace_opts to;
 	memset(&to, 0, sizeof to);
 	to.step_marker = fc->marker;
-	to.threads = cli_threads(NULL);
+	to.threads = cli_threads(fc->threads);
 	int rc = trace_load(&tr, path, &to, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
@@ -495,9 +498,10 @@ int cmd_diff(int argc, char **argv)
 	fold_opts_init(&fc.o);
 	struct sbuf diffs = SBUF_INIT, err = SBUF_INIT;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:w:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:w:s:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
+		case 'j': cli_threads(optarg); fc.threads = optarg; break;
 		case OPT_SVG: svg = true; break;
 		case OPT_NEGATE: negate = true; break;
 		case OPT_TOP: top = cli_int("--top", optarg, 1, 1000000); break;

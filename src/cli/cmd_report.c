@@ -46,6 +46,7 @@ static void usage(FILE *fp)
 		"      --unprofiled-step-ms X  your step time without the profiler: overhead estimate\n"
 		"      --expect-ms X         your speed-of-light step estimate: distance to it\n"
 		"  -o, --output FILE         write to FILE instead of stdout\n"
+		"  -j, --threads N           cores for reading: 1 or 2 (default: 2 when there are)\n"
 		"  -h, --help                show this help\n"
 		"\n"
 		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
@@ -127,7 +128,7 @@ int cmd_report(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct trace_opts to = { 0 };
 		to.step_marker = o.marker;
-		to.threads = cli_threads(NULL);
+		to.threads = cli_threads(o.threads);
 		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)cli_in_name(files[i]);
 		trace_init(&tr[i], names);

@@ -48,6 +48,7 @@ static void usage(FILE *fp)
 		"      --step-marker NAME  (traces) step ranges are NAME or NAME#<n>\n"
 		"      --device N          (traces) GPU whose idle time is measured\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
+		"  -j, --threads N         (traces) cores for reading: 1 or 2 (default: 2 when there are)\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
@@ -177,7 +178,7 @@ int cmd_syncs(int argc, char **argv)
 		const char *name = cli_in_name(files[i]);
 		struct trace_opts to = { 0 };
 		to.step_marker = o.marker;
-		to.threads = cli_threads(NULL);
+		to.threads = cli_threads(o.threads);
 		to.progress = cli_progress_reading;
 		to.progress_ctx = (void *)name;
 		if (i) {

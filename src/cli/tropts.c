@@ -29,6 +29,7 @@ int tropts_parse(struct tropts *o, int argc, char **argv, bool with_targets, voi
 		{ "step-marker", required_argument, NULL, O_MARKER }, \
 		{ "device", required_argument, NULL, O_DEVICE }, \
 		{ "output", required_argument, NULL, 'o' }, \
+		{ "threads", required_argument, NULL, 'j' }, \
 		{ "help", no_argument, NULL, 'h' }
 	static const struct option syncs_lo[] = { COMMON, { NULL, 0, NULL, 0 } };
 	static const struct option report_lo[] = {
@@ -45,8 +46,12 @@ int tropts_parse(struct tropts *o, int argc, char **argv, bool with_targets, voi
 	report_opts_init(&o->ro);
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", with_targets ? report_lo : syncs_lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:j:h", with_targets ? report_lo : syncs_lo, NULL)) != -1) {
 		switch (c) {
+		case 'j':
+			cli_threads(optarg); /* checked now, whatever the inputs are */
+			o->threads = optarg;
+			break;
 		case 'f':
 			o->format = cli_choice("--format", optarg, formats);
 			break;

@@ -1,7 +1,7 @@
 /*
  * tropts.h — the options `gpuflame report` and `gpuflame syncs` share (one
  * table in docs/report.md): -f/--format, --steps, --skip, --step-marker,
- * --device, -o/--output, -h/--help, and report's --unprofiled-step-ms and
+ * --device, -o/--output, -j/--threads, -h/--help, and report's --unprofiled-step-ms and
  * --expect-ms.
  *
  *   struct tropts o;
@@ -23,6 +23,7 @@ struct tropts {
 	int device;             /* --device, -1 = automatic */
 	const char *output;     /* -o, NULL = stdout */
 	const char *marker;     /* --step-marker, NULL = ProfilerStep */
+	const char *threads;    /* -j/--threads, NULL = GPUFLAME_THREADS or automatic */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # two_cores.sh — the two-core reader of plain (mapped) traces gives exactly
 # the one-core results: `info --format json` and `fold` (gpu, cpu and idle
-# weights) with --threads 2 and with --threads 1 (and GPUFLAME_THREADS=1)
-# must be byte-identical, on a generated 12 MB trace (bench/gen_trace.c) and
+# weights; report and syncs, and diff of a trace with itself, on the generated
+# one) with --threads 2 and with --threads 1 (and GPUFLAME_THREADS=1) must be
+# byte-identical, on a generated 12 MB trace (bench/gen_trace.c) and
 # on the largest real traces of the shared corpus, decompressed (the reader
 # only splits plain files it maps; they are 25-62 MB, so 12-30 chunks).
 # Also: --threads accepts only 1 or 2 (usage error, exit 2).
@@ -26,19 +27,32 @@ same_both() { # name file args...
   fi
 }
 
-check_trace() { # label plain-file
+check_trace() { # label plain-file [all]
   same_both "two-cores info $1" "$2" info --format json
   for w in gpu cpu idle; do
     same_both "two-cores fold $w $1" "$2" fold -q --weight "$w"
   done
+  if [ -n "${3:-}" ]; then
+    same_both "two-cores report $1" "$2" report --format json
+    same_both "two-cores syncs $1" "$2" syncs --format json
+  fi
 }
 
 cc -O2 -o "$T/gen_trace" bench/gen_trace.c 2>"$T/cc.err" || { fail "two-cores gen" "$(head -c 300 "$T/cc.err")"; exit 0; }
 "$T/gen_trace" 12 7 >"$T/gen.json"
-check_trace "generated-12MB" "$T/gen.json"
+check_trace "generated-12MB" "$T/gen.json" all
+# diff of a trace against itself (both folded on the fly): same with one core
+"$GFR" diff -j 1 "$T/gen.json" "$T/gen.json" >"$T/d1" 2>/dev/null; r1=$?
+"$GFR" diff -j 2 "$T/gen.json" "$T/gen.json" >"$T/d2" 2>/dev/null; r2=$?
+if [ $r1 -eq 0 ] && [ $r2 -eq 0 ] && cmp -s "$T/d1" "$T/d2"; then pass "two-cores diff generated-12MB"
+else fail "two-cores diff generated-12MB" "exit $r1/$r2 or outputs differ"; fi
 
 "$GFR" info --threads 3 "$T/gen.json" >/dev/null 2>"$T/err"; rc=$?
 expect_rc "two-cores --threads 3 is a usage error" 2
+for cmd in fold report syncs diff; do
+  "$GFR" $cmd -j 0 "$T/gen.json" >/dev/null 2>"$T/err"; rc=$?
+  expect_rc "two-cores $cmd -j 0 is a usage error" 2
+done
 GPUFLAME_THREADS=zero "$GFR" fold "$T/gen.json" >/dev/null 2>"$T/err"; rc=$?
 expect_rc "two-cores GPUFLAME_THREADS=zero is a usage error" 2
 expect_grep "two-cores GPUFLAME_THREADS message" "GPUFLAME_THREADS" "$T/err"
