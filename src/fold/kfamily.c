@@ -67,6 +67,103 @@ static bool has_ci(const char *s, size_t n, const char *needle)
 	return false;
 }
 
+/*
+ * glibc compiles a POSIX regex by copying the subtree under each repetition
+ * (`a+` is `aa*`, `a{3}` is `aaa`), so stacked or nested repetitions such as
+ * `(x)+++++` or `((a{99}){99}){99}` take memory exponential in the pattern,
+ * and back-references make matching exponential in time. A rules file is
+ * user input: before regcomp, the compiled size is estimated (each atom 1,
+ * a group the sum of its parts, a repetition multiplies what it repeats by
+ * its upper bound, or by 2 for *, + and ?) and patterns over RE_BUDGET,
+ * with stacked repetitions or with back-references are refused.
+ * @return NULL when fine, else what is wrong (for the error message).
+ */
+#define RE_BUDGET 100000.0
+static const char *re_too_costly(const char *p, size_t n)
+{
+	double sum[64], last[64];
+	int sp = 0;
+	sum[0] = last[0] = 0;
+	bool after_rep = false; /* the previous token was a repetition */
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		double factor = 0;
+		if (c == '*' || c == '+' || c == '?') {
+			factor = 2;
+		} else if (c == '{') {
+			size_t j = i + 1;
+			double lo = 0, hi = -1;
+			while (j < n && p[j] >= '0' && p[j] <= '9' && lo < 1e6)
+				lo = lo * 10 + (p[j++] - '0');
+			if (j < n && p[j] == ',') {
+				j++;
+				if (j < n && p[j] >= '0' && p[j] <= '9') {
+					hi = 0;
+					while (j < n && p[j] >= '0' && p[j] <= '9' && hi < 1e6)
+						hi = hi * 10 + (p[j++] - '0');
+				}
+			} else {
+				hi = lo;
+			}
+			if (j < n && p[j] == '}' && j > i + 1) {
+				factor = hi < 0 ? lo + 2 : hi + 1;
+				i = j;
+			}
+		}
+		if (factor > 0) {
+			if (after_rep)
+				return "stacked repetitions (like '++' or '}*')";
+			sum[sp] += last[sp] * (factor - 1);
+			last[sp] *= factor;
+			after_rep = true;
+		} else {
+			after_rep = false;
+			double atom = 1;
+			if (c == '\\' && i + 1 < n) {
+				if (p[i + 1] >= '1' && p[i + 1] <= '9')
+					return "back-references";
+				i++;
+			} else if (c == '[') { /* a bracket expression is one atom: find its ']' */
+				size_t j = i + 1;
+				if (j < n && p[j] == '^')
+					j++;
+				if (j < n && p[j] == ']')
+					j++;
+				while (j < n && p[j] != ']') {
+					if (p[j] == '[' && j + 1 < n && (p[j + 1] == ':' || p[j + 1] == '.' || p[j + 1] == '=')) {
+						const char *e = memchr(p + j + 2, p[j + 1], n - j - 2);
+						j = e ? (size_t)(e - p) + 1 : n;
+					} else {
+						j++;
+					}
+				}
+				i = j;
+			} else if (c == '(') {
+				if (++sp == 64)
+					return "groups nested 64 deep";
+				sum[sp] = last[sp] = 0;
+				continue;
+			} else if (c == ')' && sp > 0) {
+				atom = sum[sp] > 1 ? sum[sp] : 1;
+				sp--;
+			} else if (c == '|') {
+				last[sp] = 0;
+				continue;
+			}
+			sum[sp] += atom;
+			last[sp] = atom;
+		}
+		if (sum[sp] > RE_BUDGET)
+			return "a compiled size over 100000 states";
+	}
+	while (sp > 0) { /* unclosed groups: regcomp reports them */
+		double atom = sum[sp];
+		sp--;
+		sum[sp] += atom;
+	}
+	return sum[0] > RE_BUDGET ? "a compiled size over 100000 states" : NULL;
+}
+
 int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fname, struct sbuf *err)
 {
 	size_t line = 0, pos = 0;
@@ -106,6 +203,14 @@ int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fna
 		} else {
 			sbuf_reset(&pat);
 			sbuf_add(&pat, s, (size_t)(tab - s));
+			const char *why = re_too_costly(pat.buf, pat.len);
+			if (why) {
+				sbuf_setf(err, "'%s': line %zu: expected a regular expression without %s "
+					  "(POSIX regex would need too much memory or time)", fname, line, why);
+				free(r.family);
+				rc = GF_EINPUT;
+				break;
+			}
 			int e = regcomp(&r.re, pat.buf, REG_EXTENDED | REG_ICASE | REG_NOSUB);
 			if (e) {
 				char msg[128];

@@ -73,6 +73,23 @@ gf fold --families "$T/fam.txt" --stack op "$T/t.json"
 expect_rc "families-ok-rc" 0
 expect_grep "families-ok-flash" '^vllm::flash_attn_varlen;attention ' "$T/out"
 expect_grep "families-ok-gemm" '^aten::linear;aten::mm;cublas ' "$T/out"
+# regexes glibc would compile into exponential memory (or match in exponential
+# time) are refused before regcomp; ordinary ones with bounds and groups pass
+printf 'void (x)+++++++++++++++++++++++++++++++\tboom\n' >"$T/fam.txt"
+gf fold --families "$T/fam.txt" "$T/t.json"
+expect_rc "families-stacked-rc" 1
+expect_grep "families-stacked-msg" "fam\.txt': line 1: expected a regular expression without stacked repetitions" "$T/err"
+printf '=x\ty\n((ab{99}){99}){99}\tboom\n' >"$T/fam.txt"
+gf fold --families "$T/fam.txt" "$T/t.json"
+expect_rc "families-nested-rc" 1
+expect_grep "families-nested-msg" "line 2: expected a regular expression without a compiled size over 100000 states" "$T/err"
+printf '(sm)[0-9]+\\1\tboom\n' >"$T/fam.txt"
+gf fold --families "$T/fam.txt" "$T/t.json"
+expect_rc "families-backref-rc" 1
+expect_grep "families-backref-msg" "without back-references" "$T/err"
+printf '^(sm[0-9]{2,3}_)?x{1,4}[]a-z[:digit:]]*(gemm|mm){1,2}\tgemm2\n' >"$T/fam.txt"
+gf fold --families "$T/fam.txt" --stack op "$T/t.json"
+expect_rc "families-bounded-ok-rc" 0
 gf fold --kernel-names full --stack op "$T/t.json"
 expect_grep "kernel-names-full" '^aten::add;void at::native::vectorized_elementwise_kernel<4, ' "$T/out"
 
