@@ -14,6 +14,7 @@
  */
 #include "cli.h"
 
+#include "../base/mapguard.h"
 #include "../base/num.h"
 #include "../base/ofile.h"
 #include "../read/folded.h"
@@ -276,6 +277,13 @@ int cmd_svg(int argc, char **argv)
 	struct ftree t;
 	ftree_init(&t, NULL, flamechart ? FT_FLAMECHART : 0);
 	struct ftrie *tr = NULL;
+	/* the fast path maps the input files and reads them until ftrie_free:
+	 * one cut short meanwhile by another process is an input error */
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 0))
+		cli_die(GF_EXIT_INPUT, "an input file was cut short while being read (is another process still "
+				       "writing it?)");
+	mapguard_arm(&jb);
 	if (!flamechart && !fulltree && all_regular(argc - optind, argv + optind)) {
 		tr = read_pruned(&t, argc - optind, argv + optind, &fo);
 		if (!tr) { /* differential input: read again with the folded reader */
@@ -310,6 +318,7 @@ int cmd_svg(int argc, char **argv)
 		ftrie_build(tr, keep);
 		ftrie_free(tr);
 	}
+	mapguard_disarm();
 	ftree_sort(&t);
 	struct palmap *pm = NULL;
 	if (cp) {

@@ -19,6 +19,7 @@
  */
 #include "tree_pruned.h"
 
+#include "../base/mapguard.h"
 #include "../base/num.h"
 #include "../base/vec.h"
 
@@ -268,8 +269,10 @@ void ftrie_free(struct ftrie *tr)
 	for (size_t i = 0; i < tr->nblk; i++)
 		free(tr->blk[i]);
 	free(tr->blk);
-	for (size_t i = 0; i < tr->nmaps; i++)
+	for (size_t i = 0; i < tr->nmaps; i++) {
+		mapguard_remove(tr->maps[i].p);
 		munmap(tr->maps[i].p, tr->maps[i].n);
+	}
 	free(tr->maps);
 	vec_free(&tr->fr);
 	sbuf_release(&tr->rev);
@@ -547,6 +550,7 @@ static const char *map_file(struct ftrie *tr, FILE *fp, size_t *len)
 	void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (p == MAP_FAILED)
 		return NULL;
+	mapguard_add(p, (size_t)sb.st_size);
 	tr->maps = gf_xreallocarray(tr->maps, tr->nmaps + 1, sizeof *tr->maps);
 	tr->maps[tr->nmaps++] = (struct fmap){p, (size_t)sb.st_size};
 	*len = (size_t)sb.st_size;

@@ -1,6 +1,7 @@
 /* test_base.c — unit tests of src/base: sbuf, pool, num, ofile. */
 #include "t.h"
 
+#include "base/mapguard.h"
 #include "base/num.h"
 #include "base/ofile.h"
 #include "base/pool.h"
@@ -8,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -173,6 +175,49 @@ T_TEST(test_ofile__regular_and_in_place)
 	sbuf_release(&err);
 }
 
+/* A registered mapping whose file was cut short: the fault on a page past
+ * the new end comes back through the armed recovery point, every time. */
+T_TEST(test_mapguard__shrunk_file)
+{
+	char path[] = "/tmp/test_mapguard_XXXXXX";
+	int fd = mkstemp(path);
+	T_TRUE(fd >= 0);
+	if (fd < 0)
+		return;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	char *page = malloc(pg);
+	memset(page, 'x', pg);
+	for (int i = 0; i < 16; i++)
+		T_EQ_I64((int64_t)write(fd, page, pg), (int64_t)pg);
+	free(page);
+	const size_t len = 16 * pg;
+	const volatile char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	T_TRUE(m != MAP_FAILED);
+	if (m == MAP_FAILED)
+		return;
+	mapguard_add((const void *)m, len);
+	T_EQ_I64(m[8 * pg], 'x');
+	T_TRUE(ftruncate(fd, (off_t)(4 * pg)) == 0); /* 4 pages left */
+	volatile int caught = 0;
+	for (int round = 0; round < 2; round++) {
+		sigjmp_buf jb;
+		if (sigsetjmp(jb, 0)) {
+			caught++;
+		} else {
+			mapguard_arm(&jb);
+			volatile char c = m[8 * pg]; /* past the new end: SIGBUS */
+			(void)c;
+		}
+		mapguard_disarm();
+	}
+	T_EQ_I64(caught, 2);
+	T_EQ_I64(m[pg], 'x'); /* what is left still reads */
+	mapguard_remove((const void *)m);
+	munmap((void *)m, len);
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	T_RUN(test_sbuf__invariants);
@@ -180,5 +225,6 @@ int main(void)
 	T_RUN(test_num__parse_exact_us_to_ns);
 	T_RUN(test_num__decimals_and_format);
 	T_RUN(test_ofile__regular_and_in_place);
+	T_RUN(test_mapguard__shrunk_file);
 	return t_done();
 }
