@@ -229,8 +229,8 @@ struct rd {
 	struct source *src;
 	bool mapped;
 	size_t next_mark;      /* mapped: offset of the next progress/release step, else SIZE_MAX */
-	/* reading on two cores (mapped files only; see par_take) */
-	bool par_ok, par_tried;
+	/* reading on two cores (mapped files only; see par_run) */
+	bool par_ok;           /* may still try it (cleared once tried) */
 	struct par *par;
 	const char *whole;     /* kineto_read_mem_whole: the padded copy, read as a mapped file */
 };
@@ -915,63 +915,47 @@ static int event_key_code(const char *k, size_t kn)
 #define LIT7(s) (LIT6(s) | LB_(s, 6))
 #define LIT8(s) (LIT7(s) | LB_(s, 7))
 
-/* The usual spelling of a known event key, `"ph": ` (quote, key, quote,
- * colon, one blank) followed by a non-blank byte, matched with one 8-byte
- * load (c->p at the key's quote; the padding makes 8 bytes readable). Then
- * c->p is at the value and *ch its first byte. @return the EK_ code, or 0
- * (c->p unchanged) for anything else, which read_key then reads. */
-static inline int fast_key(struct jcur *c, int *ch)
+/* Whether the key at c->p is spelled exactly as the n-byte word w (`"ph": `
+ * then a non-blank; the padding makes 8 bytes readable): then c->p moves to
+ * the value and *ch is its first byte. */
+static inline __attribute__((always_inline)) bool key_is(struct jcur *c, uint64_t w, unsigned n, int *ch)
 {
 	const char *p = c->p;
-	uint64_t w;
-	memcpy(&w, p, 8);
-	const uint64_t M6 = 0xFFFFFFFFFFFFULL, M7 = 0xFFFFFFFFFFFFFFULL;
-	int code = 0;
-	size_t len = 0;
-	switch (p[1]) {
-	case 'p':
-		if ((w & M6) == LIT6("\"ph\": "))
-			code = EK_PH, len = 6;
-		else if ((w & M7) == LIT7("\"pid\": "))
-			code = EK_PID, len = 7;
-		break;
-	case 't':
-		if ((w & M6) == LIT6("\"ts\": "))
-			code = EK_TS, len = 6;
-		else if ((w & M7) == LIT7("\"tid\": "))
-			code = EK_TID, len = 7;
-		break;
-	case 'd':
-		if ((w & M7) == LIT7("\"dur\": "))
-			code = EK_DUR, len = 7;
-		break;
-	case 'c':
-		if ((w & M7) == LIT7("\"cat\": "))
-			code = EK_CAT, len = 7;
-		break;
-	case 'n':
-		if (w == LIT8("\"name\": "))
-			code = EK_NAME, len = 8;
-		break;
-	case 'a':
-		if (w == LIT8("\"args\": "))
-			code = EK_ARGS, len = 8;
-		break;
-	case 'i':
-		if ((w & M6) == LIT6("\"id\": "))
-			code = EK_ID, len = 6;
-		break;
-	default:
-		break;
-	}
-	if (!code)
-		return 0;
-	unsigned char v = (unsigned char)p[len];
-	if (GF_UNLIKELY(v <= ' ' || p + len >= c->end))
-		return 0;
-	c->p = p + len;
+	uint64_t mask = n == 8 ? ~0ULL : (1ULL << (8 * n)) - 1;
+	if ((ld8(p) & mask) != w)
+		return false;
+	unsigned char v = (unsigned char)p[n];
+	if (GF_UNLIKELY(v <= ' ' || p + n >= c->end))
+		return false;
+	c->p = p + n;
 	*ch = v;
-	return code;
+	return true;
+}
+
+/* The usual spelling of a known event key, `"ph": ` (quote, key, quote,
+ * colon, one blank) followed by a non-blank byte, found by its first letter
+ * and one 8-byte compare (key_is). @return the EK_ code, or 0 (c->p
+ * unchanged) for anything else, which read_key then reads. */
+static inline int fast_key(struct jcur *c, int *ch)
+{
+	switch (c->p[1]) {
+	case 'p':
+		return key_is(c, LIT6("\"ph\": "), 6, ch) ? EK_PH : key_is(c, LIT7("\"pid\": "), 7, ch) ? EK_PID : 0;
+	case 't':
+		return key_is(c, LIT6("\"ts\": "), 6, ch) ? EK_TS : key_is(c, LIT7("\"tid\": "), 7, ch) ? EK_TID : 0;
+	case 'd':
+		return key_is(c, LIT7("\"dur\": "), 7, ch) ? EK_DUR : 0;
+	case 'c':
+		return key_is(c, LIT7("\"cat\": "), 7, ch) ? EK_CAT : 0;
+	case 'n':
+		return key_is(c, LIT8("\"name\": "), 8, ch) ? EK_NAME : 0;
+	case 'a':
+		return key_is(c, LIT8("\"args\": "), 8, ch) ? EK_ARGS : 0;
+	case 'i':
+		return key_is(c, LIT6("\"id\": "), 6, ch) ? EK_ID : 0;
+	default:
+		return 0;
+	}
 }
 
 /* One event member's value (key code, c->p at the value, ch its first
@@ -1011,22 +995,6 @@ static inline __attribute__((always_inline)) bool event_value(struct rd *r, stru
 	default:
 		return skip_value(c, ch, 1);
 	}
-}
-
-/* Whether the key at c->p is spelled exactly as the n-byte word w (`"ph": `
- * then a non-blank): then c->p moves to the value and *ch is its first byte. */
-static inline __attribute__((always_inline)) bool key_is(struct jcur *c, uint64_t w, unsigned n, int *ch)
-{
-	const char *p = c->p;
-	uint64_t mask = n == 8 ? ~0ULL : (1ULL << (8 * n)) - 1;
-	if ((ld8(p) & mask) != w)
-		return false;
-	unsigned char v = (unsigned char)p[n];
-	if (GF_UNLIKELY(v <= ' ' || p + n >= c->end))
-		return false;
-	c->p = p + n;
-	*ch = v;
-	return true;
 }
 
 /* One member of the expected key order: the key must be lit, else the
@@ -1486,9 +1454,10 @@ static const char *par_start_of(const struct par *P, uint32_t j)
 	return NULL;
 }
 
-/* Parses chunk j into sl with parser x. */
-static void par_parse(struct par *P, struct pctx *x, struct pslot *sl, uint32_t j)
+/* Parses the slot's chunk into it with parser x. */
+static void par_parse(struct par *P, struct pctx *x, struct pslot *sl)
 {
+	uint32_t j = sl->chunk;
 	struct rd *w = &x->r;
 	const char *s = par_start_of(P, j), *e = s ? par_start_of(P, j + 1) : NULL;
 	sl->ev.n = sl->strs.n = 0;
@@ -1541,9 +1510,9 @@ static void par_parse(struct par *P, struct pctx *x, struct pslot *sl, uint32_t 
 	x->recorded = n;
 }
 
-/* Claims the next chunk for parser x when its slot is free: @return the
- * slot, or NULL (stopping, or no free slot and !wait). Called locked. */
-static struct pslot *par_claim(struct par *P, struct pctx *x, bool wait)
+/* Claims the next chunk when its slot is free: @return the slot, or NULL
+ * (stopping, or no free slot and !wait). Called locked. */
+static struct pslot *par_claim(struct par *P, bool wait)
 {
 	for (;;) {
 		if (P->stop)
@@ -1558,7 +1527,6 @@ static struct pslot *par_claim(struct par *P, struct pctx *x, bool wait)
 			return NULL;
 		pthread_cond_wait(&P->cv, &P->mu);
 	}
-	(void)x;
 }
 
 static void *par_worker(void *arg)
@@ -1566,7 +1534,7 @@ static void *par_worker(void *arg)
 	struct par *P = arg;
 	pthread_mutex_lock(&P->mu);
 	for (;;) {
-		struct pslot *sl = par_claim(P, &P->ctx[1], true);
+		struct pslot *sl = par_claim(P, true);
 		if (!sl)
 			break;
 		pthread_mutex_unlock(&P->mu);
@@ -1580,7 +1548,7 @@ static void *par_worker(void *arg)
 			sl->boundary = false;
 		} else {
 			mapguard_arm(&jb);
-			par_parse(P, &P->ctx[1], sl, sl->chunk);
+			par_parse(P, &P->ctx[1], sl);
 		}
 		mapguard_disarm();
 		pthread_mutex_lock(&P->mu);
@@ -1747,13 +1715,13 @@ static int par_run(struct rd *r, struct jcur *c)
 			continue;
 		}
 		/* nothing to deliver yet: parse a chunk here, or wait for one */
-		struct pslot *sl = par_claim(P, &P->ctx[0], false);
+		struct pslot *sl = par_claim(P, false);
 		if (!sl) {
 			pthread_cond_wait(&P->cv, &P->mu);
 			continue;
 		}
 		pthread_mutex_unlock(&P->mu);
-		par_parse(P, &P->ctx[0], sl, sl->chunk);
+		par_parse(P, &P->ctx[0], sl);
 		pthread_mutex_lock(&P->mu);
 		sl->st = 2;
 		pthread_cond_broadcast(&P->cv);
@@ -1853,8 +1821,8 @@ static int parse_units(struct rd *r)
 				jscan_fail(&c, c.p, "'{' (an event) or ']'");
 				break;
 			}
-			if (GF_UNLIKELY(r->par_ok) && !r->par_tried) {
-				r->par_tried = true;
+			if (GF_UNLIKELY(r->par_ok)) {
+				r->par_ok = false;
 				int pr = par_run(r, &c);
 				if (pr == PAR_STOP)
 					return U_STOP;
