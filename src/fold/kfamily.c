@@ -79,6 +79,17 @@ static bool has_ci(const char *s, size_t n, const char *needle)
  * @return NULL when fine, else what is wrong (for the error message).
  */
 #define RE_BUDGET 100000.0
+
+/* The digits of a repetition bound from p[j] (as a double, stopping past
+ * 1e6): *v; @return the index after them. */
+static size_t re_bound(const char *p, size_t j, size_t n, double *v)
+{
+	*v = 0;
+	while (j < n && p[j] >= '0' && p[j] <= '9' && *v < 1e6)
+		*v = *v * 10 + (p[j++] - '0');
+	return j;
+}
+
 static const char *re_too_costly(const char *p, size_t n)
 {
 	double sum[64], last[64];
@@ -91,17 +102,13 @@ static const char *re_too_costly(const char *p, size_t n)
 		if (c == '*' || c == '+' || c == '?') {
 			factor = 2;
 		} else if (c == '{') {
-			size_t j = i + 1;
-			double lo = 0, hi = -1;
-			while (j < n && p[j] >= '0' && p[j] <= '9' && lo < 1e6)
-				lo = lo * 10 + (p[j++] - '0');
+			double lo, hi;
+			size_t j = re_bound(p, i + 1, n, &lo);
 			if (j < n && p[j] == ',') {
-				j++;
-				if (j < n && p[j] >= '0' && p[j] <= '9') {
-					hi = 0;
-					while (j < n && p[j] >= '0' && p[j] <= '9' && hi < 1e6)
-						hi = hi * 10 + (p[j++] - '0');
-				}
+				size_t k = re_bound(p, j + 1, n, &hi);
+				if (k == j + 1)
+					hi = -1; /* {m,}: no upper bound */
+				j = k;
 			} else {
 				hi = lo;
 			}
@@ -240,11 +247,7 @@ int kfamily_load(struct kfamily *k, const char *path, struct sbuf *err)
 		return GF_EINPUT;
 	}
 	struct sbuf b = SBUF_INIT;
-	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, fp)) > 0)
-		sbuf_add(&b, buf, got);
-	int bad = ferror(fp);
+	bool bad = !sbuf_add_file(&b, fp);
 	fclose(fp);
 	if (bad) {
 		sbuf_setf(err, "'%s': read error", path);
