@@ -112,3 +112,12 @@ void sbuf_setlen(struct sbuf *b, size_t len)
 	if (b->alloc)
 		b->buf[len] = 0;
 }
+
+bool sbuf_add_file(struct sbuf *b, FILE *fp)
+{
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+		sbuf_add(b, buf, n);
+	return !ferror(fp);
+}

@@ -16,6 +16,7 @@
 #include "gf.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 
 struct sbuf {
 	char *buf;
@@ -52,5 +53,7 @@ void sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
 /* Replaces the content by a formatted message (used for error buffers). */
 void sbuf_setf(struct sbuf *b, const char *fmt, ...) GF_PRINTF(2, 3);
 void sbuf_setlen(struct sbuf *b, size_t len);
+/* Appends what is left to read of fp. @return false on a read error. */
+bool sbuf_add_file(struct sbuf *b, FILE *fp);
 
 #endif

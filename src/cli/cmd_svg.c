@@ -178,11 +178,7 @@ static struct palmap *load_palmap(const char *path)
 		return m;
 	}
 	struct sbuf b = SBUF_INIT;
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
-		sbuf_add(&b, buf, n);
-	if (ferror(fp))
+	if (!sbuf_add_file(&b, fp))
 		cli_die(GF_EXIT_INPUT, "cannot read '%s'", path);
 	fclose(fp);
 	palmap_parse(m, b.buf, b.len);

@@ -44,6 +44,21 @@ T_TEST(test_sbuf__invariants)
 	T_EQ_I64(n, 3);
 	sane(&b);
 	free(d);
+	/* a whole file appended, NUL bytes and all, across several reads */
+	FILE *fp = tmpfile();
+	T_TRUE(fp != NULL);
+	if (fp) {
+		for (int i = 0; i < 100000; i++)
+			fputc(i % 7 ? 'a' + i % 26 : 0, fp);
+		rewind(fp);
+		sbuf_addstr(&b, "head:");
+		T_TRUE(sbuf_add_file(&b, fp));
+		sane(&b);
+		T_EQ_I64(b.len, 100005);
+		T_EQ_I64(b.buf[5], 0);
+		T_EQ_I64(b.buf[5 + 99999], 'a' + 99999 % 26);
+		fclose(fp);
+	}
 	sbuf_release(&b);
 }
 
