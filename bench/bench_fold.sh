@@ -20,28 +20,19 @@ TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "GNU time missing (apt-get install -y time)"; exit 1; }
 
 # The machine is shared, so wall time is noisy: ratios use CPU time (user + sys),
-# wall time is printed too.
-# gpuflame rows are the best of $RUNS runs (default 3; the fastest by wall
-# time, which on this shared machine is the least disturbed one); Python runs once.
-RUNS=${RUNS:-3}
+# wall time is printed too. gpuflame rows are the best of $RUNS runs (bench/lib.sh).
+. "$root/bench/lib.sh"
 measure() { # label file cmd... -> prints a row; sets $secs (CPU s) $wall $kb
   local label=$1 file=$2; shift 2
-  local n=1 i bw="" u s w k uu ss
-  case "$1" in python3) ;; *) n=$RUNS ;; esac
-  for i in $(seq "$n"); do
-    "$TIME" -f '%e %M %U %S' -o /tmp/bench_fold.time "$@" >/dev/null 2>/tmp/bench_fold.err || {
-      echo "$label: failed: $(head -c 300 /tmp/bench_fold.err)"; secs=0; kb=0; return 1; }
-    read -r w k uu ss </tmp/bench_fold.time
-    if [ -z "$bw" ] || python3 -c "import sys; sys.exit(0 if float('$w') < float('$bw') else 1)"; then
-      bw=$w; wall=$w; kb=$k; u=$uu; s=$ss
-    fi
-  done
+  local t u s
+  t=$(best_time /tmp/bench_fold.err "$@") || {
+    echo "$label: failed: $(head -c 300 /tmp/bench_fold.err)"; secs=0; kb=0; return 1; }
+  read -r wall u s kb <<<"$t"
   secs=$(python3 -c "print('%.2f' % ($u + $s))")
   local mb
   mb=$(stat -c %s "$file")
   python3 -c "c=float('$secs') or 0.01; w=float('$wall') or 0.01; print('%-34s %7.2f s cpu %8.1f MB/s  %7.2f s wall %8.1f MB/s %9d KB peak RSS' % ('$label', c, $mb/1e6/c, w, $mb/1e6/w, $kb))"
 }
-ratio() { python3 -c "a=float('$1') or 0.01; b=float('$2') or 0.01; print('%.2f' % (a/b))"; }
 
 for size in ${1:-200 1000}; do
   f=/tmp/bench_fold_${size}.json

@@ -34,25 +34,17 @@ bytes=$(stat -c %s "$f")
 # row; MB/s are of JSON text, by wall time and by CPU time (the CPU figure is
 # the one to trust on a loaded machine; for the threaded .gz/.zst reads it sums
 # both threads, so compare their wall times).
-# Every row is the best of $RUNS runs (default 3; the fastest by wall time,
-# the least disturbed on this shared machine), Python's json.load excepted.
-RUNS=${RUNS:-3}
+# Every row is the best of $RUNS runs (bench/lib.sh).
+. "$root/bench/lib.sh"
 measure() {
   local label=$1; shift
-  local n=1 i best="" u s w uu ss k
-  case "$1" in python3) ;; *) n=$RUNS ;; esac
-  for i in $(seq "$n"); do
-    "$TIME" -f '%e %U %S %M' -o "$D/time" "$@" >/dev/null 2>"$D/err" || {
-      echo "$label: failed: $(head -c 300 "$D/err")"; secs=0; cpu=0; kb=0; return 1; }
-    read -r w uu ss k <"$D/time"
-    if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if float('$w') < float('$best') else 1)"; then
-      best=$w; secs=$w; u=$uu; s=$ss; kb=$k
-    fi
-  done
+  local t u s
+  t=$(best_time "$D/err" "$@") || {
+    echo "$label: failed: $(head -c 300 "$D/err")"; secs=0; cpu=0; kb=0; return 1; }
+  read -r secs u s kb <<<"$t"
   cpu=$(python3 -c "print('%.2f' % ($u + $s))")
   python3 -c "w=float('$secs') or 0.01; c=float('$cpu') or 0.01; print('%-36s %6.2f s wall %6.0f MB/s | %6.2f s cpu %6.0f MB/s | %8d KB peak RSS' % ('$label', w, $mbytes/1e6/w, c, $mbytes/1e6/c, $kb))"
 }
-ratio() { python3 -c "a=float('$1') or 0.01; b=float('$2') or 0.01; print('%.2f' % (a/b))"; }
 
 echo "-- $f: $((bytes / 1000000)) MB JSON, .gz $(( $(stat -c %s "$f.gz") / 1000000 )) MB, .zst $(( $(stat -c %s "$f.zst") / 1000000 )) MB (MB/s of JSON text)"
 mbytes=$bytes
