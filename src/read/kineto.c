@@ -333,7 +333,9 @@ static bool parse_int(const char *s, size_t n, int64_t *out)
 	return rc == NUM_OK;
 }
 
-/* Microseconds text -> ns. *dec = fraction digits (99 for exponent forms).
+/* Microseconds text -> ns. *dec = fraction digits as written (trailing
+ * zeros count, as in fast_us; only the general path counts significant
+ * ones, and 99 for exponent forms).
  * @return a num_status. */
 static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 {
@@ -345,10 +347,10 @@ static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 	}
 	size_t i0 = i;
 	int64_t v = 0;
-	for (; i < n && s[i] >= '0' && s[i] <= '9' && i - i0 < 16; i++)
+	for (; i < n && s[i] >= '0' && s[i] <= '9' && i - i0 < 17; i++)
 		v = v * 10 + (s[i] - '0');
-	size_t nint = i - i0; /* 16 means "maybe more": the general path decides */
-	if (nint && nint <= 15) {
+	size_t nint = i - i0; /* 17 means "maybe more": the general path decides */
+	if (nint && nint <= 16 && v <= INT64_MAX / 1000 - 1) {
 		if (i == n) {
 			*dec = 0;
 			*out = neg ? -v * 1000 : v * 1000;
@@ -402,8 +404,9 @@ static inline __attribute__((always_inline)) unsigned digits8(const char *p, uin
 
 static const uint64_t pow10_8[9] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000 };
 
-/* 1-15 decimal digits at p into *v. @return the end of the digits, or NULL
- * when there is no digit or there are 16 or more (the slow path's cases). */
+/* 1-16 decimal digits at p into *v (16 is the integer part of both epoch
+ * microsecond forms). @return the end of the digits, or NULL when there is
+ * no digit or there are 17 or more (the slow path's cases). */
 static inline __attribute__((always_inline)) const char *fast_digits(const char *p, uint64_t *v)
 {
 	uint64_t v2;
@@ -413,7 +416,7 @@ static inline __attribute__((always_inline)) const char *fast_digits(const char 
 	p += k;
 	if (k == 8) {
 		unsigned k2 = digits8(p, &v2);
-		if (GF_UNLIKELY(k2 == 8))
+		if (GF_UNLIKELY(k2 == 8 && (unsigned)((unsigned char)p[8] - '0') <= 9))
 			return NULL;
 		*v = *v * pow10_8[k2] + v2;
 		p += k2;
@@ -423,7 +426,7 @@ static inline __attribute__((always_inline)) const char *fast_digits(const char 
 
 /* Fast paths for the usual number forms, parsed in one pass straight from
  * the text (the generic path scans the token, then parses it). They accept
- * only a subset — at most 15 digits (with '-' and, for times, 1-3
+ * only a subset — at most 16 digits (with '-' and, for times, 1-3
  * decimals) followed by a byte that cannot continue a number, before the
  * end of the buffer — and return false without moving c->p otherwise, so
  * the generic path decides every other case exactly as before. */
@@ -442,14 +445,15 @@ static inline __attribute__((always_inline)) bool fast_int(struct jcur *c, int64
 	return true;
 }
 
-/* Microseconds with at most 15 integer digits and 1-3 decimals -> ns. */
+/* Microseconds with at most 16 integer digits (and no more than int64 ns
+ * can hold) and 0-3 decimals -> ns. */
 static inline __attribute__((always_inline)) bool fast_us(struct jcur *c, int64_t *out, int *dec)
 {
 	const char *p = c->p;
 	bool neg = *p == '-';
 	p += neg;
 	uint64_t v, f = 0;
-	if (GF_UNLIKELY(!(p = fast_digits(p, &v))))
+	if (GF_UNLIKELY(!(p = fast_digits(p, &v)) || v > (uint64_t)INT64_MAX / 1000 - 1))
 		return false;
 	unsigned fd = 0;
 	if (*p == '.') {

@@ -175,6 +175,39 @@ T_TEST(test_kineto__int_epoch_us)
 	sbuf_release(&out);
 }
 
+/* 16 integer digits take the one-pass number path; its edges (the largest
+ * value it may take, one past it, 17 digits, negative, pid/tid) must give
+ * what the general path gives. */
+T_TEST(test_kineto__sixteen_digit_edges)
+{
+	struct sbuf out = SBUF_INIT;
+	int rc = RUN("[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1234567890123456, \"tid\": -1234567890123456, "
+		     "\"ts\": 9223372036854774.999, \"dur\": 9999999999999999},\n"
+		     "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 9223372036854775, \"dur\": 1},\n"
+		     "{\"ph\": \"X\", \"name\": \"c\", \"pid\": 1, \"tid\": 1, \"ts\": 9223372036854775.808, \"dur\": 1},\n"
+		     "{\"ph\": \"X\", \"name\": \"d\", \"pid\": 1, \"tid\": 1, \"ts\": 12345678901234567, \"dur\": 1},\n"
+		     "{\"ph\": \"X\", \"name\": \"e\", \"pid\": 1, \"tid\": 1, \"ts\": -1000000000000000.5, \"dur\": 1},\n"
+		     "{\"ph\": \"X\", \"name\": \"f\", \"pid\": 1, \"tid\": 1, \"ts\": 0000000000000001, \"dur\": 1}]");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "ts=9223372036854774999 dur=-9223372036854775808 name=a"); /* dur does not fit in int64 ns: unknown */
+	T_HAS(&out, "pid=1234567890123456 tid=-1234567890123456");
+	T_HAS(&out, "ts=9223372036854775000 dur=1000 name=b");
+	T_HAS(&out, "ts=-1000000000000000500 dur=1000 name=e");
+	T_HAS(&out, "ts=1000 dur=1000 name=f");
+	T_EQ_I64(has(&out, "name=c"), 0); /* one past int64 ns */
+	T_EQ_I64(has(&out, "name=d"), 0); /* 17 digits: 1.2e19 ns */
+	sbuf_release(&out);
+	/* 19-digit times whose last decimal is 0, plain or quoted: still the
+	 * absolute 3-decimal generation (decimals as written, not significant) */
+	rc = RUN("[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1712195495541300.980, \"dur\": 1.000},\n"
+		 "{\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": \"1712195495541301.900\", \"dur\": 1.000}]");
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "ts=1712195495541300980 dur=1000 name=a");
+	T_HAS(&out, "ts=1712195495541301900 dur=1000 name=b");
+	T_HAS(&out, "gen=2");
+	sbuf_release(&out);
+}
+
 T_TEST(test_kineto__abs_19_digits)
 {
 	struct sbuf out = SBUF_INIT;
@@ -771,6 +804,7 @@ T_TEST(test_kineto__file_cut_while_read)
 int main(void)
 {
 	T_RUN(test_kineto__int_epoch_us);
+	T_RUN(test_kineto__sixteen_digit_edges);
 	T_RUN(test_kineto__abs_19_digits);
 	T_RUN(test_kineto__relative_base_after_events);
 	T_RUN(test_kineto__resaved_exp_quoted);
