@@ -6,7 +6,11 @@
 #     an upper bound) and Python's json.load (on a ~200 MB trace of the same
 #     generator: json.load needs ~5x the file in RAM; say so in the output);
 #   - .gz: `zcat > /dev/null` and zlib's inflate alone (Python zlib, streamed);
-#   - .zst: `zstdcat > /dev/null`.
+#   - .zst: `zstdcat > /dev/null`;
+#   - the machine: simdjson's On-Demand parser (bench/ref_simdjson.cpp, Debian's
+#     libsimdjson-dev) pulling the same fields out of the same 1 GB file on one
+#     core, parse time only (its load into memory is left out): what the
+#     fastest general JSON parser does here, to read the 1 GB/s goal against.
 # Goals (issue 3): plain >= 1000 MB/s on one core (GPUFLAME_THREADS=1; the
 # default also parses on a second core, shown next to it); .gz time <= 1.2x
 # zcat; peak RSS <= 1/4 of the file size. Files are generated once under /tmp/gpuflame-bench/.
@@ -18,7 +22,12 @@ GF=${GF_REL:-build/rel/gpuflame}
 [ -x "$GF" ] || { make -s all >/dev/null && GF=build/rel/gpuflame; }
 D=/tmp/gpuflame-bench
 mkdir -p "$D"
+bash scripts/deps.sh bench || echo "(scripts/deps.sh bench failed: some reference rows may be missing)"
 cc -O2 -o "$D/gen_trace" bench/gen_trace.c || exit 1
+ref=""
+if [ -f /usr/include/simdjson.h ] && g++ -O2 -std=c++17 -o "$D/ref_simdjson" bench/ref_simdjson.cpp -lsimdjson; then
+  ref=$D/ref_simdjson
+fi
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "GNU time missing (apt-get install -y time)"; exit 1; }
 size=${1:-1000}
@@ -53,6 +62,18 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 measure "cat > /dev/null" cat "$f"; cat_s=$secs
 measure "gpuflame info (plain, one core)" env GPUFLAME_THREADS=1 "$GF" info "$f"; plain_s=$secs; plain_kb=$kb; plain_cpu=$cpu
 measure "gpuflame info (plain, two cores)" "$GF" info "$f"; two_s=$secs; two_kb=$kb; two_cpu=$cpu
+ref_ms=""
+if [ -n "$ref" ]; then
+  # fastest parse of $RUNS (the line it prints: "..., parse N ms, ...")
+  for i in $(seq "$RUNS"); do
+    line=$("$ref" "$f") || { echo "simdjson reference failed"; ref_ms=""; break; }
+    ms=$(sed -n 's/.*, parse \([0-9]*\) ms,.*/\1/p' <<<"$line")
+    if [ -n "$ms" ] && { [ -z "$ref_ms" ] || [ "$ms" -lt "$ref_ms" ]; }; then ref_ms=$ms; fi
+  done
+  [ -n "$ref_ms" ] && echo "${line%%:*}, one core, parse only: $ref_ms ms, $(python3 -c "print('%.0f' % ($bytes/1e3/$ref_ms))") MB/s"
+else
+  echo "simdjson reference: skipped (g++ and libsimdjson-dev missing: scripts/deps.sh bench)"
+fi
 measure "zcat > /dev/null" zcat "$f.gz"; zcat_s=$secs; zcat_cpu=$cpu
 measure "zlib inflate alone (python zlib)" python3 -c '
 import sys, zlib
@@ -73,6 +94,7 @@ measure "gpuflame info (plain, 200 MB)" "$GF" info "$small"; small_s=$secs; smal
 echo "-- ratios"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "plain, one core (GPUFLAME_THREADS=1): $(python3 -c "print('%.0f' % ($bytes/1e6/(float('$plain_s') or 0.01)))") MB/s wall, $(python3 -c "print('%.0f' % ($bytes/1e6/(float('$plain_cpu') or 0.01)))") MB/s cpu (goal >= 1000); time vs cat: $(ratio "$plain_s" "$cat_s")x"
+[ -n "$ref_ms" ] && echo "plain, one core vs simdjson On-Demand (same fields, its parse alone): $(python3 -c "print('%.2f' % ($ref_ms/1e3/(float('$plain_s') or 0.01)))")x its throughput"
 echo "plain, two cores (default): $(python3 -c "print('%.0f' % ($bytes/1e6/(float('$two_s') or 0.01)))") MB/s wall ($(ratio "$plain_s" "$two_s")x faster than one core; $(python3 -c "print('%.0f' % ($bytes/1e6/(float('$two_cpu') or 0.01)))") MB/s per cpu-second); peak RSS / file $(python3 -c "print('%.3f' % ($two_kb*1024/$bytes))")"
 echo ".gz wall time / zcat wall time: $(ratio "$gz_s" "$zcat_s") (goal <= 1.20); / zlib-alone wall time: $(ratio "$gz_s" "$zlib_s")"
 echo ".zst wall time / zstdcat wall time: $(ratio "$zst_s" "$zstdcat_s")"

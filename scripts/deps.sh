@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # scripts/deps.sh — install what building and testing gpuflame needs on Debian 12.
 #
-# Usage: scripts/deps.sh [build|test]
+# Usage: scripts/deps.sh [build|test|bench]
 #   build: C toolchain and the compression libraries (zlib, zstd, ISA-L).
 #   test:  the above, plus clang (libFuzzer), python3 (test generators, svgframes.py),
 #          chromium and playwright-core (the browser test of the interactive SVG).
+#   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
+#          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
 # Only missing pieces are installed; a machine that has them all is left alone.
 # Needs root (or sudo) for apt-get when something is missing.
 set -euo pipefail
@@ -14,6 +16,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential pkg-config zlib1g-dev libzstd-dev libisal-dev)
 if [ "$what" = test ]; then
   pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time)
+elif [ "$what" = bench ]; then
+  pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
 fi
 
 missing=()
