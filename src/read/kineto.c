@@ -333,9 +333,15 @@ static bool parse_int(const char *s, size_t n, int64_t *out)
 	return rc == NUM_OK;
 }
 
-/* Microseconds text -> ns. *dec = fraction digits as written (trailing
- * zeros count, as in fast_us; only the general path counts significant
- * ones, and 99 for exponent forms).
+/* The largest integer part of a time in microseconds whose nanoseconds,
+ * with up to 3 decimals, still fit in int64: the bound of both one-pass
+ * paths (parse_us's and fast_us). */
+#define US_INT_MAX ((uint64_t)INT64_MAX / 1000 - 1)
+
+/* Microseconds text -> ns. *dec = fraction digits as written, trailing
+ * zeros included (as in fast_us); forms past the one-pass one go to
+ * num_parse, and num_decimals counts their significant digits (99 for
+ * exponent forms).
  * @return a num_status. */
 static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 {
@@ -350,7 +356,7 @@ static int parse_us(const char *s, size_t n, int64_t *out, int *dec)
 	for (; i < n && s[i] >= '0' && s[i] <= '9' && i - i0 < 17; i++)
 		v = v * 10 + (s[i] - '0');
 	size_t nint = i - i0; /* 17 means "maybe more": the general path decides */
-	if (nint && nint <= 16 && v <= INT64_MAX / 1000 - 1) {
+	if (nint && nint <= 16 && (uint64_t)v <= US_INT_MAX) {
 		if (i == n) {
 			*dec = 0;
 			*out = neg ? -v * 1000 : v * 1000;
@@ -453,7 +459,7 @@ static inline __attribute__((always_inline)) bool fast_us(struct jcur *c, int64_
 	bool neg = *p == '-';
 	p += neg;
 	uint64_t v, f = 0;
-	if (GF_UNLIKELY(!(p = fast_digits(p, &v)) || v > (uint64_t)INT64_MAX / 1000 - 1))
+	if (GF_UNLIKELY(!(p = fast_digits(p, &v)) || v > US_INT_MAX))
 		return false;
 	unsigned fd = 0;
 	if (*p == '.') {
