@@ -12,6 +12,8 @@
  */
 #include "cli.h"
 
+#include "../base/limits.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +86,10 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
 		if (!strcmp(name, commands[i].name)) {
 			cli_cmd = commands[i].name;
+			struct sbuf err = SBUF_INIT;
+			if (gf_limits_init(&err))
+				cli_die(GF_EXIT_USAGE, "%s", err.buf);
+			sbuf_release(&err);
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	}
