@@ -211,7 +211,13 @@ struct merger {
 	uint32_t *heap;
 	size_t hn;
 	struct sbuf prev; /* scratch for the previous stack of the advancing file */
+	/* a pass without output (out NULL) keeps its lines here while they fit
+	 * in HOLD_MAX bytes, so a small merge to stdout needs no second pass */
+	struct sbuf hold;
+	bool hold_full;
 };
+
+#define HOLD_MAX ((size_t)16 << 20)
 
 /* Reads the next stack line of x into x->stack/x->cnt (or sets eof).
  * Header lines are parsed into m (when m is not NULL, i.e. before the first
@@ -337,11 +343,14 @@ overflow:
 }
 
 /* One merging pass; out NULL writes nothing (a pass that only checks the
- * order and the lines). */
+ * order and the lines; what it would have written is kept in mg->hold
+ * while that is small). */
 static int stream(struct merger *mg, FILE *out)
 {
 	struct sbuf key = SBUF_INIT, line = SBUF_INIT;
 	int rc = GF_OK;
+	sbuf_reset(&mg->hold);
+	mg->hold_full = false;
 	mg->hn = 0;
 	for (size_t i = 0; i < mg->n; i++)
 		if (!mg->in[i].eof) {
@@ -383,6 +392,14 @@ static int stream(struct merger *mg, FILE *out)
 		sbuf_addch(&line, ' ');
 		num_fmt(&line, acc, sc);
 		sbuf_addch(&line, '\n');
+		if (!out && !mg->hold_full) {
+			if (mg->hold.len + line.len <= HOLD_MAX) {
+				sbuf_add(&mg->hold, line.buf, line.len);
+			} else {
+				mg->hold_full = true;
+				sbuf_release(&mg->hold);
+			}
+		}
 		if (out && fwrite(line.buf, 1, line.len, out) != line.len) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
@@ -608,6 +625,13 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 				  nstdin ? " (stdin cannot be re-read in memory)" : "");
 			rc = GF_EINPUT;
 		}
+	} else if (!rc && dry && !mg.hold_full) {
+		/* the whole output was small enough to keep */
+		folded_write_meta(out, &hdr);
+		if (fwrite(mg.hold.buf, 1, mg.hold.len, out) != mg.hold.len) {
+			sbuf_setf(err, "cannot write the output: %s", strerror(errno));
+			rc = GF_EOUTPUT;
+		}
 	} else if (!rc && dry) {
 		/* the order is known: the pass that writes */
 		if ((rc = restart(&mg, &m)))
@@ -632,6 +656,7 @@ out:
 	free(mg.in);
 	free(mg.heap);
 	sbuf_release(&mg.prev);
+	sbuf_release(&mg.hold);
 	fmeta_clear(&hdr);
 	fmeta_clear(&m);
 	merge_meta_free(mm);

@@ -83,8 +83,10 @@ void merge_meta_result(const struct merge_meta *mm, struct fmeta *out);
  * Merges the folded files paths[0..n) ("-" = stdin, at most once) into out,
  * header first. out is either a file opened for writing that merge_files may
  * rewind and truncate (for the in-memory fallback), or one written once
- * (opts.out_once: stdout): then sorted regular inputs are read twice (a
- * checking pass, then the writing pass) and the output is the same; with
+ * (opts.out_once: stdout): then with regular-file inputs a first pass that
+ * writes nothing checks the order (keeping the output in memory up to 16
+ * MiB), and the inputs are read a second time only when the output is
+ * larger; the output is the same. With
  * stdin among the inputs it is written as it is merged, so an unsorted
  * input stops it part-way (an error).
  * @return GF_OK; GF_EINPUT (unreadable file, invalid line with strict,
