@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -50,6 +52,25 @@ static void reg_del(int slot)
 {
 	if (slot >= 0 && slot < OFILE_SLOTS)
 		temps[slot] = NULL;
+}
+
+/* The signals whose handlers remove temporary files are held while a file
+ * is created and registered, or renamed and forgotten: no window in which a
+ * temporary file exists unregistered. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigaddset(&s, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* ---- helpers ---- */
@@ -256,23 +277,28 @@ int ofile_open(struct ofile *o, const char *path, struct sbuf *err)
 			rc = GF_EOUTPUT;
 			goto out;
 		}
-		o->mode = (unsigned)(sb.st_mode & 07777);
+		o->mode = (unsigned)(sb.st_mode & 01777); /* never setuid/setgid */
 		o->uid = (long)sb.st_uid;
 		o->gid = (long)sb.st_gid;
 	} else {
 		o->mode = 0666 & ~cur_umask();
 	}
 	struct sbuf t = SBUF_INIT;
+	sigset_t held;
+	hold_signals(&held);
 	int fd = make_temp(cur.buf, &t);
 	if (fd < 0) {
+		int e = errno;
+		release_signals(&held);
 		dir_of(cur.buf, &d);
-		sbuf_setf(err, "cannot create '%s' (a temporary file in '%s'): %s", path, d.buf, strerror(errno));
+		sbuf_setf(err, "cannot create '%s' (a temporary file in '%s'): %s", path, d.buf, strerror(e));
 		sbuf_release(&t);
 		rc = GF_EOUTPUT;
 		goto out;
 	}
 	o->tmp = sbuf_detach(&t, NULL);
 	o->slot = reg_add(o->tmp);
+	release_signals(&held);
 	FILE *fp = o->slot >= 0 ? fdopen(fd, "wb") : NULL;
 	if (!fp) {
 		int e = o->slot < 0 ? EMFILE : errno;
@@ -350,15 +376,18 @@ int ofile_commit(struct ofile *o, struct sbuf *err)
 		e = errno;
 	}
 	o->fp = NULL;
+	sigset_t held;
+	hold_signals(&held);
 	if (!bad && o->tmp && rename(o->tmp, o->target) != 0) {
 		bad = 1;
 		e = errno;
 	}
-	if (bad) {
+	if (bad && o->tmp)
+		unlink(o->tmp);
+	reg_del(o->slot);
+	release_signals(&held);
+	if (bad)
 		ofile_write_error(o, e, err);
-		if (o->tmp)
-			unlink(o->tmp);
-	}
 	drop(o);
 	return bad ? GF_EOUTPUT : GF_OK;
 }

@@ -15,9 +15,11 @@
  *     is replaced. A dangling link creates the file it names. A link in a
  *     world-writable sticky directory (/tmp) owned by neither us nor the
  *     directory's owner is refused (the kernel's protected_symlinks rule).
- *   - An existing file keeps its permission bits (and its owner and group
- *     where we may set them); a file that is not writable is refused, as
- *     the shell's '>' would; a new file gets 0666 & ~umask.
+ *   - An existing file keeps its permission bits, less setuid/setgid (and
+ *     its owner and group where we may set them); a file that is not
+ *     writable is refused, as the shell's '>' would; a new file gets
+ *     0666 & ~umask. ACLs, extended attributes and extra hard links are not
+ *     carried over (the name gets a new file).
  *   - A path that is not a regular file (/dev/null, a FIFO, a socket, a
  *     terminal) or that names an open descriptor (/dev/stdout, /dev/fd/N,
  *     /proc/self/fd/N) is written in place, never renamed over.

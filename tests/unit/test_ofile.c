@@ -183,8 +183,8 @@ T_TEST(test_ofile__dangling_symlink_creates_target)
 	sbuf_release(&err);
 }
 
-/* An existing file keeps its mode (0600 stays 0600, 0755 stays 0755); a
- * new one gets 0666 & ~umask. */
+/* An existing file keeps its mode (0600 stays 0600, 0755 stays 0755, less
+ * setuid/setgid); a new one gets 0666 & ~umask. */
 T_TEST(test_ofile__mode_kept)
 {
 	mkdir_t();
@@ -199,6 +199,11 @@ T_TEST(test_ofile__mode_kept)
 	T_EQ_I64(ofile_commit(&o, &err), GF_OK);
 	T_TRUE(!stat(P("secret"), &sb));
 	T_EQ_I64(sb.st_mode & 07777, 0600);
+	T_EQ_I64(ofile_open(&o, P("script"), &err), GF_OK);
+	T_EQ_I64(ofile_commit(&o, &err), GF_OK);
+	T_TRUE(!stat(P("script"), &sb));
+	T_EQ_I64(sb.st_mode & 07777, 0755);
+	T_TRUE(chmod(P("script"), 06755) == 0); /* setuid/setgid are not kept */
 	T_EQ_I64(ofile_open(&o, P("script"), &err), GF_OK);
 	T_EQ_I64(ofile_commit(&o, &err), GF_OK);
 	T_TRUE(!stat(P("script"), &sb));
