@@ -193,6 +193,17 @@ for set in "s1 s2" "tree s1" "u1 s1" "u1 tree" "F F"; do
 	expect_same "hostile-merge-$name-stdout" "$T/m_s" "$T/m_o"
 	expect_same "hostile-merge-$name-pipe" "$T/m_p" "$T/m_o"
 done
+# -o a FIFO: written in place, never rewound; unsorted input still merges
+mkfifo "$T/mfifo"
+cat "$T/mfifo" >"$T/m_f" &
+catpid=$!
+"$GF" merge "$T/u1" "$T/s1" -o "$T/mfifo" 2>/dev/null
+rc=$?
+wait "$catpid"
+"$GF" merge "$T/u1" "$T/s1" -o "$T/m_o" 2>/dev/null
+expect_rc "hostile-merge-fifo-unsorted-rc" 0
+expect_same "hostile-merge-fifo-unsorted" "$T/m_f" "$T/m_o"
+if [ -p "$T/mfifo" ]; then pass "hostile-merge-fifo-kept"; else fail "hostile-merge-fifo-kept" "not a FIFO any more"; fi
 # an output over the 16 MiB merge keeps in memory: the inputs are read twice
 awk 'BEGIN { for (i = 0; i < 200000; i++) printf "root;mod_%d;fn_%07d_cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc;leaf 1.5\n", i % 7, i }' |
 	LC_ALL=C sort >"$T/big16.folded"
