@@ -279,7 +279,7 @@ for sig in INT TERM HUP; do
 	expect_eq "hostile-sig$sig-old-kept" "$(cat "$S/out")" keep
 done
 
-# every command, mid-write: strace delays each write(2) by 0.3 s, so the
+# every command, mid-write: strace delays each write(2) by 0.6 s, so the
 # process is caught with its temporary file open; SIGTERM and SIGINT kill
 # it, no temporary file stays, the old output is untouched
 if command -v strace >/dev/null && strace -f -o /dev/null -e trace=write -e inject=write:delay_enter=1 true 2>/dev/null; then
@@ -291,7 +291,7 @@ if command -v strace >/dev/null && strace -f -o /dev/null -e trace=write -e inje
 			defsig=
 			[ "$HAVE_DEFSIG" = 1 ] && defsig=--default-signal
 			ASAN_OPTIONS=detect_leaks=0 env $defsig strace -f -o /dev/null -e trace=write \
-				-e inject=write:delay_enter=300000 "$GF" $(args "$c") -o "$S/out" >/dev/null 2>&1 &
+				-e inject=write:delay_enter=600000 "$GF" $(args "$c") -o "$S/out" >/dev/null 2>&1 &
 			spid=$!
 			seen=
 			for _ in $(seq 1000); do
