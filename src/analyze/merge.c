@@ -217,7 +217,7 @@ struct merger {
 	bool hold_full;
 };
 
-#define HOLD_MAX ((size_t)16 << 20)
+#define HOLD_MAX ((size_t)1 << 20)
 
 /* Reads the next stack line of x into x->stack/x->cnt (or sets eof).
  * Header lines are parsed into m (when m is not NULL, i.e. before the first

@@ -83,12 +83,14 @@ void merge_meta_result(const struct merge_meta *mm, struct fmeta *out);
  * Merges the folded files paths[0..n) ("-" = stdin, at most once) into out,
  * header first. out is either a file opened for writing that merge_files may
  * rewind and truncate (for the in-memory fallback), or one written once
- * (opts.out_once: stdout): then with regular-file inputs a first pass that
- * writes nothing checks the order (keeping the output in memory up to 16
- * MiB), and the inputs are read a second time only when the output is
- * larger; the output is the same. With
- * stdin among the inputs it is written as it is merged, so an unsorted
- * input stops it part-way (an error).
+ * (opts.out_once: stdout, a pipe). It used to be a temporary copy in /tmp
+ * because the tree-order restart and the in-memory fallback begin the
+ * output again. With out_once and regular-file inputs, a first pass that
+ * writes nothing finds the order (keeping up to 1 MiB of output in memory);
+ * the inputs are read a second time, writing, only when the output is
+ * larger. The bytes written are the same. With stdin among the inputs the
+ * output is written as it is merged, so an unsorted input stops it
+ * part-way (an error, exit 1).
  * @return GF_OK; GF_EINPUT (unreadable file, invalid line with strict,
  * differential input, unsorted input without fallback, overflow); GF_EUSAGE
  * (headers refused); GF_EOUTPUT (write error). Message in err.
