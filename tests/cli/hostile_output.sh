@@ -316,6 +316,21 @@ else
 	skip "hostile-sig-mid-write" "strace with fault injection unavailable"
 fi
 
+# stdout a pipe whose reader has gone: killed by SIGPIPE as usual (141), or,
+# when SIGPIPE is ignored, exit 3 with the one-line message
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "root;fn_%d_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa;leaf 1\n", i }' >"$T/big.folded"
+"$GF" top "$T/big.folded" 2>"$T/err" | head -c 10 >/dev/null
+rc=${PIPESTATUS[0]}
+expect_eq "hostile-sigpipe-default" "$rc" 141
+(
+	trap '' PIPE
+	"$GF" top "$T/big.folded" 2>"$T/err" | head -c 10 >/dev/null
+	exit "${PIPESTATUS[0]}"
+)
+rc=$?
+expect_rc "hostile-sigpipe-ignored-rc" 3
+expect_grep "hostile-sigpipe-ignored-msg" "^gpuflame top: write failure on standard output: Broken pipe" "$T/err"
+
 # --- out of memory (ulimit -v; the release binary: ASan reserves more
 # address space than any limit): exit 4, no temporary file, old output kept.
 # merge opens its output first, then merges the unsorted input in memory ---
