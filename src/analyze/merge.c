@@ -211,7 +211,13 @@ struct merger {
 	uint32_t *heap;
 	size_t hn;
 	struct sbuf prev; /* scratch for the previous stack of the advancing file */
+	/* a pass without output (out NULL) keeps its lines here while they fit
+	 * in HOLD_MAX bytes, so a small merge to stdout needs no second pass */
+	struct sbuf hold;
+	bool hold_full;
 };
+
+#define HOLD_MAX ((size_t)1 << 20)
 
 /* Reads the next stack line of x into x->stack/x->cnt (or sets eof).
  * Header lines are parsed into m (when m is not NULL, i.e. before the first
@@ -336,10 +342,15 @@ overflow:
 	return GF_EINPUT;
 }
 
+/* One merging pass; out NULL writes nothing (a pass that only checks the
+ * order and the lines; what it would have written is kept in mg->hold
+ * while that is small). */
 static int stream(struct merger *mg, FILE *out)
 {
 	struct sbuf key = SBUF_INIT, line = SBUF_INIT;
 	int rc = GF_OK;
+	sbuf_reset(&mg->hold);
+	mg->hold_full = false;
 	mg->hn = 0;
 	for (size_t i = 0; i < mg->n; i++)
 		if (!mg->in[i].eof) {
@@ -381,7 +392,15 @@ static int stream(struct merger *mg, FILE *out)
 		sbuf_addch(&line, ' ');
 		num_fmt(&line, acc, sc);
 		sbuf_addch(&line, '\n');
-		if (fwrite(line.buf, 1, line.len, out) != line.len) {
+		if (!out && !mg->hold_full) {
+			if (mg->hold.len + line.len <= HOLD_MAX) {
+				sbuf_add(&mg->hold, line.buf, line.len);
+			} else {
+				mg->hold_full = true;
+				sbuf_release(&mg->hold);
+			}
+		}
+		if (out && fwrite(line.buf, 1, line.len, out) != line.len) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
 			goto out;
@@ -490,6 +509,34 @@ static int fallback(struct merger *mg, FILE *out, const struct fmeta *hdr)
 	return rc;
 }
 
+/* Empties the output for another pass. @return true when it could. */
+static bool rewind_out(FILE *out)
+{
+	return !fflush(out) && !fseeko(out, 0, SEEK_SET) && !ftruncate(fileno(out), 0);
+}
+
+/* Rewinds every (seekable) input to its first stack line for another pass,
+ * counting from zero again. */
+static int restart(struct merger *mg, struct fmeta *m)
+{
+	struct merge_stats *st = mg->st;
+	st->bytes = st->lines = st->out_stacks = st->invalid = st->late_meta = 0;
+	for (size_t i = 0; i < mg->n; i++) {
+		struct input *x = &mg->in[i];
+		if (fseeko(x->fp, 0, SEEK_SET)) {
+			sbuf_setf(mg->err, "cannot rewind '%s': %s", x->name, strerror(errno));
+			return GF_EINPUT;
+		}
+		x->lineno = 0;
+		x->eof = false;
+		fmeta_clear(m);
+		int rc = next_stack(mg, x, m);
+		if (rc)
+			return rc;
+	}
+	return GF_OK;
+}
+
 int merge_files(const char *const *paths, size_t n, FILE *out, const struct merge_opts *o,
 		struct merge_stats *st, struct sbuf *err)
 {
@@ -539,35 +586,28 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 			goto out;
 	}
 	merge_meta_result(mm, &hdr);
-	folded_write_meta(out, &hdr);
-	rc = stream(&mg, out);
 	bool seekable = true;
 	for (size_t i = 0; i < n && seekable; i++)
 		seekable = mg.in[i].seekable;
-	if (rc == UNSORTED && seekable && !fflush(out) && !fseeko(out, 0, SEEK_SET) &&
-	    !ftruncate(fileno(out), 0)) {
+	/* an output that cannot be rewound (stdout, a pipe): the order is
+	 * found by passes that write nothing, then the inputs are read again
+	 * and the output written once */
+	bool dry = mg.o->out_once && seekable;
+	FILE *sink = dry ? NULL : out;
+	if (sink)
+		folded_write_meta(sink, &hdr);
+	rc = stream(&mg, sink);
+	if (rc == UNSORTED && seekable && (dry || rewind_out(out))) {
 		/* not in byte order: try gpuflame's tree order (fold's output) */
 		char first[sizeof st->unsorted];
 		memcpy(first, st->unsorted, sizeof first);
 		mg.frames = true;
-		st->bytes = st->lines = st->out_stacks = st->invalid = st->late_meta = 0;
 		st->unsorted[0] = 0;
-		rc = GF_OK;
-		for (size_t i = 0; i < n; i++) {
-			struct input *x = &mg.in[i];
-			if (fseeko(x->fp, 0, SEEK_SET)) {
-				sbuf_setf(err, "cannot rewind '%s': %s", x->name, strerror(errno));
-				rc = GF_EINPUT;
-				goto out;
-			}
-			x->lineno = 0;
-			x->eof = false;
-			fmeta_clear(&m);
-			if ((rc = next_stack(&mg, x, &m)))
-				goto out;
-		}
-		folded_write_meta(out, &hdr);
-		rc = stream(&mg, out);
+		if ((rc = restart(&mg, &m)))
+			goto out;
+		if (sink)
+			folded_write_meta(sink, &hdr);
+		rc = stream(&mg, sink);
 		if (rc == UNSORTED)
 			memcpy(st->unsorted, first, sizeof first); /* report the byte-order failure */
 		else if (!rc)
@@ -575,7 +615,7 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 	}
 	if (rc == UNSORTED) {
 		bool can = !mg.o->no_fallback && seekable;
-		if (can && !fflush(out) && !fseeko(out, 0, SEEK_SET) && !ftruncate(fileno(out), 0)) {
+		if (can && (dry || rewind_out(out))) {
 			st->fell_back = true;
 			st->out_stacks = 0;
 			rc = fallback(&mg, out, &hdr);
@@ -583,6 +623,23 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 			sbuf_setf(err, "%s; merge streams inputs sorted by stack: sort them with "
 				  "'LC_ALL=C sort -o FILE FILE'%s", st->unsorted,
 				  nstdin ? " (stdin cannot be re-read in memory)" : "");
+			rc = GF_EINPUT;
+		}
+	} else if (!rc && dry && !mg.hold_full) {
+		/* the whole output was small enough to keep */
+		folded_write_meta(out, &hdr);
+		if (fwrite(mg.hold.buf, 1, mg.hold.len, out) != mg.hold.len) {
+			sbuf_setf(err, "cannot write the output: %s", strerror(errno));
+			rc = GF_EOUTPUT;
+		}
+	} else if (!rc && dry) {
+		/* the order is known: the pass that writes */
+		if ((rc = restart(&mg, &m)))
+			goto out;
+		folded_write_meta(out, &hdr);
+		rc = stream(&mg, out);
+		if (rc == UNSORTED) {
+			sbuf_setf(err, "%s (the input changed while being merged)", st->unsorted);
 			rc = GF_EINPUT;
 		}
 	}
@@ -599,6 +656,7 @@ out:
 	free(mg.in);
 	free(mg.heap);
 	sbuf_release(&mg.prev);
+	sbuf_release(&mg.hold);
 	fmeta_clear(&hdr);
 	fmeta_clear(&m);
 	merge_meta_free(mm);

@@ -48,6 +48,9 @@ struct merge_opts {
 	bool allow_ranks, allow_weights, allow_units;
 	bool no_fallback; /* unsorted input is an error even when the tree could be used */
 	bool strict;      /* invalid lines are errors (default: skipped and counted) */
+	bool out_once;    /* out cannot be rewound (stdout, a pipe): with seekable
+			   * inputs the order is checked by passes that write
+			   * nothing, then the output is written in one pass */
 };
 
 struct merge_stats {
@@ -78,9 +81,16 @@ void merge_meta_result(const struct merge_meta *mm, struct fmeta *out);
 
 /*
  * Merges the folded files paths[0..n) ("-" = stdin, at most once) into out,
- * header first. out should be a file opened for writing that merge_files may
- * rewind and truncate (for the in-memory fallback); when it cannot be, an
- * unsorted input is an error.
+ * header first. out is either a file opened for writing that merge_files may
+ * rewind and truncate (for the in-memory fallback), or one written once
+ * (opts.out_once: stdout, a pipe). It used to be a temporary copy in /tmp
+ * because the tree-order restart and the in-memory fallback begin the
+ * output again. With out_once and regular-file inputs, a first pass that
+ * writes nothing finds the order (keeping up to 1 MiB of output in memory);
+ * the inputs are read a second time, writing, only when the output is
+ * larger. The bytes written are the same. With stdin among the inputs the
+ * output is written as it is merged, so an unsorted input stops it
+ * part-way (an error, exit 1).
  * @return GF_OK; GF_EINPUT (unreadable file, invalid line with strict,
  * differential input, unsorted input without fallback, overflow); GF_EUSAGE
  * (headers refused); GF_EOUTPUT (write error). Message in err.

@@ -5,8 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+void (*gf_oom_hook)(void);
+
 static GF_NORETURN void oom(size_t n)
 {
+	if (gf_oom_hook) {
+		void (*hook)(void) = gf_oom_hook;
+		gf_oom_hook = NULL; /* once, even if the hook itself runs out */
+		hook();
+	}
 	fprintf(stderr, "gpuflame: out of memory allocating %zu bytes\n", n);
 	exit(GF_EXIT_INTERNAL);
 }

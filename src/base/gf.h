@@ -37,6 +37,10 @@ enum gf_err {
 	GF_EINTERNAL = -4,
 };
 
+/* Called once, when set, just before an out-of-memory exit (exit code 4):
+ * the CLI points it at its clean-up (temporary output files). */
+extern void (*gf_oom_hook)(void);
+
 /* Maps a gf_err to the matching exit code. */
 int gf_err_exit(int err);
 

@@ -7,6 +7,8 @@
 #include "../base/ofile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +24,89 @@ static void prefix(void)
 		fputs("gpuflame: ", stderr);
 }
 
+/* ---- process set-up and the end of stdout ---- */
+
+static bool stdout_done; /* checked and closed, or dying anyway */
+
+static int close_stdout(void)
+{
+	if (stdout_done)
+		return 0;
+	stdout_done = true;
+	int e = errno;
+	bool bad = ferror(stdout) != 0;
+	if (fclose(stdout) != 0) {
+		bad = true;
+		e = errno;
+	}
+	if (!bad)
+		return 0;
+	prefix();
+	fprintf(stderr, "write failure on standard output: %s\n", strerror(e ? e : EIO));
+	return GF_EXIT_OUTPUT;
+}
+
+/* An exit(0) from a command (e.g. after --help) still checks stdout; error
+ * exits set stdout_done first, so their code stands. */
+static void close_stdout_at_exit(void)
+{
+	if (close_stdout())
+		_exit(GF_EXIT_OUTPUT);
+}
+
+int cli_finish(int rc)
+{
+	if (rc) {
+		stdout_done = true;
+		fflush(stdout);
+		return rc;
+	}
+	return close_stdout();
+}
+
+static void on_oom(void)
+{
+	stdout_done = true;
+	ofile_remove_temps();
+}
+
+static void on_signal(int sig)
+{
+	/* async-signal-safe: unlink(2), then die of the same signal (the
+	 * handler was reset to the default by SA_RESETHAND) */
+	ofile_remove_temps();
+	raise(sig);
+}
+
+void cli_init(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int r = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (r >= 0 && r != fd)
+			close(r); /* cannot happen: the lower ones are open */
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	for (size_t i = 0; i < GF_ARRAY_LEN(sigs); i++) {
+		struct sigaction old;
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+	gf_oom_hook = on_oom;
+	atexit(close_stdout_at_exit);
+}
+
 void cli_die(int exit_code, const char *fmt, ...)
 {
+	ofile_remove_temps();
 	cli_progress_done();
+	stdout_done = true;
 	fflush(stdout);
 	prefix();
 	va_list ap;
@@ -56,6 +138,7 @@ void cli_usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	fprintf(stderr, "Try 'gpuflame %s --help' for more information.\n", cli_cmd ? cli_cmd : "");
+	stdout_done = true;
 	exit(GF_EXIT_USAGE);
 }
 
@@ -113,6 +196,7 @@ int cli_choice(const char *opt, const char *val, const char *const *names)
 	prefix();
 	fprintf(stderr, "invalid argument '%s' for '%s'; valid arguments are: %s\n", val, opt, b.buf);
 	sbuf_release(&b);
+	stdout_done = true;
 	exit(GF_EXIT_USAGE);
 }
 
@@ -241,8 +325,9 @@ void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree 
 	if (ofile_open(&of, path, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	if (write(of.fp, t)) {
+		ofile_write_error(&of, errno, &err);
 		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", path && strcmp(path, "-") ? path : "<stdout>");
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	}
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);

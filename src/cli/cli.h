@@ -26,6 +26,22 @@
 /* The running subcommand's name, for message prefixes ("svg", "fold"...). */
 extern const char *cli_cmd;
 
+/*
+ * Process set-up, first thing in main: a closed descriptor 0, 1 or 2 is
+ * reserved with /dev/null opened the wrong way round (stdin write-only,
+ * stdout/stderr read-only), so no file opened later takes its number and
+ * reads from a closed stdin / writes to a closed stdout still fail (exit 1 /
+ * exit 3); SIGINT, SIGTERM, SIGHUP and SIGPIPE (unless ignored) remove the
+ * temporary output files in flight, then kill the process as they would
+ * have; out of memory removes them too; stdout is checked at exit.
+ */
+void cli_init(void);
+/* Flushes and closes stdout: on a write or close error prints "write failure
+ * on standard output: ..." and @return GF_EXIT_OUTPUT, else rc. main returns
+ * this; an exit() elsewhere with status 0 gets the same check. */
+int cli_finish(int rc);
+
+/* Removes temporary outputs, prints the message, exits with exit_code. */
 GF_NORETURN void cli_die(int exit_code, const char *fmt, ...) GF_PRINTF(2, 3);
 void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
 /* Bad usage: message, a hint to run --help, exit GF_EXIT_USAGE. */

@@ -29,6 +29,7 @@
 
 #include "../write/svg.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -457,6 +458,8 @@ static void render_svg(struct ofile *of, struct diff_result *r, bool negate, con
 	sbuf_release(&l3);
 	sbuf_release(&l4);
 	if (rc) {
+		if (rc == GF_EOUTPUT)
+			ofile_write_error(of, errno, &err);
 		ofile_abort(of); /* no partial output */
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	}
@@ -611,7 +614,7 @@ int cmd_diff(int argc, char **argv)
 		if (r.only_before || r.only_after)
 			printf("\n%u frames only in BEFORE, %u only in AFTER\n", r.only_before, r.only_after);
 		if (fflush(stdout) || ferror(stdout))
-			cli_die(GF_EXIT_OUTPUT, "cannot write to stdout");
+			cli_die(GF_EXIT_OUTPUT, "write failure on standard output: %s", strerror(errno));
 		if (!out) {
 			diff_result_release(&r);
 			sbuf_release(&diffs);
@@ -625,8 +628,9 @@ int cmd_diff(int argc, char **argv)
 	if (svg) {
 		render_svg(&of, &r, negate, title, &o);
 	} else if (write_text(of.fp, &r, negate)) {
+		ofile_write_error(&of, errno, &err);
 		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", out ? out : "<stdout>");
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	}
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);

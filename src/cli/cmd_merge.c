@@ -18,6 +18,7 @@
 #include "../analyze/merge.h"
 #include "../base/ofile.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,27 +87,17 @@ int cmd_merge(int argc, char **argv)
 	}
 	struct sbuf err = SBUF_INIT;
 	struct ofile of;
-	FILE *fp;
-	FILE *tmp = NULL;
-	if (out && strcmp(out, "-")) {
-		if (ofile_open(&of, out, &err))
-			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-		fp = of.fp;
-	} else {
-		/* stdout: merge into a temporary file (rewindable for the
-		 * in-memory fallback), then copy */
-		tmp = tmpfile();
-		if (!tmp)
-			cli_die(GF_EXIT_OUTPUT, "cannot create a temporary file");
-		fp = tmp;
-	}
+	if (ofile_open(&of, out, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	/* stdout, a FIFO or a device is written once, never rewound: the
+	 * library checks the order first (no staging copy anywhere) */
+	o.out_once = !of.tmp;
 	struct merge_stats st;
-	int rc = merge_files(paths, n, fp, &o, &st, &err);
+	int rc = merge_files(paths, n, of.fp, &o, &st, &err);
 	if (rc) {
-		if (tmp)
-			fclose(tmp);
-		else
-			ofile_abort(&of);
+		if (rc == GF_EOUTPUT)
+			ofile_write_error(&of, errno, &err);
+		ofile_abort(&of);
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	}
 	if (st.invalid)
@@ -118,20 +109,8 @@ int cmd_merge(int argc, char **argv)
 	if (st.late_meta)
 		cli_warn("ignored %llu '# gpuflame:' header line%s found after the first stack",
 			 (unsigned long long)st.late_meta, st.late_meta == 1 ? "" : "s");
-	if (tmp) {
-		rewind(tmp);
-		char buf[1 << 16];
-		size_t k;
-		while ((k = fread(buf, 1, sizeof buf, tmp)) > 0)
-			if (fwrite(buf, 1, k, stdout) != k)
-				break;
-		bool bad = ferror(tmp) || fflush(stdout) || ferror(stdout);
-		fclose(tmp);
-		if (bad)
-			cli_die(GF_EXIT_OUTPUT, "cannot write to stdout");
-	} else if (ofile_commit(&of, &err)) {
+	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	}
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }

@@ -329,6 +329,8 @@ int cmd_svg(int argc, char **argv)
 	struct svg_stats st;
 	int rc = svg_render(&t, &o, of.fp, &st, &err);
 	if (rc) {
+		if (rc == GF_EOUTPUT)
+			ofile_write_error(&of, errno, &err);
 		ofile_abort(&of);
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	}
@@ -339,8 +341,9 @@ int cmd_svg(int argc, char **argv)
 		if (ofile_open(&pf, cpfile, &err))
 			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 		if (palmap_write(pm, pf.fp)) {
+			ofile_write_error(&pf, errno, &err);
 			ofile_abort(&pf);
-			cli_die(GF_EXIT_OUTPUT, "cannot write '%s'", cpfile);
+			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 		}
 		if (ofile_commit(&pf, &err))
 			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);

@@ -70,18 +70,21 @@ static size_t edit_distance(const char *a, const char *b)
 
 int main(int argc, char **argv)
 {
+	/* before anything opens a file: closed 0/1/2 reserved, signals and
+	 * out of memory remove temporary outputs, stdout checked at exit */
+	cli_init();
 	if (argc < 2) {
 		usage(stderr);
-		return GF_EXIT_USAGE;
+		return cli_finish(GF_EXIT_USAGE);
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
-		return GF_EXIT_OK;
+		return cli_finish(GF_EXIT_OK);
 	}
 	if (!strcmp(name, "--version")) {
 		printf("gpuflame %s\n", GF_VERSION);
-		return GF_EXIT_OK;
+		return cli_finish(GF_EXIT_OK);
 	}
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
 		if (!strcmp(name, commands[i].name)) {
@@ -90,7 +93,7 @@ int main(int argc, char **argv)
 			if (gf_limits_init(&err))
 				cli_die(GF_EXIT_USAGE, "%s", err.buf);
 			sbuf_release(&err);
-			return commands[i].fn(argc - 1, argv + 1);
+			return cli_finish(commands[i].fn(argc - 1, argv + 1));
 		}
 	}
 	fprintf(stderr, "gpuflame: '%s' is not a gpuflame command.", name);
@@ -106,5 +109,5 @@ int main(int argc, char **argv)
 	if (sugg)
 		fprintf(stderr, " The most similar command is '%s'.", sugg);
 	fprintf(stderr, " See 'gpuflame --help'.\n");
-	return GF_EXIT_USAGE;
+	return cli_finish(GF_EXIT_USAGE);
 }
