@@ -718,13 +718,7 @@ static __attribute__((noinline)) bool read_str_gen(struct rd *r, struct jcur *c,
 			*id = e->id;
 			return true;
 		}
-		if (js.flags & JSTR_HIGH) {
-			const char *s;
-			size_t n;
-			if (!jscan_decode(c, &js, &r->scratch, &s, &n))
-				return false;
-		}
-		*id = intern_miss(r, e, js.s, js.n);
+		*id = intern_miss(r, e, js.s, js.n); /* UTF-8: checked by jscan_string */
 		return true;
 	}
 	const char *s;
@@ -737,8 +731,8 @@ static __attribute__((noinline)) bool read_str_gen(struct rd *r, struct jcur *c,
 
 /* A string value interned in the pool; other values are skipped (*id unchanged).
  * A string without escapes is looked up in the cache by its raw bytes before
- * it is decoded: equal bytes were validated (UTF-8) when first seen. The
- * usual case — a repeated name — is inline. */
+ * it is decoded (jscan_string has validated its UTF-8). The usual case — a
+ * repeated name — is inline. */
 static inline __attribute__((always_inline)) bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
 {
 	struct jstr js;

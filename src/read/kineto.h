@@ -27,10 +27,13 @@
  * appears twice in one object (two "traceEvents", two "ts" in an event, ...)
  * is an error at the second one. Bounds (gf_limits, base/limits.h): a string
  * longer than gf_limits.token bytes, or an event / top-level member longer
- * than twice that, is GF_EINTERNAL. Times are checked: a ts or dur outside
- * int64 ns is counted (kstats) and flagged (kev.flags), never wrapped; an
- * event whose ts + dur, or baseTimeNanoseconds + ts + dur, leaves int64 is
- * an error. See docs/trace-reader.md.
+ * than twice that, is GF_EINTERNAL. Times are checked, never wrapped: a ts
+ * or dur that is null, not a number or outside int64 ns (a dur also when
+ * ts + dur would be) is counted by reason (kstats.ts_* / dur_*) and, for dur,
+ * flagged (KEV_F_DUR_BAD); a baseTimeNanoseconds that is no int64, or that
+ * carries some event's base + ts + dur out of int64, is an error. So ts + dur,
+ * base + ts and base + ts + dur of every record fit in int64.
+ * See docs/trace-reader.md.
  *
  * Layer: read. Never prints; errors come back in err as one line:
  *   'trace.json': byte 1048577 (line 3): expected ',' or ']' after event, got '}'
