@@ -387,6 +387,11 @@ int main(void)
 	T_RUN(test_kineto_hostile__token_limit);
 	T_RUN(test_kineto_hostile__token_limit_streamed);
 	T_RUN(test_kineto_hostile__deep_nesting);
+	/* the 16-byte chunks must have split some inputs on two cores */
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !g_par) {
+		fprintf(stderr, "FAIL: no whole-text read ran on two cores\n");
+		return 1;
+	}
 	if (g_names)
 		pool_free(g_names);
 	return t_done();
