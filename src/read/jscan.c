@@ -1,6 +1,8 @@
 /* jscan.c — JSON spans, skipping and string decoding over partial text (see jscan.h). */
 #include "jscan.h"
 
+#include "../base/limits.h"
+
 #include <stdio.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -10,14 +12,45 @@
 #define ONES 0x0101010101010101ULL
 #define HIGHS 0x8080808080808080ULL
 
-int jscan_fail(struct jcur *c, const char *at, const char *what)
+int jscan_fail_got(struct jcur *c, const char *at, const char *what, const char *got)
 {
 	if (c->st != JS_ERR) {
 		c->st = JS_ERR;
 		c->err_at = at;
 		c->what = what;
+		c->got = got;
+		c->limit = 0;
 	}
 	return 0;
+}
+
+int jscan_fail(struct jcur *c, const char *at, const char *what)
+{
+	return jscan_fail_got(c, at, what, NULL);
+}
+
+size_t jscan_token_max(void)
+{
+	uint64_t t = gf_limits.token;
+	if (t < 32)
+		return 32;
+	return t > (uint64_t)(SIZE_MAX / 4) ? SIZE_MAX / 4 : (size_t)t;
+}
+
+/* A string (quote at q) that reached more than jscan_token_max() bytes. */
+static bool fail_limit(struct jcur *c, const char *q)
+{
+	jscan_fail(c, q, "a shorter string");
+	c->limit = 1;
+	return false;
+}
+
+bool jscan_utf8_or_fail(struct jcur *c, const struct jstr *js)
+{
+	size_t bad = jscan_utf8_check(js->s, js->n);
+	if (bad < js->n)
+		return jscan_fail(c, js->s + bad, "valid UTF-8 in a string");
+	return true;
 }
 
 const unsigned char jscan_cls[256] = {
@@ -49,6 +82,7 @@ static inline uint64_t special_mask(uint64_t x)
 bool jscan_string_slow(struct jcur *c, struct jstr *out)
 {
 	const char *start = c->p + 1, *p = start, *end = c->end;
+	size_t max = jscan_token_max();
 	bool esc = false;
 	uint64_t high = 0;
 	for (;;) {
@@ -96,23 +130,30 @@ bool jscan_string_slow(struct jcur *c, struct jstr *out)
 			high |= ch;
 			p++;
 		}
+	more:
+		/* the same verdict however the text is cut: too long as soon as
+		 * more than max bytes are seen, else wait for more text */
+		if (GF_UNLIKELY(end > start && (size_t)(end - start) > max))
+			return fail_limit(c, start - 1);
 		c->st = JS_MORE;
 		return false;
 	special:;
 		unsigned char ch = (unsigned char)*p;
+		if (GF_UNLIKELY((size_t)(p - start) > max))
+			return fail_limit(c, start - 1);
 		if (ch == '"') {
 			out->s = start;
 			out->n = (size_t)(p - start);
 			out->flags = (esc ? JSTR_ESC : 0) | ((high & HIGHS) || (high & 0x80) ? JSTR_HIGH : 0);
 			c->p = p + 1;
+			if (out->flags & JSTR_HIGH)
+				return jscan_utf8_or_fail(c, out);
 			return true;
 		}
 		if (ch == '\\') {
 			esc = true;
-			if (p + 1 >= end) {
-				c->st = JS_MORE;
-				return false;
-			}
+			if (p + 1 >= end)
+				goto more;
 			p += 2; /* the escaped byte is checked by jscan_decode */
 			continue;
 		}
@@ -388,12 +429,14 @@ bool jscan_skip(struct jcur *c, int depth)
 			p++;
 			break;
 		case 1: {
-			struct jcur sc = { p, end, JS_OK, NULL, NULL };
+			struct jcur sc = { p, end, JS_OK, NULL, NULL, NULL, 0 };
 			struct jstr js;
 			if (!jscan_string(&sc, &js)) {
 				c->st = sc.st;
 				c->err_at = sc.err_at;
 				c->what = sc.what;
+				c->got = sc.got;
+				c->limit = sc.limit;
 				return false;
 			}
 			p = sc.p;

@@ -3,7 +3,7 @@
  * spans, skip values, decode strings, over a window of text that may end in
  * the middle of a value.
  *
- *   struct jcur c = { p, end, JS_OK, NULL, NULL };
+ *   struct jcur c = { p, end, JS_OK, NULL, NULL, NULL, 0 };
  *   jscan_ws(&c);
  *   struct jstr k;
  *   if (jscan_string(&c, &k) ...)
@@ -23,9 +23,12 @@
  * by bracket matching (strings inside them are scanned, the grammar between
  * brackets is not checked); strings are unescaped only when a backslash was
  * seen. Control bytes (NUL included) inside any string and NUL outside
- * strings are errors. UTF-8 is validated only in strings that are decoded
- * (jscan_decode): invalid sequences there are an error with their offset;
- * strings that are skipped are not checked.
+ * strings are errors. Every string scanned — key or value, decoded or
+ * skipped — must be valid UTF-8 (an invalid sequence is an error with its
+ * offset; the check runs only on strings with a byte >= 0x80). A string
+ * longer than jscan_token_max() bytes (gf_limits.token, GPUFLAME_MAX_TOKEN)
+ * is an error with c->limit set, at its opening quote, however the text is
+ * cut: the scan stops as soon as that many bytes are seen.
  *
  * Layer: read.
  */
@@ -39,8 +42,8 @@
 #include <emmintrin.h>
 #endif
 
-#define JSCAN_MAX_DEPTH 64
-#define JSCAN_PAD 32 /* readable zero bytes required after the end of the text */ /* nesting limit of objects/arrays inside one value */
+#define JSCAN_MAX_DEPTH 64 /* nesting limit of objects/arrays inside one value */
+#define JSCAN_PAD 32       /* readable zero bytes required after the end of the text */
 
 enum { JS_OK = 0, JS_MORE = 1, JS_ERR = 2 };
 
@@ -49,6 +52,8 @@ struct jcur {
 	int st;
 	const char *err_at; /* JS_ERR: the offending byte */
 	const char *what;   /* JS_ERR: "expected ..." text */
+	const char *got;    /* JS_ERR: what was found instead; NULL = describe the byte at err_at */
+	int limit;          /* JS_ERR: 1 = a string longer than jscan_token_max() (err_at: its quote) */
 };
 
 /* A string token: s[0..n) is the raw text between the quotes. */
@@ -60,8 +65,18 @@ struct jstr {
 #define JSTR_ESC 1u  /* contains a backslash escape */
 #define JSTR_HIGH 2u /* may contain bytes >= 0x80 */
 
-/* Sets a JS_ERR state. @return 0 for convenience. */
+/* Sets a JS_ERR state (got = NULL, limit = 0). @return 0 for convenience. */
 int jscan_fail(struct jcur *c, const char *at, const char *what);
+/* The same with the text of what was found instead. */
+int jscan_fail_got(struct jcur *c, const char *at, const char *what, const char *got);
+
+/* The longest string jscan accepts: gf_limits.token, at least 32 (shorter
+ * strings take the inline path, which does not count). */
+size_t jscan_token_max(void);
+
+/* Validates a scanned string with JSTR_HIGH set. @return true, or false
+ * with JS_ERR at the first invalid byte. */
+bool jscan_utf8_or_fail(struct jcur *c, const struct jstr *js);
 
 /* 1 for JSON blanks, 2 for number characters, by byte. */
 extern const unsigned char jscan_cls[256];
@@ -115,7 +130,8 @@ static inline unsigned jscan_special16(__m128i x)
 
 /* c->p at '"': scans the string; on success c->p is past the closing quote.
  * @return true on success. Strings shorter than 32 bytes without escapes
- * (keys and most names) take an inline SSE2 path. */
+ * (keys and most names) take an inline SSE2 path. Invalid UTF-8 and
+ * strings longer than jscan_token_max() are errors (see above). */
 static inline bool jscan_string(struct jcur *c, struct jstr *out)
 {
 #ifdef __SSE2__
@@ -133,8 +149,12 @@ static inline bool jscan_string(struct jcur *c, struct jstr *out)
 			if (GF_LIKELY(p[k] == '"')) {
 				out->s = p;
 				out->n = k;
-				out->flags = (hm & ((1u << k) - 1)) ? JSTR_HIGH : 0;
 				c->p = p + k + 1;
+				if (GF_UNLIKELY(hm & ((1u << k) - 1))) {
+					out->flags = JSTR_HIGH;
+					return jscan_utf8_or_fail(c, out);
+				}
+				out->flags = 0;
 				return true;
 			}
 		}
@@ -145,7 +165,7 @@ static inline bool jscan_string(struct jcur *c, struct jstr *out)
 
 /* Decodes a scanned string: unescapes it (into scratch, only when it has
  * escapes; \uXXXX and surrogate pairs to UTF-8, lone surrogates to U+FFFD)
- * and validates UTF-8. *s and *n point into the text or into scratch.
+ * and validates UTF-8 (again: jscan_string did). *s and *n point into the text or into scratch.
  * @return true, or false with c->st = JS_ERR. */
 bool jscan_decode(struct jcur *c, const struct jstr *js, struct sbuf *scratch, const char **s, size_t *n);
 

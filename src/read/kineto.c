@@ -20,6 +20,7 @@
  */
 #include "kineto.h"
 
+#include "../base/limits.h"
 #include "../base/mapguard.h"
 #include "../base/num.h"
 #include "../base/vec.h"
@@ -233,7 +234,18 @@ struct rd {
 	bool par_ok;           /* may still try it (cleared once tried) */
 	struct par *par;
 	const char *whole;     /* kineto_read_mem_whole: the padded copy, read as a mapped file */
+	/* hostile input */
+	size_t unit_cap;       /* longest unit (event, top-level member): 2 * jscan_token_max() */
+	int err_rc;            /* what U_ERR returns: GF_EINPUT, or GF_EINTERNAL for a limit */
+	unsigned top_seen;     /* top-level keys read so far (1 << TK_*) */
+	uint64_t base_at;      /* offset of the baseTimeNanoseconds value */
+	int64_t ts_min, end_max; /* over delivered events: smallest ts, largest ts + dur */
+	uint64_t ndeliv;       /* events delivered */
 };
+
+/* ts_status / dur_status beyond the num_status values: no such key, null. */
+#define TV_ABSENT 2
+#define TV_NULL 3
 
 /* Fills e->... temporaries of one event before it is committed. */
 struct evtmp {
@@ -257,12 +269,13 @@ static inline void evtmp_init(const struct rd *r, struct evtmp *t)
 	e->id = e->correlation = e->external_id = e->python_id = e->python_parent_id = KEV_NONE;
 	e->python_thread = e->stream = e->device = e->bytes = KEV_NONE;
 	e->arg_name = UINT32_MAX;
+	e->flags = 0;
 	t->pid.kind = t->tid.kind = 2;
 	t->pid.v = t->tid.v = 0;
 	t->pid.str = t->tid.str = UINT32_MAX;
 	t->has_ph = false;
 	t->ts_dec = -1;
-	t->ts_status = t->dur_status = NUM_INVALID;
+	t->ts_status = t->dur_status = TV_ABSENT;
 }
 
 /* Line number (1-based) of byte offset off, found by reading the input
@@ -298,7 +311,7 @@ static uint64_t line_of(struct rd *r, uint64_t off)
 	return line;
 }
 
-static void set_err(struct rd *r, const char *at, const char *what)
+static void set_err_got(struct rd *r, const char *at, const char *what, const char *got)
 {
 	uint64_t off = r->base_off + (uint64_t)(at - r->buf);
 	uint64_t line = line_of(r, off);
@@ -307,7 +320,21 @@ static void set_err(struct rd *r, const char *at, const char *what)
 	if (line)
 		snprintf(lbuf, sizeof lbuf, " (line %llu)", (unsigned long long)line);
 	sbuf_setf(r->err, "'%s': byte %llu%s: expected %s, got %s", r->fname, (unsigned long long)off, lbuf, what,
-		  jscan_byte_desc(ch, tmp));
+		  got ? got : jscan_byte_desc(ch, tmp));
+}
+
+static void set_err(struct rd *r, const char *at, const char *what)
+{
+	set_err_got(r, at, what, NULL);
+}
+
+/* A bound of gf_limits passed (no line number: finding it would read the
+ * whole input again): GF_EINTERNAL, as base/limits.h says. */
+static void set_limit_err(struct rd *r, const char *at, const char *thing, uint64_t bound, const char *var)
+{
+	sbuf_setf(r->err, "'%s': byte %llu: %s longer than %llu bytes (%s)", r->fname,
+		  (unsigned long long)(r->base_off + (uint64_t)(at - r->buf)), thing, (unsigned long long)bound, var);
+	r->err_rc = GF_EINTERNAL;
 }
 
 /* Integer from number text; quoted text too. @return false when not an integer. */
@@ -565,14 +592,19 @@ static __attribute__((noinline)) bool read_us_gen(struct jcur *c, int ch, int64_
 		if (!jscan_number(c, &s, &n))
 			return false;
 	} else {
-		return skip_value(c, ch, 2);
+		if (!skip_value(c, ch, 2))
+			return false;
+		if (ch == 'n')
+			*st = TV_NULL; /* skip_value read exactly "null" */
+		return true;
 	}
 	int64_t v;
 	int rc = parse_us(s, n, &v, dec);
-	if (rc == NUM_OK || rc == NUM_ROUNDED) {
+	if ((rc == NUM_OK || rc == NUM_ROUNDED) && v == KEV_NONE)
+		rc = NUM_OVERFLOW; /* INT64_MIN is the "absent" marker, and -INT64_MIN wraps */
+	if (rc == NUM_OK || rc == NUM_ROUNDED)
 		*out = v;
-		*st = rc;
-	}
+	*st = rc;
 	return true;
 }
 
@@ -686,13 +718,7 @@ static __attribute__((noinline)) bool read_str_gen(struct rd *r, struct jcur *c,
 			*id = e->id;
 			return true;
 		}
-		if (js.flags & JSTR_HIGH) {
-			const char *s;
-			size_t n;
-			if (!jscan_decode(c, &js, &r->scratch, &s, &n))
-				return false;
-		}
-		*id = intern_miss(r, e, js.s, js.n);
+		*id = intern_miss(r, e, js.s, js.n); /* UTF-8: checked by jscan_string */
 		return true;
 	}
 	const char *s;
@@ -705,8 +731,8 @@ static __attribute__((noinline)) bool read_str_gen(struct rd *r, struct jcur *c,
 
 /* A string value interned in the pool; other values are skipped (*id unchanged).
  * A string without escapes is looked up in the cache by its raw bytes before
- * it is decoded: equal bytes were validated (UTF-8) when first seen. The
- * usual case — a repeated name — is inline. */
+ * it is decoded (jscan_string has validated its UTF-8). The usual case — a
+ * repeated name — is inline. */
 static inline __attribute__((always_inline)) bool read_str(struct rd *r, struct jcur *c, int ch, uint32_t *id)
 {
 	struct jstr js;
@@ -856,39 +882,57 @@ static inline __attribute__((always_inline)) int obj_enter(struct jcur *c, const
 	return 1;
 }
 
+/* A key read twice in one object: the error at the second one. */
+static __attribute__((noinline, cold)) bool dup_key(struct jcur *c, const char *at, const char *what)
+{
+	return jscan_fail_got(c, at, what, "a second one (duplicate keys are refused)");
+}
+
+/* Whether bit b of *seen was set (then the error), and sets it. */
+#define SEEN_TWICE(seen, b) (GF_UNLIKELY((seen) & (1u << (b))) || ((seen) |= 1u << (b), 0))
+
 static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 {
+	static const char *const dups[] = {
+		"one \"correlation\" key in \"args\"", "one \"External id\" key in \"args\"",
+		"one \"stream\" key in \"args\"", "one \"device\" key in \"args\"",
+		"one \"Python id\" key in \"args\"", "one \"Python parent id\" key in \"args\"",
+		"one \"Python thread\" key in \"args\"", "one \"bytes\" key in \"args\"",
+		"one \"name\" or \"labels\" key in \"args\"",
+	};
 	struct kev *e = &t->e;
+	unsigned seen = 0;
 	int in = obj_enter(c, "a key string or '}' in \"args\"");
 	if (in <= 0)
 		return in == 0;
 	for (;;) {
-		const char *k;
+		const char *k, *kp = c->p;
 		size_t kn;
-		int ch;
+		int ch, b = -1;
 		if (!read_key(r, c, &k, &kn, &ch))
 			return false;
-		bool ok;
+		int64_t *iv = NULL;
 		if (KEY("correlation"))
-			ok = read_int(c, ch, &e->correlation);
+			iv = &e->correlation, b = 0;
 		else if (KEY("External id"))
-			ok = read_int(c, ch, &e->external_id);
+			iv = &e->external_id, b = 1;
 		else if (KEY("stream"))
-			ok = read_int(c, ch, &e->stream);
+			iv = &e->stream, b = 2;
 		else if (KEY("device"))
-			ok = read_int(c, ch, &e->device);
+			iv = &e->device, b = 3;
 		else if (KEY("Python id"))
-			ok = read_int(c, ch, &e->python_id);
+			iv = &e->python_id, b = 4;
 		else if (KEY("Python parent id"))
-			ok = read_int(c, ch, &e->python_parent_id);
+			iv = &e->python_parent_id, b = 5;
 		else if (KEY("Python thread"))
-			ok = read_int(c, ch, &e->python_thread);
+			iv = &e->python_thread, b = 6;
 		else if (KEY("bytes"))
-			ok = read_int(c, ch, &e->bytes);
+			iv = &e->bytes, b = 7;
 		else if (KEY("name") || KEY("labels"))
-			ok = read_str(r, c, ch, &e->arg_name);
-		else
-			ok = skip_value(c, ch, 2);
+			b = 8;
+		if (b >= 0 && SEEN_TWICE(seen, b))
+			return dup_key(c, kp, dups[b]);
+		bool ok = iv ? read_int(c, ch, iv) : b == 8 ? read_str(r, c, ch, &e->arg_name) : skip_value(c, ch, 2);
 		if (!ok)
 			return false;
 		int m = next_member(c, '}', "',' or '}' in \"args\"");
@@ -1008,11 +1052,13 @@ static inline __attribute__((always_inline)) bool event_value(struct rd *r, stru
 }
 
 /* One member of the expected key order: the key must be lit, else the
- * general loop takes over at this key (c->p unchanged). */
+ * general loop takes over at this key (c->p unchanged). The keys of the
+ * order are distinct, so only the general loop checks for a second one. */
 #define EXPECT(lit, n, code)                                                              \
 	do {                                                                              \
 		if (!key_is(c, LIT##n(lit), n, &ch))                                      \
 			goto general;                                                     \
+		seen |= 1u << (code);                                                     \
 		if (!event_value(r, c, t, code, ch))                                      \
 			return false;                                                     \
 		int m_ = next_member(c, '}', "',' or '}' after a value in an event");     \
@@ -1025,11 +1071,20 @@ static inline __attribute__((always_inline)) bool event_value(struct rd *r, stru
  * order — complete events `ph cat name pid tid ts dur args`, flow events
  * `ph id pid tid ts cat name [bp]` — so that order is tried first, one
  * known word per key and no dispatch; at the first other key the general
- * loop goes on from there (any order, any spelling, duplicates).
+ * loop goes on from there (any order, any spelling); a key it reads that
+ * comes twice is an error at the second one.
  */
 static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 {
+	static const char *const dups[] = {
+		[EK_PH] = "one \"ph\" key in an event", [EK_TS] = "one \"ts\" key in an event",
+		[EK_ID] = "one \"id\" key in an event", [EK_PID] = "one \"pid\" key in an event",
+		[EK_TID] = "one \"tid\" key in an event", [EK_DUR] = "one \"dur\" key in an event",
+		[EK_CAT] = "one \"cat\" key in an event", [EK_NAME] = "one \"name\" key in an event",
+		[EK_ARGS] = "one \"args\" key in an event",
+	};
 	struct kev *e = &t->e;
+	unsigned seen = 0;
 	evtmp_init(r, t);
 	int in = obj_enter(c, "a key string or '}' in an event");
 	if (in <= 0)
@@ -1054,6 +1109,7 @@ static bool parse_event(struct rd *r, struct jcur *c, struct evtmp *t)
 	}
 general:
 	for (;;) {
+		const char *kp = c->p;
 		int code = fast_key(c, &ch);
 		if (!code) {
 			const char *k;
@@ -1062,6 +1118,8 @@ general:
 				return false;
 			code = event_key_code(k, kn);
 		}
+		if (code && SEEN_TWICE(seen, code))
+			return dup_key(c, kp, dups[code]);
 		if (!event_value(r, c, t, code, ch))
 			return false;
 		int m = next_member(c, '}', "',' or '}' after a value in an event");
@@ -1149,9 +1207,33 @@ static int commit_event(struct rd *r, struct evtmp *t)
 		st->ts_rounded++;
 	if (t->dur_status == NUM_ROUNDED)
 		st->ts_rounded++;
+	/* a dur that would carry the event's end past int64 ns is out of range too */
+	if (GF_UNLIKELY(e->dur > 0 && e->ts > INT64_MAX - e->dur)) { /* a KEV_NONE ts: never */
+		e->dur = KEV_NONE;
+		t->dur_status = NUM_OVERFLOW;
+	}
+	/* unusable values: NUM_INVALID, NUM_OVERFLOW (negative) and TV_NULL */
+	if (GF_UNLIKELY((unsigned)t->dur_status > TV_ABSENT)) {
+		e->flags |= KEV_F_DUR_BAD;
+		if (t->dur_status == TV_NULL)
+			st->dur_null++;
+		else if (t->dur_status == NUM_OVERFLOW)
+			st->dur_overflow++;
+		else
+			st->dur_invalid++;
+	}
+	if (GF_UNLIKELY((unsigned)t->ts_status > TV_ABSENT)) {
+		if (t->ts_status == TV_NULL)
+			st->ts_null++;
+		else if (t->ts_status == NUM_OVERFLOW)
+			st->ts_overflow++;
+		else
+			st->ts_invalid++;
+	}
 	if (e->dur != KEV_NONE && e->dur < 0) {
 		st->dur_negative++;
 		e->dur = 0;
+		e->flags |= KEV_F_DUR_CLAMPED;
 	}
 	e->track = track_get(kt, r->pv, &t->pid, &t->tid);
 	if (kc == KC_KERNEL || kc == KC_GPU_MEMCPY || kc == KC_GPU_MEMSET || kc == KC_GPU_USER_ANNOTATION ||
@@ -1180,6 +1262,14 @@ static int commit_event(struct rd *r, struct evtmp *t)
 		else if (t->ts_dec > 0)
 			r->nts_other++;
 	}
+	/* for the check of baseTimeNanoseconds + ts + dur at the end (ts + dur
+	 * fits, see above) */
+	int64_t end = e->dur > 0 ? e->ts + e->dur : e->ts;
+	if (e->ts < r->ts_min)
+		r->ts_min = e->ts;
+	if (end > r->end_max)
+		r->end_max = end;
+	r->ndeliv++;
 	return r->fn ? r->fn(r->ctx, e) : 0;
 }
 
@@ -1189,11 +1279,15 @@ static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t 
 	struct kmeta *m = &r->kt->meta;
 	int64_t v;
 	if (KEY("baseTimeNanoseconds")) {
+		const char *vp = c->p;
 		if (!read_int(c, ch, &v))
 			return false;
 		if (v != KEV_NONE) {
 			m->base_time_ns = v;
 			m->has_base_time = true;
+			r->base_at = r->base_off + (uint64_t)(vp - r->buf);
+		} else if (ch != 'n') { /* null: as if absent */
+			return jscan_fail(c, vp, "baseTimeNanoseconds as an integer number of nanoseconds within int64");
 		}
 		return true;
 	}
@@ -1219,19 +1313,23 @@ static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t 
 			return in == 0;
 		int64_t rank = KEV_NONE, ws = KEV_NONE;
 		uint32_t backend = UINT32_MAX;
+		unsigned seen = 0;
 		for (;;) {
-			const char *dk;
+			const char *dk, *kp = c->p;
 			size_t dn;
 			int dch;
 			if (!read_key(r, c, &dk, &dn, &dch))
 				return false;
 			bool ok;
 			if (dn == 4 && !memcmp(dk, "rank", 4))
-				ok = read_int(c, dch, &rank);
+				ok = SEEN_TWICE(seen, 0) ? dup_key(c, kp, "one \"rank\" key in \"distributedInfo\"")
+							 : read_int(c, dch, &rank);
 			else if (dn == 10 && !memcmp(dk, "world_size", 10))
-				ok = read_int(c, dch, &ws);
+				ok = SEEN_TWICE(seen, 1) ? dup_key(c, kp, "one \"world_size\" key in \"distributedInfo\"")
+							 : read_int(c, dch, &ws);
 			else if (dn == 7 && !memcmp(dk, "backend", 7))
-				ok = read_str(r, c, dch, &backend);
+				ok = SEEN_TWICE(seen, 2) ? dup_key(c, kp, "one \"backend\" key in \"distributedInfo\"")
+							 : read_str(r, c, dch, &backend);
 			else
 				ok = jscan_skip(c, 2);
 			if (!ok)
@@ -1269,14 +1367,17 @@ static bool parse_top_value(struct rd *r, struct jcur *c, const char *k, size_t 
 					if (in < 0)
 						return false;
 					if (in) {
+						unsigned seen = 0;
 						for (;;) {
-							const char *dk;
+							const char *dk, *kp = c->p;
 							size_t dn;
 							int dch;
 							if (!read_key(r, c, &dk, &dn, &dch))
 								return false;
-							bool ok = dn == 4 && !memcmp(dk, "name", 4) ? read_str(r, c, dch, &nm)
-												 : jscan_skip(c, 3);
+							bool isname = dn == 4 && !memcmp(dk, "name", 4);
+							if (isname && SEEN_TWICE(seen, 0))
+								return dup_key(c, kp, "one \"name\" key in a device");
+							bool ok = isname ? read_str(r, c, dch, &nm) : jscan_skip(c, 3);
 							if (!ok)
 								return false;
 							int q = next_member(c, '}', "',' or '}' in a device");
@@ -1371,7 +1472,7 @@ static int run_mapped(struct rd *r, const char *data, size_t len)
 	int u = parse_units(r);
 	mapguard_disarm();
 	if (u == U_ERR)
-		return GF_EINPUT;
+		return r->err_rc;
 	if (u == U_STOP)
 		return r->stop_rc;
 	if (r->opts && r->opts->progress)
@@ -1477,14 +1578,17 @@ static void par_parse(struct par *P, struct pctx *x, struct pslot *sl)
 	sl->none = !s;
 	if (!s)
 		return;
-	struct jcur c = { s, P->end, JS_OK, NULL, NULL };
+	struct jcur c = { s, P->end, JS_OK, NULL, NULL, NULL, 0 };
 	const char *lim = s + 2 * P->chunk; /* a start that is no boundary: stop in time */
 	for (;;) {
 		struct pev *pe = vec_add(&sl->ev);
 		pe->off = (uint64_t)(c.p - w->buf);
 		const char *ev = c.p;
 		c.st = JS_OK;
-		if (!parse_event(w, &c, &pe->t)) {
+		c.end = (size_t)(P->end - c.p) > w->unit_cap ? c.p + w->unit_cap : P->end; /* as parse_units does */
+		bool ok = parse_event(w, &c, &pe->t);
+		c.end = P->end;
+		if (!ok) {
 			sl->ev.n--;
 			sl->end = ev;
 			sl->end_state = ST_ARR_ITEM;
@@ -1738,13 +1842,37 @@ static int par_run(struct rd *r, struct jcur *c)
 	}
 }
 
-/* Parses as many units as the buffer holds. */
+/* Top-level keys the reader takes meaning from (a second one is an error). */
+enum { TK_NONE = 0, TK_EVENTS, TK_BASE, TK_SCHEMA, TK_NAME, TK_UNIT, TK_DIST, TK_DEV };
+
+static int top_key_code(const char *k, size_t kn)
+{
+	return KEY("traceEvents") ? TK_EVENTS : KEY("baseTimeNanoseconds") ? TK_BASE
+	       : KEY("schemaVersion") ? TK_SCHEMA : KEY("traceName") ? TK_NAME
+	       : KEY("displayTimeUnit") ? TK_UNIT : KEY("distributedInfo") ? TK_DIST
+	       : KEY("deviceProperties") ? TK_DEV : TK_NONE;
+}
+
+static const char *const top_dups[] = {
+	[TK_EVENTS] = "one \"traceEvents\" key in the top-level object",
+	[TK_BASE] = "one \"baseTimeNanoseconds\" key in the top-level object",
+	[TK_SCHEMA] = "one \"schemaVersion\" key in the top-level object",
+	[TK_NAME] = "one \"traceName\" key in the top-level object",
+	[TK_UNIT] = "one \"displayTimeUnit\" key in the top-level object",
+	[TK_DIST] = "one \"distributedInfo\" key in the top-level object",
+	[TK_DEV] = "one \"deviceProperties\" key in the top-level object",
+};
+
+/* Parses as many units as the buffer holds. Each unit is parsed within
+ * r->unit_cap bytes of its start (c.end is moved in), so a unit that is too
+ * long is found at the same place however the text arrives. */
 static int parse_units(struct rd *r)
 {
 	struct jcur c;
-	c.end = r->buf + r->len;
+	const char *real_end = r->buf + r->len;
 	for (;;) {
 		c.p = r->buf + r->pos;
+		c.end = real_end;
 		c.st = JS_OK;
 		int x = jscan_ws(&c);
 		if (x < 0) {
@@ -1752,6 +1880,9 @@ static int parse_units(struct rd *r)
 			return U_MORE;
 		}
 		r->pos = (size_t)(c.p - r->buf); /* blanks are consumed */
+		if (GF_UNLIKELY((size_t)(real_end - c.p) > r->unit_cap))
+			c.end = c.p + r->unit_cap;
+		int state0 = r->state;
 		switch (r->state) {
 		case ST_START:
 			if (x == 0xef && r->base_off + r->pos == 0) { /* a UTF-8 byte order mark */
@@ -1789,12 +1920,17 @@ static int parse_units(struct rd *r)
 				break;
 			}
 			{
-				const char *k;
+				const char *k, *kp = c.p;
 				size_t kn;
 				int ch;
 				if (!read_key(r, &c, &k, &kn, &ch))
 					break;
-				if (KEY("traceEvents")) {
+				int tk = top_key_code(k, kn);
+				if (tk && (r->top_seen & (1u << tk))) {
+					dup_key(&c, kp, top_dups[tk]);
+					break;
+				}
+				if (tk == TK_EVENTS) {
 					if (ch != '[') {
 						jscan_fail(&c, c.p, "'[' after \"traceEvents\"");
 						break;
@@ -1807,6 +1943,7 @@ static int parse_units(struct rd *r)
 						break;
 					r->state = ST_OBJ_NEXT;
 				}
+				r->top_seen |= 1u << tk; /* only once the member is read: a retried unit sees it anew */
 			}
 			break;
 		case ST_OBJ_NEXT:
@@ -1876,10 +2013,20 @@ static int parse_units(struct rd *r)
 			jscan_fail(&c, c.p, "end of data after the trace");
 			break;
 		}
-		if (c.st == JS_MORE)
+		if (c.st == JS_MORE) {
+			if (GF_UNLIKELY(c.end != real_end)) {
+				set_limit_err(r, r->buf + r->pos,
+					      state0 == ST_ARR_FIRST || state0 == ST_ARR_ITEM ? "an event"
+					      : "a top-level member", r->unit_cap, "twice GPUFLAME_MAX_TOKEN");
+				return U_ERR;
+			}
 			return U_MORE;
+		}
 		if (c.st == JS_ERR) {
-			set_err(r, c.err_at, c.what);
+			if (c.limit)
+				set_limit_err(r, c.err_at, "a string", jscan_token_max(), "GPUFLAME_MAX_TOKEN");
+			else
+				set_err_got(r, c.err_at, c.what, c.got);
 			return U_ERR;
 		}
 		r->pos = (size_t)(c.p - r->buf);
@@ -1923,6 +2070,15 @@ static int at_eof(struct rd *r)
 		sbuf_setf(r->err, "'%s': byte %llu: expected trace events with a \"ph\" field, got %llu objects "
 			  "without one (not a Chrome/Kineto trace)", r->fname, (unsigned long long)r->noph_off,
 			  (unsigned long long)kt->stats.events);
+		return GF_EINPUT;
+	}
+	int64_t a, b, base = kt->meta.base_time_ns;
+	if (kt->meta.has_base_time && r->ndeliv &&
+	    (__builtin_add_overflow(base, r->ts_min, &a) || __builtin_add_overflow(base, r->end_max, &b))) {
+		sbuf_setf(r->err, "'%s': byte %llu: expected a baseTimeNanoseconds that keeps every event's absolute "
+			  "time (baseTimeNanoseconds + ts + dur) within int64 nanoseconds, got %lld with events from "
+			  "%lld to %lld ns as written", r->fname, (unsigned long long)r->base_at, (long long)base,
+			  (long long)r->ts_min, (long long)r->end_max);
 		return GF_EINPUT;
 	}
 	return GF_OK;
@@ -1971,7 +2127,7 @@ static int run(struct rd *r, struct source *src)
 			size_t unit_start = r->pos;
 			int u = parse_units(r);
 			if (u == U_ERR)
-				return GF_EINPUT;
+				return r->err_rc;
 			if (u == U_STOP)
 				return r->stop_rc;
 			if (r->eof) {
@@ -1980,7 +2136,7 @@ static int run(struct rd *r, struct source *src)
 			}
 			/* a unit bigger than a chunk: wait for twice as much text */
 			size_t avail = r->len - r->pos;
-			r->need = avail > CHUNK ? 2 * avail : 0;
+			r->need = avail > CHUNK ? GF_MIN(2 * avail, r->unit_cap + 1) : 0;
 			(void)unit_start;
 		}
 		compact(r);
@@ -2060,6 +2216,10 @@ static int read_src(struct kineto_trace *kt, struct source *src, const char *fna
 	r.err = err;
 	sbuf_init(&r.scratch, 0);
 	r.icache = gf_xcalloc(ICACHE_SIZE, sizeof *r.icache);
+	r.err_rc = GF_EINPUT;
+	r.unit_cap = 2 * jscan_token_max(); /* at most SIZE_MAX / 2 */
+	r.ts_min = INT64_MAX;
+	r.end_max = INT64_MIN;
 	r.id_empty = pool_intern(kt->names, "", 0);
 	r.id_process_name = pool_intern_str(kt->names, "process_name");
 	r.id_process_labels = pool_intern_str(kt->names, "process_labels");

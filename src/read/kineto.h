@@ -20,10 +20,20 @@
  *
  * Only the keys gpuflame needs are decoded; everything else is skipped by
  * bracket matching. Strings are unescaped (\uXXXX, surrogate pairs; a lone
- * surrogate becomes U+FFFD) and interned in the pool. Decoded strings must be
- * valid UTF-8 (else an error with the byte offset); skipped ones are not
- * checked. NUL bytes and raw control bytes in strings are errors; nesting is
- * limited to 64 levels per value. See docs/trace-reader.md.
+ * surrogate becomes U+FFFD) and interned in the pool. Every string, skipped
+ * or decoded, key or value, must be valid UTF-8 (else an error with the byte
+ * offset). NUL bytes and raw control bytes in strings are errors; nesting is
+ * limited to 64 levels per value. A key the reader takes meaning from that
+ * appears twice in one object (two "traceEvents", two "ts" in an event, ...)
+ * is an error at the second one. Bounds (gf_limits, base/limits.h): a string
+ * longer than gf_limits.token bytes, or an event / top-level member longer
+ * than twice that, is GF_EINTERNAL. Times are checked, never wrapped: a ts
+ * or dur that is null, not a number or outside int64 ns (a dur also when
+ * ts + dur would be) is counted by reason (kstats.ts_* / dur_*) and, for dur,
+ * flagged (KEV_F_DUR_BAD); a baseTimeNanoseconds that is no int64, or that
+ * carries some event's base + ts + dur out of int64, is an error. So ts + dur,
+ * base + ts and base + ts + dur of every record fit in int64.
+ * See docs/trace-reader.md.
  *
  * Layer: read. Never prints; errors come back in err as one line:
  *   'trace.json': byte 1048577 (line 3): expected ',' or ']' after event, got '}'
@@ -79,6 +89,7 @@ struct kev {
 	uint32_t track;           /* index into kt->tracks */
 	uint8_t kc;               /* enum kcat */
 	char ph;                  /* 'X', 'i', 'M', 's', 'f', ... ('?' if absent) */
+	uint8_t flags;            /* KEV_F_* */
 	int64_t id;               /* flow id */
 	int64_t correlation;      /* args.correlation */
 	int64_t external_id;      /* args["External id"] */
@@ -90,6 +101,12 @@ struct kev {
 	int64_t bytes;            /* args.bytes (memcpy/memset) */
 	uint32_t arg_name;        /* M events: args.name / args.labels text (pool id), else UINT32_MAX */
 };
+
+/* kev.flags */
+#define KEV_F_DUR_BAD 1u     /* a "dur" key was there but is no usable time — null, not a number, or
+			      * outside int64 ns (1e400) — so dur is KEV_NONE (counted in
+			      * kstats.dur_null / dur_invalid / dur_overflow) */
+#define KEV_F_DUR_CLAMPED 2u /* dur was negative and is now 0 (kstats.dur_negative) */
 
 /* Timestamp generation, detected from the text of ts values. */
 enum kts_gen {
@@ -122,8 +139,17 @@ struct kstats {
 	uint64_t by_ph[128];      /* events per ph character */
 	uint64_t by_kc[KC_COUNT_];
 	uint64_t ts_rounded;      /* ts/dur with sub-ns digits (rounded) */
-	uint64_t dur_negative;    /* clamped to 0 */
-	uint64_t skipped;         /* events without a usable ts/ph (counted, not passed on) */
+	uint64_t dur_negative;    /* clamped to 0 (KEV_F_DUR_CLAMPED) */
+	/* "dur" present but unusable, by reason (every event, KEV_F_DUR_BAD;
+	 * the event is passed on with dur = KEV_NONE): */
+	uint64_t dur_null;        /* "dur": null */
+	uint64_t dur_invalid;     /* not a number: a string that is no number, true, an object, ... */
+	uint64_t dur_overflow;    /* a number outside int64 ns (1e400, -1e300) */
+	/* "ts" present but unusable, by reason; events other than ph M are then
+	 * skipped (also counted in `skipped`), M events get ts = 0: */
+	uint64_t ts_null, ts_invalid, ts_overflow;
+	uint64_t skipped;         /* events other than ph M without a usable ts (no "ts" key, or one of
+				   * the ts_* above): counted, not passed on */
 	bool truncated;           /* the array was cut off; read up to the last whole event */
 	uint64_t truncated_at;    /* byte offset of the cut */
 	/* Events per raw `cat` string (every event, skipped ones included):
