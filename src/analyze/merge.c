@@ -165,9 +165,9 @@ struct input {
 	const char *name;
 	FILE *fp;
 	bool is_stdin, seekable;
-	char *line;
-	size_t cap;
+	struct folded_lines lr;
 	uint64_t lineno;
+	int want_cols; /* 0 until the first stack line, then 1 (2 is refused) */
 	bool eof;
 	/* current stack line */
 	const char *stack, *cnt;
@@ -219,27 +219,25 @@ struct merger {
 static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
 {
 	for (;;) {
-		errno = 0;
-		ssize_t n = getline(&x->line, &x->cap, x->fp);
-		if (n < 0) {
-			if (ferror(x->fp)) {
-				sbuf_setf(mg->err, "cannot read '%s': %s", x->name, strerror(errno));
-				return GF_EINPUT;
-			}
+		const char *line;
+		size_t len;
+		uint64_t off = x->lr.off;
+		int r = folded_lines_next(&x->lr, &line, &len, mg->err);
+		if (r < 0)
+			return r;
+		if (r == 0) {
 			x->eof = true;
 			return GF_OK;
 		}
-		mg->st->bytes += (uint64_t)n;
-		x->lineno++;
-		size_t len = (size_t)n;
-		if (len && x->line[len - 1] == '\n')
-			len--;
+		mg->st->bytes += x->lr.off - off;
+		x->lineno = x->lr.lineno;
 		struct folded_line fl;
 		const char *why = NULL;
-		int k = folded_parse_line(x->line, len, 0, &fl, &why);
+		/* as the folded reader: the first stack line decides the columns */
+		int k = folded_parse_line(line, len, x->want_cols, &fl, &why);
 		if (k == FOLDED_META) {
 			if (m)
-				folded_parse_meta(x->line, len, m);
+				folded_parse_meta(line, len, m);
 			else
 				mg->st->late_meta++;
 			continue;
@@ -263,6 +261,7 @@ static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
 			}
 			continue;
 		}
+		x->want_cols = 1;
 		x->stack = fl.stack;
 		x->stack_len = fl.stack_len;
 		if (x->stack_len && x->stack[x->stack_len - 1] == ';')
@@ -336,10 +335,26 @@ overflow:
 	return GF_EINPUT;
 }
 
+/* The output's total, at the largest scale seen: every command that reads the
+ * output into a call tree needs it to fit in int64 (the root's weight). */
+static bool add_total(int64_t *tot, unsigned *tsc, int64_t v, unsigned sc)
+{
+	if (sc > *tsc) {
+		if (!num_rescale(tot, sc - *tsc))
+			return false;
+		*tsc = sc;
+	} else if (sc < *tsc && !num_rescale(&v, *tsc - sc)) {
+		return false;
+	}
+	return num_add(tot, v);
+}
+
 static int stream(struct merger *mg, FILE *out)
 {
 	struct sbuf key = SBUF_INIT, line = SBUF_INIT;
 	int rc = GF_OK;
+	int64_t total = 0;
+	unsigned tsc = 0;
 	mg->hn = 0;
 	for (size_t i = 0; i < mg->n; i++)
 		if (!mg->in[i].eof) {
@@ -376,12 +391,21 @@ static int stream(struct merger *mg, FILE *out)
 			if (mg->hn)
 				sift_down(mg, 0);
 		}
+		if (!add_total(&total, &tsc, acc, sc)) {
+			sbuf_setf(mg->err, "'%s': line %llu: the total of the merged stacks overflows 64-bit "
+				  "integers (no command could read the output)", x->name,
+				  (unsigned long long)x->lineno);
+			rc = GF_EINPUT;
+			goto out;
+		}
 		sbuf_reset(&line);
 		sbuf_add(&line, key.buf, key.len);
+		folded_end_stack(&line, 0); /* read back as the same stack (folded_out.h) */
 		sbuf_addch(&line, ' ');
 		num_fmt(&line, acc, sc);
 		sbuf_addch(&line, '\n');
-		if (fwrite(line.buf, 1, line.len, out) != line.len) {
+		folded_out_line(out, line.buf, line.len);
+		if (ferror(out)) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
 			goto out;
@@ -417,8 +441,9 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 		if (!s0 && !s1)
 			continue;
 		sbuf_reset(&b);
-		ftree_path(t, i, &b);
-		size_t sl = b.len;
+		folded_put_path(&b, t, i);
+		size_t sl = b.len; /* the sort key: the stack as merge reads it back */
+		folded_end_stack(&b, 0);
 		sbuf_addch(&b, ' ');
 		num_fmt(&b, s0, t->scale);
 		if (t->ncols == 2) {
@@ -434,7 +459,7 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 	if (v.n)
 		qsort(v.v, v.n, sizeof *v.v, cmp_sline);
 	for (size_t i = 0; i < v.n; i++) {
-		fwrite(v.v[i].s, 1, v.v[i].n, fp);
+		folded_out_line(fp, v.v[i].s, v.v[i].n);
 		free(v.v[i].s);
 	}
 	vec_free(&v);
@@ -530,6 +555,7 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 				goto out;
 			}
 		}
+		folded_lines_init(&x->lr, x->fp, x->name);
 		struct stat sb;
 		x->seekable = !fstat(fileno(x->fp), &sb) && S_ISREG(sb.st_mode);
 		fmeta_clear(&m);
@@ -562,6 +588,8 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 			}
 			x->lineno = 0;
 			x->eof = false;
+			x->want_cols = 0;
+			folded_lines_rewind(&x->lr);
 			fmeta_clear(&m);
 			if ((rc = next_stack(&mg, x, &m)))
 				goto out;
@@ -594,7 +622,7 @@ out:
 	for (size_t i = 0; i < n; i++) {
 		if (mg.in[i].fp && !mg.in[i].is_stdin)
 			fclose(mg.in[i].fp);
-		free(mg.in[i].line);
+		folded_lines_free(&mg.in[i].lr);
 	}
 	free(mg.in);
 	free(mg.heap);

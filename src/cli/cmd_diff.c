@@ -33,6 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -619,6 +620,7 @@ int cmd_diff(int argc, char **argv)
 			return GF_EXIT_OK;
 		}
 	}
+	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct ofile of;
 	if (ofile_open(&of, out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);

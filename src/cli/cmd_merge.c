@@ -17,11 +17,13 @@
 
 #include "../analyze/merge.h"
 #include "../base/ofile.h"
+#include "../write/folded_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -100,6 +102,7 @@ int cmd_merge(int argc, char **argv)
 			cli_die(GF_EXIT_OUTPUT, "cannot create a temporary file");
 		fp = tmp;
 	}
+	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct merge_stats st;
 	int rc = merge_files(paths, n, fp, &o, &st, &err);
 	if (rc) {

@@ -18,10 +18,12 @@
 #include "../analyze/norm.h"
 #include "../base/num.h"
 #include "../read/folded.h"
+#include "../write/folded_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -112,6 +114,8 @@ int cmd_norm(int argc, char **argv)
 	fmeta_set(&t.meta, "steps", "1");
 	fmeta_set(&t.meta, "steps.raw", buf);
 	fmeta_set(&t.meta, "normalised", "per-step");
+	/* names are untrusted: a terminal sees them escaped, a file or pipe gets the bytes */
+	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(out, merge_write_sorted, &t);
 	ftree_release(&t);
 	sbuf_release(&err);
