@@ -113,6 +113,23 @@ static unsigned char unhex(char c)
 	return (unsigned char)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
 }
 
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+static void pct_decode(struct sbuf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '%' && i + 2 < n && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
+			sbuf_addch(b, unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
+			i += 3;
+		} else {
+			sbuf_addch(b, s[i++]);
+		}
+	}
+}
+
 int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
 {
 	if (n >= sizeof META_PREFIX - 1 && !memcmp(s, META_PREFIX, sizeof META_PREFIX - 1)) {
@@ -130,22 +147,18 @@ int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
 			i++;
 		if (i >= n || s[i] != '=')
 			break;
+		size_t ke = i;
+		while (ke > ks && is_blank(s[ke - 1]))
+			ke--;
 		sbuf_reset(&k);
-		sbuf_add(&k, s + ks, i - ks);
-		while (k.len && is_blank(k.buf[k.len - 1]))
-			sbuf_setlen(&k, k.len - 1);
+		pct_decode(&k, s + ks, ke - ks); /* keys are %-encoded as values are */
 		i++;
+		size_t vs = i;
+		while (i < n && s[i] != ';' && s[i] != '\r')
+			i++;
 		sbuf_reset(&v);
-		while (i < n && s[i] != ';' && s[i] != '\r') {
-			if (s[i] == '%' && i + 2 < n && strchr("0123456789abcdefABCDEF", s[i + 1]) &&
-			    s[i + 1] && strchr("0123456789abcdefABCDEF", s[i + 2]) && s[i + 2]) {
-				sbuf_addch(&v, unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
-				i += 3;
-			} else {
-				sbuf_addch(&v, s[i++]);
-			}
-		}
-		if (k.len) {
+		pct_decode(&v, s + vs, i - vs);
+		if (k.len && k.buf[0]) { /* keys are C strings: a NUL-led key is no key */
 			fmeta_set(m, k.buf, v.buf);
 			count++;
 		}

@@ -451,6 +451,38 @@ T_TEST(test_folded_hostile__terminal_escapes_names)
 	sbuf_release(&err);
 }
 
+/* The header round-trips too: keys are %-encoded like values. */
+T_TEST(test_folded_hostile__meta_keys_round_trip)
+{
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	fmeta_set(&t.meta, "label.a b;c=d%", "v;1 %");
+	fmeta_set(&t.meta, "weight", "gpu");
+	uint32_t fr[1] = { pool_intern_str(t.names, "a") };
+	int64_t w[2] = { 1, 0 };
+	struct sbuf err = SBUF_INIT;
+	ftree_add(&t, fr, 1, w, &err);
+	size_t len;
+	char *text = write_mem(folded_write, &t, &len);
+	struct ftree r;
+	ftree_init(&r, NULL, 0);
+	struct folded_stats st;
+	memset(&st, 0, sizeof st);
+	T_EQ_I64(folded_read_mem(&r, text, len, "m", NULL, &st, &err), GF_OK);
+	const char *v = fmeta_get(&r.meta, "label.a b;c=d%");
+	T_TRUE(v != NULL);
+	if (v)
+		T_EQ_STR(v, "v;1 %");
+	size_t len2;
+	char *again = write_mem(folded_write, &r, &len2);
+	T_EQ_STR(again, text);
+	free(text);
+	free(again);
+	ftree_release(&t);
+	ftree_release(&r);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_folded_hostile__roundtrip_generated_trees);
@@ -459,5 +491,6 @@ int main(void)
 	T_RUN(test_folded_hostile__line_longer_than_token_limit);
 	T_RUN(test_folded_hostile__read_errors_are_errors);
 	T_RUN(test_folded_hostile__terminal_escapes_names);
+	T_RUN(test_folded_hostile__meta_keys_round_trip);
 	return t_done();
 }
