@@ -205,8 +205,9 @@ static void read_profile(struct ftree *t, const char *path, bool strict, struct 
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
-	if (folded_read(t, fp, cli_in_name(path), &fo, &st, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	int rc = folded_read(t, fp, cli_in_name(path), &fo, &st, &err);
+	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_in(fp);
 	if (st.invalid)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",

@@ -82,8 +82,9 @@ int cmd_norm(int argc, char **argv)
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
-	if (folded_read(&t, fp, cli_in_name(path), &fo, &st, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	int rc = folded_read(&t, fp, cli_in_name(path), &fo, &st, &err);
+	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_in(fp);
 	if (st.invalid)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
@@ -100,7 +101,6 @@ int cmd_norm(int argc, char **argv)
 		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0)
 			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), s);
 	}
-	int rc = GF_OK;
 	if (steps > 1) {
 		if (!(rc = norm_add_decimals(&t, decimals, &err)))
 			rc = norm_scale_col(&t, 0, 1, steps, round, &err);
