@@ -400,7 +400,8 @@ static int stream(struct merger *mg, FILE *out)
 		}
 		sbuf_reset(&line);
 		sbuf_add(&line, key.buf, key.len);
-		folded_end_stack(&line, 0); /* read back as the same stack (folded_out.h) */
+		/* read back as the same stack (folded_out.h) */
+		folded_end_stack(&line, 0, mg->st->out_stacks == 0);
 		sbuf_addch(&line, ' ');
 		num_fmt(&line, acc, sc);
 		sbuf_addch(&line, '\n');
@@ -443,7 +444,8 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 		sbuf_reset(&b);
 		folded_put_path(&b, t, i);
 		size_t sl = b.len; /* the sort key: the stack as merge reads it back */
-		folded_end_stack(&b, 0);
+		if (folded_stack_end_needed(b.buf, b.len, false))
+			sbuf_addch(&b, ';');
 		sbuf_addch(&b, ' ');
 		num_fmt(&b, s0, t->scale);
 		if (t->ncols == 2) {
@@ -459,8 +461,18 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 	if (v.n)
 		qsort(v.v, v.n, sizeof *v.v, cmp_sline);
 	for (size_t i = 0; i < v.n; i++) {
-		folded_out_line(fp, v.v[i].s, v.v[i].n);
-		free(v.v[i].s);
+		struct sline *l = &v.v[i];
+		if (i == 0 && t->ncols == 1 && l->s[l->sl] == ' ' && folded_stack_end_needed(l->s, l->sl, true)) {
+			/* the first line decides the columns: "x 12 3" -> "x 12; 3" */
+			sbuf_reset(&b);
+			sbuf_add(&b, l->s, l->sl);
+			sbuf_addch(&b, ';');
+			sbuf_add(&b, l->s + l->sl, l->n - l->sl);
+			folded_out_line(fp, b.buf, b.len);
+		} else {
+			folded_out_line(fp, l->s, l->n);
+		}
+		free(l->s);
 	}
 	vec_free(&v);
 	sbuf_release(&b);

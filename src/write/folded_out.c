@@ -57,27 +57,30 @@ void folded_put_frame(struct sbuf *b, const char *s, size_t n, bool first)
 	}
 }
 
-void folded_end_stack(struct sbuf *b, size_t start)
+bool folded_stack_end_needed(const char *s, size_t n, bool decides_cols)
 {
-	const char *s = b->buf + start;
-	size_t n = b->len - start;
-	bool add = n == 0 || s[n - 1] == ';' || blank(s[n - 1]) || (n == 1 && s[0] == '#');
-	if (!add) {
-		/* a last blank-separated token that is a number reads as a count */
-		size_t k = n;
-		while (k > 0 && !blank(s[k - 1]))
-			k--;
-		if (k > 0) {
-			size_t i = k;
-			while (i < n && s[i] >= '0' && s[i] <= '9')
-				i++;
-			if (i > k && i < n && s[i] == '.')
-				for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-					;
-			add = i > k && i == n;
-		}
-	}
-	if (add)
+	if (n == 0 || s[n - 1] == ';' || blank(s[n - 1]) || (n == 1 && s[0] == '#'))
+		return true;
+	if (!decides_cols)
+		return false;
+	/* a last blank-separated token that is a number reads as a first count */
+	size_t k = n;
+	while (k > 0 && !blank(s[k - 1]))
+		k--;
+	if (k == 0)
+		return false;
+	size_t i = k;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i > k && i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+	return i > k && i == n;
+}
+
+void folded_end_stack(struct sbuf *b, size_t start, bool decides_cols)
+{
+	if (folded_stack_end_needed(b->buf + start, b->len - start, decides_cols))
 		sbuf_addch(b, ';');
 }
 
@@ -140,6 +143,7 @@ int folded_write(FILE *fp, const struct ftree *t)
 {
 	folded_write_meta(fp, &t->meta);
 	struct sbuf path = SBUF_INIT, line = SBUF_INIT;
+	bool first = true; /* the first stack line decides the number of counts */
 	/* explicit DFS stack of (node, path length before the node) */
 	size_t cap = 256, sp = 0;
 	uint32_t *st = gf_xmalloc(cap * sizeof *st);
@@ -173,7 +177,8 @@ int folded_write(FILE *fp, const struct ftree *t)
 		if (s0 || s1) {
 			sbuf_reset(&line);
 			sbuf_add(&line, path.buf, path.len);
-			folded_end_stack(&line, 0);
+			folded_end_stack(&line, 0, first && t->ncols == 1);
+			first = false;
 			sbuf_addch(&line, ' ');
 			num_fmt(&line, s0, t->scale);
 			if (t->ncols == 2) {

@@ -16,10 +16,13 @@
  *    every other byte (blanks, TAB, CR, invalid UTF-8) is kept;
  *  - a ';' is appended to the stack when the reader would otherwise lose or
  *    change the last frame: the last frame is empty ("a;" + "" -> "a;;", the
- *    stack of one empty frame -> ";"), ends in a blank, ends in a blank and a
- *    number (which would read as a second count), or the stack is "#" (a
- *    comment). The reader drops one trailing ';' (flamegraph.pl's rule), so
- *    the frames read back are the frames written.
+ *    stack of one empty frame -> ";"), ends in a blank, or the stack is "#"
+ *    (a comment); and, on the first stack line of a one-count file only (the
+ *    line that decides how many counts every line has), when the last frame
+ *    ends in a blank and a number ("x 12" -> "x 12; 3", which would read as
+ *    two counts; on later lines "x 12 3" reads as the stack "x 12"). The
+ *    reader drops one trailing ';' (flamegraph.pl's rule), so the frames read
+ *    back are the frames written.
  *
  * Terminal (folded_out_set_terminal): when the cli writes to a terminal, each
  * line is shown through esc_term (control bytes as \xNN, invalid UTF-8 as
@@ -44,8 +47,10 @@ void folded_meta_escape(struct sbuf *b, const char *val);
  * child, where "# " would start a comment). */
 void folded_put_frame(struct sbuf *b, const char *s, size_t n, bool first);
 /* The stack text is b[start..b->len): appends ';' when the reader would not
- * read back the same frames without it (see above). */
-void folded_end_stack(struct sbuf *b, size_t start);
+ * read back the same frames without it (see above); decides_cols: this is
+ * the first stack line of a one-count output. */
+void folded_end_stack(struct sbuf *b, size_t start, bool decides_cols);
+bool folded_stack_end_needed(const char *s, size_t n, bool decides_cols);
 /* Appends the stack of node (root's child first) with folded_put_frame;
  * the caller then ends it with folded_end_stack. */
 void folded_put_path(struct sbuf *b, const struct ftree *t, uint32_t node);

@@ -33,7 +33,17 @@ gf merge --strict "$T/odd.m"; expect_rc "rt-odd-merge-again" 0
 expect_same "rt-odd-merge-idempotent" "$T/out" "$T/odd.m"
 expect_grep "rt-odd-empty-leaf" "^a;; 2$" "$T/odd.m"
 expect_grep "rt-odd-hash" "^#; 1$" "$T/odd.m"
-expect_grep "rt-odd-number-leaf" "^x 12; 3$" "$T/odd.m"
+expect_grep "rt-odd-number-leaf" "^x 12 3$" "$T/odd.m"
+# the first stack line decides one or two counts: there a number at the end
+# of the last frame gets a ';' (else "x 12 3" would read as two counts)
+printf 'x 12; 3\ny 1\n' > "$T/numfirst"
+gf merge --strict "$T/numfirst"; expect_rc "rt-number-first-line" 0
+expect_eq "rt-number-first-line-out" "$(cat "$T/out")" "$(printf 'x 12; 3\ny 1')"
+cp "$T/out" "$T/numfirst.m"
+gf norm --strict --steps 1 "$T/numfirst.m"; expect_rc "rt-number-first-line-norm" 0
+expect_grep "rt-number-first-line-norm-out" "^x 12; 3$" "$T/out"
+gf top "$T/numfirst.m"; expect_rc "rt-number-first-line-top" 0
+expect_nogrep "rt-number-first-line-not-diff" "differential" "$T/err"
 gf norm --strict --steps 1 "$T/odd.m"; expect_rc "rt-odd-norm" 0
 cp "$T/out" "$T/odd.n"
 gf merge --strict "$T/odd.n"; expect_rc "rt-odd-merge-reads-norm" 0
@@ -52,7 +62,7 @@ gf norm --strict --steps 1 "$T/out"; expect_rc "rt-norm-reads-huge" 0
 # columns decided by the first stack line, as the folded reader does
 printf 'a 1\nx 12 3\n' > "$T/cols"
 gf merge "$T/cols"; expect_rc "rt-merge-columns-first-line" 0
-expect_grep "rt-merge-columns-stack" "^x 12; 3$" "$T/out"
+expect_grep "rt-merge-columns-stack" "^x 12 3$" "$T/out"
 
 # --- read errors are errors, never end of file ---
 mkdir "$T/dir"
