@@ -568,6 +568,7 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 			}
 		}
 		folded_lines_init(&x->lr, x->fp, x->name);
+		x->lr.cap0 = 4096; /* one small buffer per file: memory stays ~ files, not stacks */
 		struct stat sb;
 		x->seekable = !fstat(fileno(x->fp), &sb) && S_ISREG(sb.st_mode);
 		fmeta_clear(&m);

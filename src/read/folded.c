@@ -317,6 +317,7 @@ void folded_lines_init(struct folded_lines *lr, FILE *fp, const char *name)
 	memset(lr, 0, sizeof *lr);
 	lr->fp = fp;
 	lr->name = name ? name : "<stdin>";
+	lr->cap0 = LINES_CAP0;
 }
 
 void folded_lines_rewind(struct folded_lines *lr)
@@ -371,7 +372,7 @@ int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct
 		}
 		if (lr->len == lr->cap) {
 			/* room for tok + 1 bytes of one line: enough to see it is too long */
-			size_t want = lr->cap ? lr->cap * 2 : (size_t)GF_MIN((uint64_t)LINES_CAP0, tok + 1);
+			size_t want = lr->cap ? lr->cap * 2 : (size_t)GF_MIN((uint64_t)GF_MAX(lr->cap0, (size_t)16), tok + 1);
 			if ((uint64_t)want > tok + 1)
 				want = (size_t)GF_MAX((uint64_t)lr->cap + 1, GF_MIN(tok + 1, (uint64_t)SIZE_MAX / 2));
 			lr->buf = gf_xrealloc(lr->buf, want);

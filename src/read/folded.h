@@ -92,6 +92,7 @@ struct folded_lines {
 	uint64_t off;         /* input offset of buf[pos] */
 	uint64_t lineno;      /* lines returned so far */
 	bool eof;
+	size_t cap0;          /* first buffer size (64 KiB; merge sets 4 KiB per file) */
 };
 
 void folded_lines_init(struct folded_lines *lr, FILE *fp, const char *name);
