@@ -10,7 +10,9 @@
  * (integers in, decimals out: "a;b 12" / 5 -> "a;b 2.4"), sorted by stack,
  * header steps=1; normalised=per-step; steps.raw=N. The total is exact:
  * largest-remainder rounding (docs/diff.md). Exit: 0 ok, 1 bad input,
- * 2 usage (no step count, already normalised), 3 output not written.
+ * 2 usage (no step count, already normalised), 3 output not written, 4 a
+ * limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory. Written to
+ * a terminal, names are escaped (folded_out_set_terminal).
  */
 #include "cli.h"
 
@@ -39,7 +41,8 @@ static void usage(FILE *fp)
 		"      --strict        an invalid line is an error (default: skipped, counted)\n"
 		"  -h, --help          this help\n"
 		"\n"
-		"Exit codes: 0 ok, 1 bad input, 2 usage error, 3 output not written.\n");
+		"Exit codes: 0 ok, 1 bad input, 2 usage error, 3 output not written,\n"
+		"4 a limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory.\n");
 }
 
 static const struct option longopts[] = {
