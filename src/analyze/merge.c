@@ -4,6 +4,7 @@
 #include "../base/num.h"
 #include "../base/vec.h"
 #include "../read/folded.h"
+#include "../write/escape.h"
 #include "../write/folded_out.h"
 
 #include <errno.h>
@@ -82,13 +83,21 @@ int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fna
 			bool prev_absent = !k || k->nfiles < mm->files;
 			if ((prev_absent && !k && !cur) || (!prev_absent && cur && !strcmp(prev, cur)))
 				continue;
+			/* header values are untrusted: the message goes to a terminal */
+			struct sbuf ec = SBUF_INIT, ep = SBUF_INIT;
+			if (cur)
+				esc_term(&ec, cur, strlen(cur));
+			if (prev && !prev_absent)
+				esc_term(&ep, prev, strlen(prev));
 			sbuf_setf(err, "'%s': %s %s%s%s differs from %s%s%s%s%s%s; refusing to merge unlike profiles "
 				  "(use %s to merge anyway)", fname, checked[c], cur ? "'" : "",
-				  cur ? cur : "(absent)", cur ? "'" : "", prev && !prev_absent ? "'" : "",
-				  prev && !prev_absent ? prev : "(absent)", prev && !prev_absent ? "'" : "",
+				  cur ? ec.buf : "(absent)", cur ? "'" : "", prev && !prev_absent ? "'" : "",
+				  prev && !prev_absent ? ep.buf : "(absent)", prev && !prev_absent ? "'" : "",
 				  k && k->first_file ? " in '" : "", k && k->first_file ? k->first_file : "",
 				  k && k->first_file ? "'" : "",
 				  allow_opt[c]);
+			sbuf_release(&ec);
+			sbuf_release(&ep);
 			return GF_EUSAGE;
 		}
 	}

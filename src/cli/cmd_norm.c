@@ -20,6 +20,7 @@
 #include "../analyze/norm.h"
 #include "../base/num.h"
 #include "../read/folded.h"
+#include "../write/escape.h"
 #include "../write/folded_out.h"
 
 #include <getopt.h>
@@ -93,16 +94,22 @@ int cmd_norm(int argc, char **argv)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
 			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
 			 (unsigned long long)st.first_invalid_line, st.first_invalid_why);
+	/* header values are untrusted: escaped in messages (a terminal) */
+	struct sbuf shown = SBUF_INIT;
 	const char *nm = fmeta_get(&t.meta, "normalised");
-	if (nm)
+	if (nm) {
+		esc_term(&shown, nm, strlen(nm));
 		cli_die(GF_EXIT_USAGE, "'%s' is already normalised (normalised=%s in its header)",
-			cli_in_name(path), nm);
+			cli_in_name(path), shown.buf);
+	}
 	if (!steps) {
 		const char *s = fmeta_get(&t.meta, "steps");
 		if (!s)
 			cli_die(GF_EXIT_USAGE, "'%s' has no steps= header; give --steps N", cli_in_name(path));
-		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0)
-			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), s);
+		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0) {
+			esc_term(&shown, s, strlen(s));
+			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), shown.buf);
+		}
 	}
 	if (steps > 1) {
 		if (!(rc = norm_add_decimals(&t, decimals, &err)))
@@ -122,5 +129,6 @@ int cmd_norm(int argc, char **argv)
 	cli_write_tree(out, merge_write_sorted, &t);
 	ftree_release(&t);
 	sbuf_release(&err);
+	sbuf_release(&shown);
 	return GF_EXIT_OK;
 }

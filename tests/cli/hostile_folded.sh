@@ -157,3 +157,16 @@ fi
 GPUFLAME_MAX_INPUT=50 gf info "$T/t.json"; expect_rc "plain-input-limit" 4
 expect_grep "plain-input-limit-msg" "t.json': byte 50: an input larger than 50 bytes \(GPUFLAME_MAX_INPUT\)" "$T/err"
 GPUFLAME_MAX_INPUT=50 gf_in "$T/t.json" info -; expect_rc "stdin-input-limit" 4
+
+# --- header values in messages are escaped too (stderr is a terminal) ---
+printf '# gpuflame: normalised=x%%1B[31m;\na 1\n' > "$T/nn"
+gf norm "$T/nn"; expect_rc "msg-norm-normalised-rc" 2
+if LC_ALL=C grep -q $'\033' "$T/err"; then fail "msg-norm-normalised-escaped" "raw ESC in: $(od -c "$T/err" | head -3 | tr '\n' '|')"; else pass "msg-norm-normalised-escaped"; fi
+printf '# gpuflame: steps=%%1B;\na 1\n' > "$T/ns"
+gf norm "$T/ns"; expect_rc "msg-norm-steps-rc" 1
+if LC_ALL=C grep -q $'\033' "$T/err"; then fail "msg-norm-steps-escaped" "raw ESC"; else pass "msg-norm-steps-escaped"; fi
+printf '# gpuflame: rank=0;\na 1\n' > "$T/r0"
+printf '# gpuflame: rank=%%1B[2J;\na 1\n' > "$T/r1"
+gf merge "$T/r0" "$T/r1"; expect_rc "msg-merge-rank-rc" 2
+if LC_ALL=C grep -q $'\033' "$T/err"; then fail "msg-merge-rank-escaped" "raw ESC"; else pass "msg-merge-rank-escaped"; fi
+expect_grep "msg-merge-rank-visible" "rank '\\\\x1B\[2J' differs from '0'" "$T/err"
