@@ -4,6 +4,7 @@
 #include "../base/num.h"
 #include "../base/vec.h"
 #include "../read/folded.h"
+#include "../write/escape.h"
 #include "../write/folded_out.h"
 
 #include <errno.h>
@@ -82,13 +83,21 @@ int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fna
 			bool prev_absent = !k || k->nfiles < mm->files;
 			if ((prev_absent && !k && !cur) || (!prev_absent && cur && !strcmp(prev, cur)))
 				continue;
+			/* header values are untrusted: the message goes to a terminal */
+			struct sbuf ec = SBUF_INIT, ep = SBUF_INIT;
+			if (cur)
+				esc_term(&ec, cur, strlen(cur));
+			if (prev && !prev_absent)
+				esc_term(&ep, prev, strlen(prev));
 			sbuf_setf(err, "'%s': %s %s%s%s differs from %s%s%s%s%s%s; refusing to merge unlike profiles "
 				  "(use %s to merge anyway)", fname, checked[c], cur ? "'" : "",
-				  cur ? cur : "(absent)", cur ? "'" : "", prev && !prev_absent ? "'" : "",
-				  prev && !prev_absent ? prev : "(absent)", prev && !prev_absent ? "'" : "",
+				  cur ? ec.buf : "(absent)", cur ? "'" : "", prev && !prev_absent ? "'" : "",
+				  prev && !prev_absent ? ep.buf : "(absent)", prev && !prev_absent ? "'" : "",
 				  k && k->first_file ? " in '" : "", k && k->first_file ? k->first_file : "",
 				  k && k->first_file ? "'" : "",
 				  allow_opt[c]);
+			sbuf_release(&ec);
+			sbuf_release(&ep);
 			return GF_EUSAGE;
 		}
 	}
@@ -165,9 +174,9 @@ struct input {
 	const char *name;
 	FILE *fp;
 	bool is_stdin, seekable;
-	char *line;
-	size_t cap;
+	struct folded_lines lr;
 	uint64_t lineno;
+	int want_cols; /* 0 until the first stack line, then 1 (2 is refused) */
 	bool eof;
 	/* current stack line */
 	const char *stack, *cnt;
@@ -225,27 +234,25 @@ struct merger {
 static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
 {
 	for (;;) {
-		errno = 0;
-		ssize_t n = getline(&x->line, &x->cap, x->fp);
-		if (n < 0) {
-			if (ferror(x->fp)) {
-				sbuf_setf(mg->err, "cannot read '%s': %s", x->name, strerror(errno));
-				return GF_EINPUT;
-			}
+		const char *line;
+		size_t len;
+		uint64_t off = x->lr.off;
+		int r = folded_lines_next(&x->lr, &line, &len, mg->err);
+		if (r < 0)
+			return r;
+		if (r == 0) {
 			x->eof = true;
 			return GF_OK;
 		}
-		mg->st->bytes += (uint64_t)n;
-		x->lineno++;
-		size_t len = (size_t)n;
-		if (len && x->line[len - 1] == '\n')
-			len--;
+		mg->st->bytes += x->lr.off - off;
+		x->lineno = x->lr.lineno;
 		struct folded_line fl;
 		const char *why = NULL;
-		int k = folded_parse_line(x->line, len, 0, &fl, &why);
+		/* as the folded reader: the first stack line decides the columns */
+		int k = folded_parse_line(line, len, x->want_cols, &fl, &why);
 		if (k == FOLDED_META) {
 			if (m)
-				folded_parse_meta(x->line, len, m);
+				folded_parse_meta(line, len, m);
 			else
 				mg->st->late_meta++;
 			continue;
@@ -269,6 +276,7 @@ static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
 			}
 			continue;
 		}
+		x->want_cols = 1;
 		x->stack = fl.stack;
 		x->stack_len = fl.stack_len;
 		if (x->stack_len && x->stack[x->stack_len - 1] == ';')
@@ -342,6 +350,20 @@ overflow:
 	return GF_EINPUT;
 }
 
+/* The output's total, at the largest scale seen: every command that reads the
+ * output into a call tree needs it to fit in int64 (the root's weight). */
+static bool add_total(int64_t *tot, unsigned *tsc, int64_t v, unsigned sc)
+{
+	if (sc > *tsc) {
+		if (!num_rescale(tot, sc - *tsc))
+			return false;
+		*tsc = sc;
+	} else if (sc < *tsc && !num_rescale(&v, *tsc - sc)) {
+		return false;
+	}
+	return num_add(tot, v);
+}
+
 /* One merging pass; out NULL writes nothing (a pass that only checks the
  * order and the lines; what it would have written is kept in mg->hold
  * while that is small). */
@@ -351,6 +373,8 @@ static int stream(struct merger *mg, FILE *out)
 	int rc = GF_OK;
 	sbuf_reset(&mg->hold);
 	mg->hold_full = false;
+	int64_t total = 0;
+	unsigned tsc = 0;
 	mg->hn = 0;
 	for (size_t i = 0; i < mg->n; i++)
 		if (!mg->in[i].eof) {
@@ -387,8 +411,17 @@ static int stream(struct merger *mg, FILE *out)
 			if (mg->hn)
 				sift_down(mg, 0);
 		}
+		if (!add_total(&total, &tsc, acc, sc)) {
+			sbuf_setf(mg->err, "'%s': line %llu: the total of the merged stacks overflows 64-bit "
+				  "integers (no command could read the output)", x->name,
+				  (unsigned long long)x->lineno);
+			rc = GF_EINPUT;
+			goto out;
+		}
 		sbuf_reset(&line);
 		sbuf_add(&line, key.buf, key.len);
+		/* read back as the same stack (folded_out.h) */
+		folded_end_stack(&line, 0, mg->st->out_stacks == 0);
 		sbuf_addch(&line, ' ');
 		num_fmt(&line, acc, sc);
 		sbuf_addch(&line, '\n');
@@ -400,7 +433,7 @@ static int stream(struct merger *mg, FILE *out)
 				sbuf_release(&mg->hold);
 			}
 		}
-		if (out && fwrite(line.buf, 1, line.len, out) != line.len) {
+		if (out && (folded_out_line(out, line.buf, line.len), ferror(out))) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
 			goto out;
@@ -436,8 +469,10 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 		if (!s0 && !s1)
 			continue;
 		sbuf_reset(&b);
-		ftree_path(t, i, &b);
-		size_t sl = b.len;
+		folded_put_path(&b, t, i);
+		size_t sl = b.len; /* the sort key: the stack as merge reads it back */
+		if (folded_stack_end_needed(b.buf, b.len, false))
+			sbuf_addch(&b, ';');
 		sbuf_addch(&b, ' ');
 		num_fmt(&b, s0, t->scale);
 		if (t->ncols == 2) {
@@ -453,8 +488,18 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 	if (v.n)
 		qsort(v.v, v.n, sizeof *v.v, cmp_sline);
 	for (size_t i = 0; i < v.n; i++) {
-		fwrite(v.v[i].s, 1, v.v[i].n, fp);
-		free(v.v[i].s);
+		struct sline *l = &v.v[i];
+		if (i == 0 && t->ncols == 1 && l->s[l->sl] == ' ' && folded_stack_end_needed(l->s, l->sl, true)) {
+			/* the first line decides the columns: "x 12 3" -> "x 12; 3" */
+			sbuf_reset(&b);
+			sbuf_add(&b, l->s, l->sl);
+			sbuf_addch(&b, ';');
+			sbuf_add(&b, l->s + l->sl, l->n - l->sl);
+			folded_out_line(fp, b.buf, b.len);
+		} else {
+			folded_out_line(fp, l->s, l->n);
+		}
+		free(l->s);
 	}
 	vec_free(&v);
 	sbuf_release(&b);
@@ -529,6 +574,8 @@ static int restart(struct merger *mg, struct fmeta *m)
 		}
 		x->lineno = 0;
 		x->eof = false;
+		x->want_cols = 0;
+		folded_lines_rewind(&x->lr);
 		fmeta_clear(m);
 		int rc = next_stack(mg, x, m);
 		if (rc)
@@ -577,6 +624,8 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 				goto out;
 			}
 		}
+		folded_lines_init(&x->lr, x->fp, x->name);
+		x->lr.cap0 = 4096; /* one small buffer per file: memory stays ~ files, not stacks */
 		struct stat sb;
 		x->seekable = !fstat(fileno(x->fp), &sb) && S_ISREG(sb.st_mode);
 		fmeta_clear(&m);
@@ -628,7 +677,12 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 	} else if (!rc && dry && !mg.hold_full) {
 		/* the whole output was small enough to keep */
 		folded_write_meta(out, &hdr);
-		if (fwrite(mg.hold.buf, 1, mg.hold.len, out) != mg.hold.len) {
+		for (size_t a = 0, b; a < mg.hold.len; a = b) { /* line by line: escaped for a terminal */
+			const char *nl = memchr(mg.hold.buf + a, '\n', mg.hold.len - a);
+			b = nl ? (size_t)(nl - mg.hold.buf) + 1 : mg.hold.len;
+			folded_out_line(out, mg.hold.buf + a, b - a);
+		}
+		if (ferror(out)) {
 			sbuf_setf(err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
 		}
@@ -651,7 +705,7 @@ out:
 	for (size_t i = 0; i < n; i++) {
 		if (mg.in[i].fp && !mg.in[i].is_stdin)
 			fclose(mg.in[i].fp);
-		free(mg.in[i].line);
+		folded_lines_free(&mg.in[i].lr);
 	}
 	free(mg.in);
 	free(mg.heap);

@@ -33,6 +33,17 @@
  * sorted output and sets stats->fell_back; otherwise (stdin input, or
  * opts.no_fallback) it fails with advice to sort the inputs.
  *
+ * Reading and writing (docs/diff.md, "Folded text between commands"): lines
+ * are read with the bounded line reader (read/folded.h: a line longer than
+ * gf_limits.token or an input larger than gf_limits.input is GF_EINTERNAL; a
+ * read error is an error, never end of file); one or two counts are decided
+ * by each file's first stack line, as folded_read does; every stack is
+ * written with folded_end_stack so that merge, norm, diff, top and svg read
+ * the output back to the same stacks (";" stays "; 3", never " 3"); an
+ * output whose total would overflow int64 (no reader could hold it) is
+ * GF_EINPUT. With folded_out_set_terminal(true) the lines are escaped for a
+ * terminal (folded_out.h).
+ *
  * Layer: analyze. Never prints.
  */
 #ifndef GF_MERGE_H

@@ -34,6 +34,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -205,8 +206,9 @@ static void read_profile(struct ftree *t, const char *path, bool strict, struct 
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
-	if (folded_read(t, fp, cli_in_name(path), &fo, &st, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	int rc = folded_read(t, fp, cli_in_name(path), &fo, &st, &err);
+	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_in(fp);
 	if (st.invalid)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
@@ -622,6 +624,7 @@ int cmd_diff(int argc, char **argv)
 			return GF_EXIT_OK;
 		}
 	}
+	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct ofile of;
 	if (ofile_open(&of, out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);

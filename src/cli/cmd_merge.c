@@ -17,12 +17,14 @@
 
 #include "../analyze/merge.h"
 #include "../base/ofile.h"
+#include "../write/folded_out.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -92,6 +94,7 @@ int cmd_merge(int argc, char **argv)
 	/* stdout, a FIFO or a device is written once, never rewound: the
 	 * library checks the order first (no staging copy anywhere) */
 	o.out_once = !of.tmp;
+	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct merge_stats st;
 	int rc = merge_files(paths, n, of.fp, &o, &st, &err);
 	if (rc) {

@@ -10,7 +10,9 @@
  * (integers in, decimals out: "a;b 12" / 5 -> "a;b 2.4"), sorted by stack,
  * header steps=1; normalised=per-step; steps.raw=N. The total is exact:
  * largest-remainder rounding (docs/diff.md). Exit: 0 ok, 1 bad input,
- * 2 usage (no step count, already normalised), 3 output not written.
+ * 2 usage (no step count, already normalised), 3 output not written, 4 a
+ * limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory. Written to
+ * a terminal, names are escaped (folded_out_set_terminal).
  */
 #include "cli.h"
 
@@ -18,10 +20,13 @@
 #include "../analyze/norm.h"
 #include "../base/num.h"
 #include "../read/folded.h"
+#include "../write/escape.h"
+#include "../write/folded_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -37,7 +42,8 @@ static void usage(FILE *fp)
 		"      --strict        an invalid line is an error (default: skipped, counted)\n"
 		"  -h, --help          this help\n"
 		"\n"
-		"Exit codes: 0 ok, 1 bad input, 2 usage error, 3 output not written.\n");
+		"Exit codes: 0 ok, 1 bad input, 2 usage error, 3 output not written,\n"
+		"4 a limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory.\n");
 }
 
 static const struct option longopts[] = {
@@ -80,25 +86,31 @@ int cmd_norm(int argc, char **argv)
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
-	if (folded_read(&t, fp, cli_in_name(path), &fo, &st, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	int rc = folded_read(&t, fp, cli_in_name(path), &fo, &st, &err);
+	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_in(fp);
 	if (st.invalid)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
 			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
 			 (unsigned long long)st.first_invalid_line, st.first_invalid_why);
+	/* header values are untrusted: escaped in messages (a terminal) */
+	struct sbuf shown = SBUF_INIT;
 	const char *nm = fmeta_get(&t.meta, "normalised");
-	if (nm)
+	if (nm) {
+		esc_term(&shown, nm, strlen(nm));
 		cli_die(GF_EXIT_USAGE, "'%s' is already normalised (normalised=%s in its header)",
-			cli_in_name(path), nm);
+			cli_in_name(path), shown.buf);
+	}
 	if (!steps) {
 		const char *s = fmeta_get(&t.meta, "steps");
 		if (!s)
 			cli_die(GF_EXIT_USAGE, "'%s' has no steps= header; give --steps N", cli_in_name(path));
-		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0)
-			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), s);
+		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0) {
+			esc_term(&shown, s, strlen(s));
+			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), shown.buf);
+		}
 	}
-	int rc = GF_OK;
 	if (steps > 1) {
 		if (!(rc = norm_add_decimals(&t, decimals, &err)))
 			rc = norm_scale_col(&t, 0, 1, steps, round, &err);
@@ -112,8 +124,11 @@ int cmd_norm(int argc, char **argv)
 	fmeta_set(&t.meta, "steps", "1");
 	fmeta_set(&t.meta, "steps.raw", buf);
 	fmeta_set(&t.meta, "normalised", "per-step");
+	/* names are untrusted: a terminal sees them escaped, a file or pipe gets the bytes */
+	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(out, merge_write_sorted, &t);
 	ftree_release(&t);
 	sbuf_release(&err);
+	sbuf_release(&shown);
 	return GF_EXIT_OK;
 }

@@ -1,6 +1,7 @@
 /* folded.c — folded-stack reader (see folded.h). */
 #include "folded.h"
 
+#include "../base/limits.h"
 #include "../base/num.h"
 #include "../base/vec.h"
 
@@ -112,6 +113,23 @@ static unsigned char unhex(char c)
 	return (unsigned char)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
 }
 
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+static void pct_decode(struct sbuf *b, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (s[i] == '%' && i + 2 < n && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
+			sbuf_addch(b, unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
+			i += 3;
+		} else {
+			sbuf_addch(b, s[i++]);
+		}
+	}
+}
+
 int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
 {
 	if (n >= sizeof META_PREFIX - 1 && !memcmp(s, META_PREFIX, sizeof META_PREFIX - 1)) {
@@ -129,22 +147,18 @@ int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
 			i++;
 		if (i >= n || s[i] != '=')
 			break;
+		size_t ke = i;
+		while (ke > ks && is_blank(s[ke - 1]))
+			ke--;
 		sbuf_reset(&k);
-		sbuf_add(&k, s + ks, i - ks);
-		while (k.len && is_blank(k.buf[k.len - 1]))
-			sbuf_setlen(&k, k.len - 1);
+		pct_decode(&k, s + ks, ke - ks); /* keys are %-encoded as values are */
 		i++;
+		size_t vs = i;
+		while (i < n && s[i] != ';' && s[i] != '\r')
+			i++;
 		sbuf_reset(&v);
-		while (i < n && s[i] != ';' && s[i] != '\r') {
-			if (s[i] == '%' && i + 2 < n && strchr("0123456789abcdefABCDEF", s[i + 1]) &&
-			    s[i + 1] && strchr("0123456789abcdefABCDEF", s[i + 2]) && s[i + 2]) {
-				sbuf_addch(&v, unhex(s[i + 1]) << 4 | unhex(s[i + 2]));
-				i += 3;
-			} else {
-				sbuf_addch(&v, s[i++]);
-			}
-		}
-		if (k.len) {
+		pct_decode(&v, s + vs, i - vs);
+		if (k.len && k.buf[0]) { /* keys are C strings: a NUL-led key is no key */
 			fmeta_set(m, k.buf, v.buf);
 			count++;
 		}
@@ -294,6 +308,95 @@ static void reader_init(struct reader *r, struct ftree *t, const char *fname,
 	r->want_cols = t->n > 1 ? t->ncols : 0;
 }
 
+/* ---- bounded line reader ---- */
+
+#define LINES_CAP0 ((size_t)64 << 10)
+
+void folded_lines_init(struct folded_lines *lr, FILE *fp, const char *name)
+{
+	memset(lr, 0, sizeof *lr);
+	lr->fp = fp;
+	lr->name = name ? name : "<stdin>";
+	lr->cap0 = LINES_CAP0;
+}
+
+void folded_lines_rewind(struct folded_lines *lr)
+{
+	lr->len = lr->pos = 0;
+	lr->off = lr->lineno = 0;
+	lr->eof = false;
+}
+
+void folded_lines_free(struct folded_lines *lr)
+{
+	free(lr->buf);
+	lr->buf = NULL;
+	lr->cap = lr->len = lr->pos = 0;
+}
+
+static int line_too_long(struct folded_lines *lr, struct sbuf *err)
+{
+	sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)", lr->name,
+		  (unsigned long long)lr->lineno + 1, (unsigned long long)(lr->off + gf_limits.token),
+		  (unsigned long long)gf_limits.token);
+	return GF_EINTERNAL;
+}
+
+int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct sbuf *err)
+{
+	const uint64_t tok = gf_limits.token;
+	for (;;) {
+		size_t avail = lr->len - lr->pos;
+		const char *p = lr->buf + lr->pos;
+		const char *nl = avail ? memchr(p, '\n', avail) : NULL;
+		if (nl || (lr->eof && avail)) {
+			size_t k = nl ? (size_t)(nl - p) : avail;
+			if (k > tok)
+				return line_too_long(lr, err);
+			*s = p;
+			*n = k;
+			k += nl != NULL;
+			lr->pos += k;
+			lr->off += k;
+			lr->lineno++;
+			return 1;
+		}
+		if (avail > tok)
+			return line_too_long(lr, err);
+		if (lr->eof)
+			return 0;
+		if (lr->pos) {
+			memmove(lr->buf, p, avail);
+			lr->len = avail;
+			lr->pos = 0;
+		}
+		if (lr->len == lr->cap) {
+			/* room for tok + 1 bytes of one line: enough to see it is too long */
+			size_t want = lr->cap ? lr->cap * 2 : (size_t)GF_MIN((uint64_t)GF_MAX(lr->cap0, (size_t)16), tok + 1);
+			if ((uint64_t)want > tok + 1)
+				want = (size_t)GF_MAX((uint64_t)lr->cap + 1, GF_MIN(tok + 1, (uint64_t)SIZE_MAX / 2));
+			lr->buf = gf_xrealloc(lr->buf, want);
+			lr->cap = want;
+		}
+		errno = 0;
+		size_t got = fread(lr->buf + lr->len, 1, lr->cap - lr->len, lr->fp);
+		if (!got) {
+			if (ferror(lr->fp)) {
+				int e = errno ? errno : EIO;
+				sbuf_setf(err, "'%s': read error: %s", lr->name, strerror(e));
+				return e == ENOMEM ? GF_EINTERNAL : GF_EINPUT;
+			}
+			lr->eof = true;
+		}
+		lr->len += got;
+		if (lr->off + (lr->len - lr->pos) > gf_limits.input) {
+			sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", lr->name,
+				  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
+			return GF_EINTERNAL;
+		}
+	}
+}
+
 int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fname,
 		    const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err)
 {
@@ -304,6 +407,13 @@ int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fn
 	while (i < len) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - buf) : len;
+		if (e - i > gf_limits.token) {
+			sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)",
+				  r.fname, (unsigned long long)st->lines + 1,
+				  (unsigned long long)(i + gf_limits.token), (unsigned long long)gf_limits.token);
+			rc = GF_EINTERNAL;
+			break;
+		}
 		if ((rc = do_line(&r, buf + i, e - i)))
 			break;
 		i = e + 1;
@@ -317,23 +427,16 @@ int folded_read(struct ftree *t, FILE *fp, const char *fname,
 {
 	struct reader r;
 	reader_init(&r, t, fname, opts, st, err);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int rc = GF_OK;
-	errno = 0;
-	while ((n = getline(&line, &cap, fp)) >= 0) {
-		size_t len = (size_t)n;
-		if (len && line[len - 1] == '\n')
-			len--;
+	struct folded_lines lr;
+	folded_lines_init(&lr, fp, r.fname);
+	const char *line;
+	size_t len;
+	int rc = GF_OK, k;
+	while ((k = folded_lines_next(&lr, &line, &len, err)) == 1)
 		if ((rc = do_line(&r, line, len)))
 			break;
-	}
-	if (!rc && ferror(fp)) {
-		sbuf_setf(err, "cannot read '%s': %s", r.fname, strerror(errno));
-		rc = GF_EINPUT;
-	}
-	free(line);
+	rc = k < 0 ? k : k == 1 ? rc : GF_OK;
+	folded_lines_free(&lr);
 	vec_free(&r.frames);
 	return rc;
 }

@@ -68,15 +68,52 @@ int folded_parse_line(const char *s, size_t n, int want_cols, struct folded_line
 		      const char **why);
 
 /*
+ * A bounded line reader over a stdio stream, for every folded reader
+ * (getline has no cap and reports ENOMEM as end of file):
+ *
+ *   struct folded_lines lr;
+ *   folded_lines_init(&lr, fp, "x.folded");
+ *   while ((k = folded_lines_next(&lr, &s, &n, &err)) == 1) use(s, n);
+ *   folded_lines_free(&lr);            // k == 0: end of file; k < 0: error
+ *
+ * A line is returned without its '\n' (the last one may lack it) and stays
+ * valid until the next call. Bounds (base/limits.h): a line longer than
+ * gf_limits.token is GF_EINTERNAL ("'x': line 3 (byte 1234): a line longer
+ * than N bytes (GPUFLAME_MAX_TOKEN)"), the buffer never grows past it; more
+ * than gf_limits.input bytes is GF_EINTERNAL ("'x': byte N: an input larger
+ * than N bytes (GPUFLAME_MAX_INPUT)"). A read error is GF_EINPUT ("'x': read
+ * error: Is a directory"), or GF_EINTERNAL when it is ENOMEM; never end of file.
+ */
+struct folded_lines {
+	FILE *fp;
+	const char *name;
+	char *buf;
+	size_t cap, len, pos; /* buf[pos..len) is read but not returned yet */
+	uint64_t off;         /* input offset of buf[pos] */
+	uint64_t lineno;      /* lines returned so far */
+	bool eof;
+	size_t cap0;          /* first buffer size (64 KiB; merge sets 4 KiB per file) */
+};
+
+void folded_lines_init(struct folded_lines *lr, FILE *fp, const char *name);
+/* @return 1 (a line in *s, *n), 0 (end of file) or a gf_err with err set. */
+int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct sbuf *err);
+/* After the caller rewound lr->fp: start again at line 1, byte 0. */
+void folded_lines_rewind(struct folded_lines *lr);
+void folded_lines_free(struct folded_lines *lr);
+
+/*
  * Reads all lines of fp into t (which may already hold stacks: files merge).
  * fname is used in messages. Metadata lines are parsed into t->meta.
- * @return GF_OK, or GF_EINPUT with "'fname': line N: ..." in err (read error,
- * NUL byte with strict, invalid line with strict, weight overflow).
+ * @return GF_OK, GF_EINPUT with "'fname': line N: ..." in err (read error,
+ * NUL byte with strict, invalid line with strict, weight overflow), or
+ * GF_EINTERNAL (a bound of folded_lines_next, or ENOMEM while reading).
  */
 int folded_read(struct ftree *t, FILE *fp, const char *fname,
 		const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err);
 
-/* Same over a memory buffer (used by the fuzzer and tests). */
+/* Same over a memory buffer (used by the fuzzer and tests); the same
+ * gf_limits.token bound on one line. */
 int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fname,
 		    const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err);
 

@@ -9,6 +9,7 @@
  */
 #include "source.h"
 
+#include "../base/limits.h"
 #include "../base/mapguard.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 #ifdef GF_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
 #endif
@@ -66,6 +68,9 @@ struct source {
 #endif
 	ZSTD_DCtx *zd;
 	size_t zlast;
+	uint64_t zframes; /* zstd frames (skippable ones included) completed */
+
+	uint64_t out_total; /* bytes handed to the caller (the gf_limits.input check) */
 
 	/* inflate thread */
 	bool threaded;
@@ -152,43 +157,60 @@ static int truncated(struct source *s, struct sbuf *err)
 	return GF_EINPUT;
 }
 
-/* After a gzip member: continue when another member follows (magic bytes),
- * else stop (trailing zero padding or garbage is ignored, as gzip -d does). */
+static int trailing(struct source *s, uint64_t at, const char *what, struct sbuf *err)
+{
+	sbuf_setf(err, "'%s': byte %llu: trailing data after the last %s (expected another %s or the end of "
+		  "the file)", s->name, (unsigned long long)at, what, what);
+	return GF_EINPUT;
+}
+
+/* After a gzip member, as gzip -d does: another member (magic 1f 8b) is read
+ * on; zero bytes up to the end of the file are padding and are ignored;
+ * anything else (a non-zero byte, or zeros then more data) is an error naming
+ * its offset; a lone 1f at the end is a truncated member. */
 static int gzip_next_member(struct source *s, struct sbuf *err)
 {
-	int rc = fill_in(s, err);
-	if (rc)
-		return rc;
-	if (s->in_pos >= s->in_len) {
-		s->finished = true;
-		return GF_OK;
+	bool zeros = false;
+	for (;;) {
+		int rc = fill_in(s, err);
+		if (rc)
+			return rc;
+		if (s->in_pos >= s->in_len) {
+			s->finished = true; /* the end, possibly after zero padding */
+			return GF_OK;
+		}
+		if (s->in[s->in_pos])
+			break;
+		s->in_pos++;
+		zeros = true;
 	}
+	uint64_t at = in_off(s);
+	if (zeros)
+		return trailing(s, at, "gzip member", err);
 	/* need two bytes for the magic; they may straddle a refill */
 	uint8_t b0 = s->in[s->in_pos], b1;
+	if (b0 != 0x1f)
+		return trailing(s, at, "gzip member", err);
 	if (s->in_pos + 1 < s->in_len) {
 		b1 = s->in[s->in_pos + 1];
 	} else {
 		s->in_pos++;
-		rc = fill_in(s, err);
+		int rc = fill_in(s, err);
 		if (rc)
 			return rc;
-		if (s->in_pos >= s->in_len) {
-			s->finished = true;
-			return GF_OK;
-		}
+		if (s->in_pos >= s->in_len)
+			return truncated(s, err);
 		b1 = s->in[s->in_pos];
-		if (b0 == 0x1f && b1 == 0x8b) {
-			/* put the first byte back in front of the buffer */
-			memmove(s->in + 1, s->in, s->in_len);
-			s->in[0] = b0;
-			s->in_len++;
-			s->in_base--;
-		}
+		/* put the first byte back in front of the buffer */
+		memmove(s->in + 1, s->in + s->in_pos, s->in_len - s->in_pos);
+		s->in_len = s->in_len - s->in_pos + 1;
+		s->in_base += s->in_pos;
+		s->in_pos = 0;
+		s->in[0] = b0;
+		s->in_base--;
 	}
-	if (b0 != 0x1f || b1 != 0x8b) {
-		s->finished = true;
-		return GF_OK;
-	}
+	if (b1 != 0x8b)
+		return trailing(s, at, "gzip member", err);
 	s->member_done = false;
 #ifdef GF_HAVE_ISAL
 	isal_inflate_reset(s->isal);
@@ -278,6 +300,9 @@ static int decode_gzip(struct source *s, uint8_t *dst, size_t cap, size_t *n, st
 }
 #endif
 
+/* zstd as zstd -d reads it: any number of frames, skippable frames (pzstd's
+ * leading one) anywhere; bytes after the last frame that do not start a frame
+ * are an error naming their offset, a frame cut short is "truncated". */
 static int decode_zstd(struct source *s, uint8_t *dst, size_t cap, size_t *n, struct sbuf *err)
 {
 	size_t got = 0;
@@ -289,14 +314,20 @@ static int decode_zstd(struct source *s, uint8_t *dst, size_t cap, size_t *n, st
 		ZSTD_outBuffer out = { dst + got, cap - got, 0 };
 		if (!in.size && s->in_eof && s->zlast == 0)
 			break; /* every frame complete and flushed */
+		uint64_t at = in_off(s);
+		bool boundary = s->zlast == 0; /* the next byte starts a frame */
 		size_t r = ZSTD_decompressStream(s->zd, &out, &in);
 		s->in_pos += in.pos;
 		got += out.pos;
 		if (ZSTD_isError(r)) {
+			if (boundary && s->zframes && ZSTD_getErrorCode(r) == ZSTD_error_prefix_unknown)
+				return trailing(s, at, "zstd frame", err);
 			sbuf_setf(err, "'%s': byte %llu: corrupt zstd data (%s)", s->name,
 				  (unsigned long long)in_off(s), ZSTD_getErrorName(r));
 			return GF_EINPUT;
 		}
+		if (r == 0 && (s->zlast != 0 || in.pos))
+			s->zframes++;
 		s->zlast = r;
 		if (!in.pos && !out.pos && s->in_eof) {
 			if (r != 0)
@@ -363,13 +394,23 @@ static int start(struct source *s, unsigned threads, struct sbuf *err)
 	s->file_pos = s->npeek;
 	if (s->npeek >= 2 && s->peek[0] == 0x1f && s->peek[1] == 0x8b)
 		s->kind = SOURCE_GZIP;
-	else if (s->npeek >= 4 && s->peek[0] == 0x28 && s->peek[1] == 0xb5 && s->peek[2] == 0x2f &&
-		 s->peek[3] == 0xfd)
+	else if (s->npeek >= 4 && ((s->peek[0] == 0x28 && s->peek[1] == 0xb5 && s->peek[2] == 0x2f &&
+				    s->peek[3] == 0xfd) ||
+				   /* a skippable frame (pzstd starts with one): 5? 2a 4d 18 */
+				   ((s->peek[0] & 0xf0) == 0x50 && s->peek[1] == 0x2a && s->peek[2] == 0x4d &&
+				    s->peek[3] == 0x18)))
 		s->kind = SOURCE_ZSTD;
 	else
 		s->kind = SOURCE_PLAIN;
-	if (s->kind == SOURCE_PLAIN)
+	if (s->kind == SOURCE_PLAIN) {
+		/* a plain file's size is known up front: refuse it before reading */
+		if (s->file_size > gf_limits.input) {
+			sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", s->name,
+				  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
+			return GF_EINTERNAL;
+		}
 		return GF_OK;
+	}
 	s->file_pos = 0;
 	s->in = gf_xmalloc(IN_CAP + 1);
 	if (s->kind == SOURCE_GZIP) {
@@ -470,7 +511,7 @@ int source_open_mem(struct source **out, const void *buf, size_t len, const char
 	return GF_OK;
 }
 
-int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err)
+static int read_some(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err)
 {
 	*n = 0;
 	if (!s->split_used && s->split_first) {
@@ -531,6 +572,34 @@ int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf 
 	}
 	pthread_mutex_unlock(&s->mu);
 	*n = got;
+	return GF_OK;
+}
+
+/* source_read with the gf_limits.input bound: never hands out a byte past the
+ * limit; reading one more than it allows is the error. */
+int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err)
+{
+	*n = 0;
+	uint64_t lim = gf_limits.input;
+	uint64_t room = s->out_total < lim ? lim - s->out_total : 0;
+	if (room < (uint64_t)SIZE_MAX && cap > room + 1)
+		cap = (size_t)room + 1;
+	int rc = read_some(s, dst, cap, n, err);
+	if (rc)
+		return rc;
+	if (*n > room) {
+		*n = 0;
+		if (s->kind == SOURCE_PLAIN)
+			sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)",
+				  s->name, (unsigned long long)lim, (unsigned long long)lim);
+		else
+			sbuf_setf(err, "'%s': byte %llu (compressed byte %llu): %s data decompressing to more "
+				  "than %llu bytes (GPUFLAME_MAX_INPUT)", s->name, (unsigned long long)lim,
+				  (unsigned long long)s->file_pos, source_kind_name(s->kind),
+				  (unsigned long long)lim);
+		return GF_EINTERNAL;
+	}
+	s->out_total += *n;
 	return GF_OK;
 }
 

@@ -12,11 +12,23 @@
  *   source_close(s);
  *
  * The format is detected by magic bytes, never by the file name:
- * 1f 8b = gzip (multi-member files are read to the end; inflated with ISA-L
- * when built with GF_HAVE_ISAL, else zlib), 28 b5 2f fd = zstd (multiple
- * frames), anything else is passed through unchanged. "-" reads stdin.
+ * 1f 8b = gzip, 28 b5 2f fd = zstd, 5? 2a 4d 18 = zstd starting with a
+ * skippable frame (pzstd's output); anything else is passed through
+ * unchanged. "-" reads stdin.
+ *   gzip (inflated with ISA-L when built with GF_HAVE_ISAL, else zlib), as
+ *   gzip -d: concatenated members are read to the end; zero bytes after the
+ *   last member up to the end of the file are padding and are ignored; any
+ *   other byte there (zeros followed by data included) is an error naming its
+ *   offset ("trailing data after the last gzip member").
+ *   zstd, as zstd -d: any number of frames, skippable frames anywhere; bytes
+ *   after the last frame that do not start a frame (zeros included) are an
+ *   error naming their offset.
  * A compressed stream that ends before its end marker is an error naming the
  * compressed byte offset ("truncated gzip data at byte N").
+ * Limit: an input may be at most gf_limits.input bytes (base/limits.h), as a
+ * plain file or once decompressed; one byte more is GF_EINTERNAL with
+ * "'x.zst': byte N (compressed byte M): zstd data decompressing to more than
+ * N bytes (GPUFLAME_MAX_INPUT)" (a plain regular file is refused at open).
  *
  * Threads: with threads != 1, compressed input is inflated on a second thread
  * into a small ring of buffers while the caller parses the previous one, so
@@ -37,7 +49,8 @@ struct source;
 
 /*
  * Opens path ("-" = stdin) and detects its format. name (for messages) is
- * path, or "<stdin>". @return GF_OK or GF_EINPUT ("'x': cannot open: ...").
+ * path, or "<stdin>". @return GF_OK or GF_EINPUT ("'x': cannot open: ..."),
+ * GF_EINTERNAL for a plain regular file larger than gf_limits.input.
  */
 int source_open(struct source **out, const char *path, unsigned threads, struct sbuf *err);
 
@@ -47,7 +60,8 @@ int source_open_mem(struct source **out, const void *buf, size_t len, const char
 
 /*
  * Reads up to cap decompressed bytes into dst; *n = 0 means end of data.
- * @return GF_OK or GF_EINPUT (read error, corrupt or truncated stream).
+ * @return GF_OK, GF_EINPUT (read error, corrupt, truncated stream or
+ * trailing data) or GF_EINTERNAL (more than gf_limits.input bytes).
  */
 int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err);
 

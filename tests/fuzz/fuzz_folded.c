@@ -5,16 +5,62 @@
  * inverted, hash), the rest is folded text. Checks: no crash or sanitizer
  * report; the SVG contains no raw control character and is valid UTF-8;
  * rendering twice gives the same bytes; the root's weight equals the sum of
- * the top-level frames' weights.
+ * the top-level frames' weights; and the round trip (docs/diff.md): the tree
+ * written by folded_write and by merge_write_sorted (merge, norm, diff) reads
+ * back to the same tree, and writing that again gives the same bytes.
  */
+#include "analyze/merge.h"
 #include "analyze/top.h"
 #include "read/folded.h"
+#include "write/folded_out.h"
 #include "write/escape.h"
 #include "write/palette.h"
 #include "write/svg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../unit/roundtrip.h"
+
+static char *write_mem(int (*wr)(FILE *, const struct ftree *), const struct ftree *t, size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+	wr(fp, t);
+	fclose(fp);
+	return buf;
+}
+
+static int sorted_writer(FILE *fp, const struct ftree *t)
+{
+	return merge_write_sorted(fp, t);
+}
+
+/* write -> read gives the same tree; write(read(write(t))) == write(t) */
+static void check_roundtrip(const struct ftree *t)
+{
+	for (int wr = 0; wr < 2; wr++) {
+		size_t len, len2;
+		char *text = write_mem(wr ? sorted_writer : folded_write, t, &len);
+		struct ftree r;
+		ftree_init(&r, NULL, 0);
+		struct folded_stats st;
+		memset(&st, 0, sizeof st);
+		struct folded_opts fo = { .strict = true, .reverse = false };
+		struct sbuf err = SBUF_INIT;
+		char why[128];
+		if (folded_read_mem(&r, text, len, "rt", &fo, &st, &err) != GF_OK || !rt_same(t, &r, why, sizeof why))
+			abort();
+		char *again = write_mem(wr ? sorted_writer : folded_write, &r, &len2);
+		if (wr && (len2 != len || memcmp(again, text, len)))
+			abort(); /* sorted output is canonical */
+		free(again);
+		free(text);
+		sbuf_release(&err);
+		ftree_release(&r);
+	}
+}
 
 static void check_svg(const struct sbuf *s)
 {
@@ -46,6 +92,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			sum += w[c];
 		if (sum != w[0])
 			abort();
+		/* trees as read (not a flame chart, not reversed: a reversed root
+		 * may be "# x", which the writer must map) */
+		if (!(flags & 3))
+			check_roundtrip(&t);
 		struct svg_opts o;
 		svg_opts_init(&o);
 		o.minwidth = (flags & 4) ? 0 : 0.1;
