@@ -50,4 +50,110 @@ else
   fail report-nccl-gen "gen_decode.py failed"
 fi
 
+# --- hostile names in report / syncs: Markdown, text, JSON ------------------
+# The payload: Markdown links and images, raw HTML, an entity reference,
+# emphasis, strikethrough, code, math, a mention, bare URLs (autolinks), a
+# table pipe, a backslash, ESC (terminal colours) and a bidi override.
+cat >"$T/payload.py" <<'EOF'
+H = ('E[x](javascript:alert(1))![i](http://e.example/x.png)<img src=x onerror=alert(1)>'
+     '&lt;*b*_u_~~s~~`c`$m$@me http://evil.example/ www.evil.example a@b.example|\\\x1b[31m\u202eZ')
+HF = H.replace(";", "")  # in folded input ';' separates frames
+EOF
+# the checks of one Markdown output, in Python: without a renderer, every
+# metacharacter of the payload is escaped; with cmark-gfm (GitHub's renderer,
+# raw HTML allowed), no link, image, strikethrough, emphasis or HTML comes out
+# of a name and the rendered text shows the name literally
+cat >"$T/mdcheck.py" <<'EOF'
+import html, re, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+import payload
+H = getattr(payload, sys.argv[4] if len(sys.argv) > 4 else "H")
+md = open(sys.argv[1], encoding="utf-8").read()
+what = sys.argv[2]
+bad = []
+esc = {"<": "&lt;", ">": "&gt;", "&": "&amp;", "\x1b": "\\x1B", "\u202e": "\\u202E"}
+exp = "".join(esc.get(c, "\\" + c if c in "\\`*_{}[]()#+-.!|~:$" else c) for c in H)
+if exp not in md:
+    bad.append("payload not escaped as expected: " + exp[:60])
+if "\x1b" in md or "\u202e" in md:
+    bad.append("raw ESC or U+202E in the Markdown")
+try:
+    out = subprocess.run(["cmark-gfm", "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough"],
+                         input=md.encode(), capture_output=True, check=True).stdout.decode()
+except FileNotFoundError:
+    out = None
+if out is not None:
+    # GFM links a bare e-mail address to itself whatever is escaped (documented)
+    out = re.sub(r'<a href="mailto:([^"<>]*)">\1</a>', r"\1", out)
+    for tag in ("<a ", "<a>", "<img", "<del>", "<em>", "<script", "<iframe"):
+        if tag in out:
+            bad.append("rendered HTML has " + tag)
+    text = html.unescape(re.sub(r"<[^>]*>", "", out))
+    if H.replace("\x1b", "\\x1B").replace("\u202e", "\\u202E") not in text:
+        bad.append("the rendered text does not show the name literally")
+for b in bad:
+    print("FAIL %s: %s" % (what, b))
+if not bad:
+    print("PASS %s%s" % (what, "" if out is not None else " (cmark-gfm absent: escaping checked, not rendered)"))
+EOF
+cat >"$T/mkhostile.py" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from payload import H
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"] if isinstance(d, dict) else d:
+    nm = e.get("name", "")
+    if "check_eos" in nm or nm == "aten::mm":   # the sync site; an op in the top calls
+        e["name"] = nm + H
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+cat >"$T/jsoncheck.py" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from payload import H
+raw = open(sys.argv[1], "rb").read()
+assert b"\x1b" not in raw, "raw ESC in JSON"
+d = json.loads(raw)
+assert any(s["site"].endswith("check_eos" + H) for s in d["syncs"]), d["syncs"]
+EOF
+if python3 "$GEN" --variant sync --steps 3 -o "$T/sync.json" 2>/dev/null &&
+   python3 "$T/mkhostile.py" "$T/sync.json" "$T/hostile.json" "$T"; then
+  gf report -f md "$T/hostile.json"; expect_rc md-report-rc 0
+  python3 "$T/mdcheck.py" "$T/out" md-report-hostile "$T"
+  gf syncs -f md "$T/hostile.json"; expect_rc md-syncs-rc 0
+  python3 "$T/mdcheck.py" "$T/out" md-syncs-hostile "$T"
+  for c in report syncs; do
+    gf $c "$T/hostile.json"
+    if grep -q $'\x1b' "$T/out"; then fail text-$c-no-raw-esc "raw ESC in the text output"; else pass text-$c-no-raw-esc; fi
+    if grep -q $'\xe2\x80\xae' "$T/out"; then fail text-$c-no-raw-bidi "raw U+202E"; else pass text-$c-no-raw-bidi; fi
+    expect_grep text-$c-esc-visible '\\x1B\[31m' "$T/out"
+    gf $c -f json "$T/hostile.json"
+    if python3 "$T/jsoncheck.py" "$T/out" "$T"; then pass json-$c-hostile-roundtrip
+    else fail json-$c-hostile-roundtrip "$(head -c 200 "$T/out")"; fi
+  done
+else
+  fail md-gen "gen_decode.py failed"
+fi
+# py-spy folded input: the site and the sync call are frame names too
+python3 - "$T/py.folded" "$T" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[2])
+from payload import HF
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write("main (a.py:1);evil%s (b.py:2);cudaMemcpy%s 50\n" % (HF, HF))
+    f.write("main (a.py:1);work (c.py:3) 50\n")
+EOF
+gf syncs -f md "$T/py.folded"; expect_rc md-pyspy-rc 0
+python3 "$T/mdcheck.py" "$T/out" md-pyspy-hostile "$T" HF
+expect_nogrep md-pyspy-fix-call-escaped '\(cudaMemcpyE\[' "$T/out"
+gf syncs "$T/py.folded"
+if grep -q $'\x1b' "$T/out"; then fail text-pyspy-no-raw-esc "raw ESC in the text output"; else pass text-pyspy-no-raw-esc; fi
+# invalid UTF-8 in a folded name: U+FFFD in text and Markdown, \ufffd in JSON
+printf 'main (a.py:1);bad\xff\xfe (b.py:2);cudaStreamSynchronize 5\n' >"$T/bad.folded"
+for f in text md json; do
+  gf syncs -f $f "$T/bad.folded"
+  if python3 -c 'import sys; open(sys.argv[1], encoding="utf-8").read()' "$T/out" 2>/dev/null; then
+    pass utf8-pyspy-$f; else fail utf8-pyspy-$f "output is not UTF-8"; fi
+done
+
 exit 0
