@@ -156,4 +156,154 @@ for f in text md json; do
     pass utf8-pyspy-$f; else fail utf8-pyspy-$f "output is not UTF-8"; fi
 done
 
+# --- svg: every option that reaches the markup ------------------------------
+printf 'main;f 3\nmain;g 2\n' >"$T/s.folded"
+# CSS injection through --fonttype is a usage error naming the option
+gf svg --fonttype 'Verdana; } #frames { display:none } x {' "$T/s.folded"
+expect_rc svg-fonttype-css-rc 2
+expect_grep svg-fonttype-css-msg "invalid value .* for '--fonttype'" "$T/err"
+[ -s "$T/out" ] && fail svg-fonttype-css-no-svg "SVG written" || pass svg-fonttype-css-no-svg
+for v in 'x</style><script>alert(1)</script>' 'a{}' "x'" '"x' 'x:y' 'a,,b' '' $'x\ny' 'url(x)' 'x\'; do
+  gf svg --fonttype "$v" "$T/s.folded"
+  expect_rc "svg-fonttype-bad-$(printf %s "$v" | od -An -tx1 | tr -d ' \n' | head -c 16)" 2
+done
+gf svg --fonttype $'x\x1b[2J' "$T/s.folded"
+if grep -q $'\x1b' "$T/err"; then fail svg-fonttype-msg-escaped "raw ESC in the message"; else pass svg-fonttype-msg-escaped; fi
+for v in Verdana monospace "'DejaVu Sans Mono', monospace" '"Helvetica Neue", Arial, sans-serif' 'Noto Sans CJK JP' 'メイリオ'; do
+  gf svg --fonttype "$v" "$T/s.folded"
+  expect_rc "svg-fonttype-ok-$(printf %s "$v" | tr -c 'A-Za-z' _ | head -c 20)" 0
+  expect_grep "svg-fonttype-ok-css-$(printf %s "$v" | tr -c 'A-Za-z' _ | head -c 20)" "font-family:$v; font-size" "$T/out"
+done
+# text options and frame names: escaped for their context, checked on the
+# parsed SVG (python3 xml.etree) by checks run from Python (bytes as arguments)
+cat >"$T/svgopts.py" <<'EOF'
+import json, re, subprocess, sys
+import xml.etree.ElementTree as ET
+GF, folded, names_folded, palmap = sys.argv[1:5]
+N = "{http://www.w3.org/2000/svg}"
+ALLOWED = {"svg", "defs", "linearGradient", "stop", "style", "script", "rect", "text", "g", "title"}
+
+def run(*args):
+    p = subprocess.run([GF, "svg", *args], capture_output=True)
+    return p.returncode, p.stdout
+
+def parse(what, raw):
+    try:
+        root = ET.fromstring(raw, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True)))
+    except ET.ParseError as e:
+        print("FAIL %s: not well-formed XML: %s" % (what, e))
+        return None
+    return list(root.iter())
+
+def structure(els, css):
+    """No element, event attribute, script, style or comment the renderer does not write itself."""
+    bad = []
+    scripts = [e for e in els if e.tag == N + "script"]
+    styles = [e for e in els if e.tag == N + "style"]
+    comments = [e for e in els if e.tag is ET.Comment]
+    for e in els:
+        if e.tag is ET.Comment:
+            continue
+        t = e.tag.replace(N, "")
+        if t not in ALLOWED:
+            bad.append("unexpected element " + t)
+        for a, v in e.attrib.items():
+            if a.lower().startswith("on") and not (t == "svg" and a == "onload" and v == "init(evt)"):
+                bad.append("event attribute %s on %s" % (a, t))
+    if len(scripts) != 1 or len(styles) != 1 or len(comments) != 2:
+        bad.append("%d scripts, %d styles, %d comments" % (len(scripts), len(styles), len(comments)))
+    elif css is not None and styles[0].text != css:
+        bad.append("the stylesheet changed")
+    return bad
+
+def report(what, bad):
+    for b in bad:
+        print("FAIL %s: %s" % (what, b))
+    if not bad:
+        print("PASS " + what)
+
+def shown(b):
+    """What the SVG shows for bytes b: controls as \\xNN, invalid UTF-8 as U+FFFD."""
+    s = b.decode("utf-8", "replace")
+    return "".join("\\x%02X" % ord(c) if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 else c for c in s)
+
+rc, base = run(folded)
+els = parse("svg-plain", base)
+css = [e for e in els if e.tag == N + "style"][0].text if els else None
+report("svg-plain-structure", structure(els or [], css))
+
+H = (b'x</text><script>alert(1)</script>]]><!-- --> "q" \'q\' \x1b[31m \xe2\x80\xa8 & &amp; \xff'
+     b' "; alert(1); //')
+rc, out = run("--title", H, "--subtitle", H + b"!", "--countname", H, folded)
+els = parse("svg-text-options", out)
+if els is not None:
+    bad = structure(els, css)
+    byid = {e.get("id"): e.text for e in els if e.get("id")}
+    if byid.get("title") != shown(H):
+        bad.append("title %r" % byid.get("title"))
+    if byid.get("subtitle") != shown(H + b"!"):
+        bad.append("subtitle %r" % byid.get("subtitle"))
+    tips = [e.text for e in els if e.tag == N + "title"]
+    if not any(t == "f (3 %s, 60.00%%)" % shown(H) for t in tips):
+        bad.append("countname in tooltips %r" % tips[:3])
+    report("svg-title-subtitle-countname", bad)
+
+rc, out = run("--nametype", H, folded)
+els = parse("svg-nametype", out)
+if els is not None:
+    bad = structure(els, css)
+    js = [e for e in els if e.tag == N + "script"][0].text
+    m = re.search(r'nametype: ("(?:[^"\\\n]|\\.)*") \};\n', js)
+    if not m or json.loads(m.group(1)) != H.decode("utf-8", "replace"):
+        bad.append("the nametype string literal is %r" % (m.group(1) if m else None))
+    report("svg-nametype-js-string", bad)
+
+rc, out = run("--notes", b"a -- b --> <c> & -\x1b", folded)
+els = parse("svg-notes", out)
+if els is not None:
+    bad = structure(els, css)
+    notes = [e.text for e in els if e.tag is ET.Comment and e.text.startswith(" NOTES:")]
+    if notes != [" NOTES: a - - b - -&gt; &lt;c&gt; &amp; -\\x1B "]:
+        bad.append("notes comment %r" % notes)
+    report("svg-notes-comment", bad)
+
+rc, out = run("--cp-file", palmap, folded)
+els = parse("svg-palette", out)
+if els is not None:
+    bad = structure(els, css)
+    fills = {e.get("fill") for e in els if e.tag == N + "rect"}
+    if "rgb(10,20,30)" not in fills:
+        bad.append("the valid palette entry was not used")
+    report("svg-palette-hostile", bad)
+
+rc, out = run(names_folded)
+els = parse("svg-frame-names", out)
+if els is not None:
+    bad = structure(els, css)
+    tips = [e.text for e in els if e.tag == N + "title"]
+    for line in open(names_folded, "rb").read().split(b"\n"):
+        if line:
+            name = shown(line.rsplit(b" ", 1)[0].split(b";")[-1])
+            if not any(t.startswith(name + " (") for t in tips):
+                bad.append("frame %r not in the tooltips" % name)
+    report("svg-frame-names", bad)
+EOF
+printf 'f->rgb(1,2,3)" onload="alert(1)\ng->rgb(10,20,30)\n' >"$T/pal.map"
+printf 'main;x</text><script>alert(1)</script> 3\nmain;"q"\x27q\x27&amp]]>\x1b\xfe 2\nmain;a\xe2\x80\xae-->b 1\n' >"$T/n.folded"
+python3 "$T/svgopts.py" "$GF" "$T/s.folded" "$T/n.folded" "$T/pal.map"
+# colours and numbers: refused unless they are what they should be
+for a in "--colors hot;x" "--bgcolors #fff\"/><script>" "--bgcolors red" "--fontsize 12px;}" "--fontsize nan" \
+         "--fontsize inf" "--fontsize 1e999" "--fontwidth -1" "--width 100%" "--height 1e3" "--minwidth 1;" \
+         "--total 1e3" "--factor x"; do
+  gf svg ${a%% *} "${a#* }" "$T/s.folded"
+  expect_rc "svg-bad-value-$(printf %s "$a" | tr -c 'A-Za-z0-9' _)" 2
+done
+# stdin twice
+gf_in "$T/s.folded" svg - -
+expect_rc svg-stdin-twice-rc 2
+expect_grep svg-stdin-twice-msg "stdin \('-'\) can be given only once" "$T/err"
+gf_in "$T/s.folded" svg "$T/s.folded" -
+expect_rc svg-stdin-and-file-rc 0
+expect_grep svg-stdin-and-file-total '<title>all \(10 samples, 100%\)</title>' "$T/out"
+
 exit 0

@@ -173,6 +173,47 @@ T_TEST(test_svg__escaping)
 	free(s);
 }
 
+/* --fonttype reaches the stylesheet: a value that could end the declaration,
+ * the rule or the <style> element is refused, nothing is written */
+T_TEST(test_svg__fonttype_cannot_inject_css)
+{
+	static const char *const bad[] = {
+		"Verdana; } #frames { display:none } x {", "x</style><script>alert(1)</script>",
+		"a{}", "x'", "\"x", "x:y", "a,,b", "", "x\ny", "url(x)", "x\\", "x\xff", "a\xe2\x80\xae" "b",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct svg_opts o;
+		svg_opts_init(&o);
+		o.fonttype = bad[i];
+		struct ftree t;
+		load(&t, "a;b 1\n", 0);
+		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+		int rc = svg_render_buf(&t, &o, &out, NULL, &err);
+		if (rc != GF_EUSAGE || out.len)
+			T_FAIL_("fonttype %zu '%s' gave rc %d and %zu bytes", i, bad[i], rc, out.len);
+		ftree_release(&t);
+		sbuf_release(&out);
+		sbuf_release(&err);
+	}
+	static const char *const good[] = {
+		"Verdana", "'DejaVu Sans Mono', monospace", "\"Helvetica Neue\", Arial, sans-serif",
+		"Noto Sans CJK JP", "\xe3\x83\xa1\xe3\x82\xa4\xe3\x83\xaa\xe3\x82\xaa", "font-1.5_x",
+	};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		T_TRUE(svg_fonttype_ok(good[i]));
+		struct svg_opts o;
+		svg_opts_init(&o);
+		o.fonttype = good[i];
+		int rc;
+		char *s = render("a;b 1\n", &o, NULL, &rc);
+		T_EQ_I64(rc, 0);
+		char want[300];
+		snprintf(want, sizeof want, "text { font-family:%s; font-size:", good[i]);
+		T_TRUE(has(s, want));
+		free(s);
+	}
+}
+
 T_TEST(test_svg__deterministic)
 {
 	const char *in = "a;b;c 3\na;d 2\nx;y 7\n";
@@ -535,6 +576,7 @@ int main(void)
 	T_RUN(test_svg__icicle_and_subtitle_do_not_overlap);
 	T_RUN(test_svg__minwidth_aggregate);
 	T_RUN(test_svg__escaping);
+	T_RUN(test_svg__fonttype_cannot_inject_css);
 	T_RUN(test_svg__deterministic);
 	T_RUN(test_svg__diff_colors);
 	T_RUN(test_svg__exact_weights_and_factor);
