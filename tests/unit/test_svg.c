@@ -214,6 +214,33 @@ T_TEST(test_svg__fonttype_cannot_inject_css)
 	}
 }
 
+/* the consistent palette's colours go into fill="..." attributes: only plain
+ * colour syntax is stored, from a palette.map file or from a caller */
+T_TEST(test_svg__palmap_plain_colours_only)
+{
+	struct palmap *m = palmap_new();
+	palmap_set(m, "a", 1, "rgb(1,2,3)\" onload=\"alert(1)");
+	T_TRUE(palmap_get(m, "a", 1) == NULL);
+	palmap_set(m, "a", 1, "red;<x>");
+	T_TRUE(palmap_get(m, "a", 1) == NULL);
+	palmap_set(m, "a", 1, "rgb(1,2,3)");
+	T_EQ_STR(palmap_get(m, "a", 1), "rgb(1,2,3)");
+	const char *file = "b->rgb(4,5,6)\"/><script>\nc->#0a0b0c\nd->&amp;\n";
+	T_EQ_I64(palmap_parse(m, file, strlen(file)), 1);
+	T_TRUE(palmap_get(m, "b", 1) == NULL && palmap_get(m, "d", 1) == NULL);
+	T_EQ_STR(palmap_get(m, "c", 1), "#0a0b0c");
+	struct svg_opts o;
+	svg_opts_init(&o);
+	o.cp = m;
+	int rc;
+	char *s = render("a 1\nb 1\nc 1\n", &o, NULL, &rc);
+	T_EQ_I64(rc, 0);
+	T_TRUE(has(s, "fill=\"rgb(1,2,3)\"") && has(s, "fill=\"#0a0b0c\""));
+	T_TRUE(!has(s, "onload=\"alert") && !has(s, "<script>\n") && !has(s, "&amp;\""));
+	free(s);
+	palmap_free(m);
+}
+
 T_TEST(test_svg__deterministic)
 {
 	const char *in = "a;b;c 3\na;d 2\nx;y 7\n";
@@ -577,6 +604,7 @@ int main(void)
 	T_RUN(test_svg__minwidth_aggregate);
 	T_RUN(test_svg__escaping);
 	T_RUN(test_svg__fonttype_cannot_inject_css);
+	T_RUN(test_svg__palmap_plain_colours_only);
 	T_RUN(test_svg__deterministic);
 	T_RUN(test_svg__diff_colors);
 	T_RUN(test_svg__exact_weights_and_factor);
