@@ -845,8 +845,12 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 					size_t l = strlen(nm);
 					sbuf_reset(&b);
 					if (l > 16) {
+						/* cut at a UTF-8 boundary */
+						const char *e = nm + l - 13;
+						while (((unsigned char)*e & 0xc0) == 0x80)
+							e++;
 						sbuf_addstr(&b, "...");
-						sbuf_addstr(&b, nm + l - 13);
+						sbuf_addstr(&b, e);
 					} else {
 						sbuf_addstr(&b, nm);
 					}
