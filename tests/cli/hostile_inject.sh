@@ -97,6 +97,16 @@ if out is not None:
     text = html.unescape(re.sub(r"<[^>]*>", "", out))
     if H.replace("\x1b", "\\x1B").replace("\u202e", "\\u202E") not in text:
         bad.append("the rendered text does not show the name literally")
+# Python-Markdown, when installed, must not make markup of a name either
+try:
+    import markdown
+    pm = markdown.markdown(md, extensions=["tables"])
+    pm = re.sub(r'<a href="mailto:[^"<>]*">[^<]*</a>', "", pm)
+    for tag in ("<a ", "<a>", "<img", "<del>", "<em>", "<script", "<iframe"):
+        if tag in pm:
+            bad.append("Python-Markdown's HTML has " + tag)
+except ImportError:
+    pass
 for b in bad:
     print("FAIL %s: %s" % (what, b))
 if not bad:
