@@ -111,6 +111,15 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* A usage error for a bad option value; the value is shown escaped for the
+ * terminal (it may hold ESC or other controls). */
+GF_NORETURN static void bad_value(const char *what, const char *opt, const char *val, const char *expected)
+{
+	struct sbuf b = SBUF_INIT;
+	esc_term(&b, val, strlen(val));
+	cli_usage_error("invalid %s '%s' for '%s' (expected %s)", what, b.buf, opt, expected);
+}
+
 /* Parses a non-negative decimal at its own scale (for --factor). */
 static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned *scale)
 {
@@ -120,7 +129,7 @@ static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned
 		d = NUM_MAX_SCALE;
 	int rc = num_parse(val, n, d, 0, v);
 	if (rc < 0 || *v < 0)
-		cli_usage_error("invalid number '%s' for '%s' (expected a non-negative decimal)", val, opt);
+		bad_value("number", opt, val, "a non-negative decimal");
 	*scale = d;
 }
 
@@ -128,13 +137,10 @@ static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned
  * The message shows the value escaped for the terminal. */
 static const char *check_fonttype(const char *val)
 {
-	if (!svg_fonttype_ok(val)) {
-		struct sbuf b = SBUF_INIT;
-		esc_term(&b, val, strlen(val));
-		cli_usage_error("invalid value '%s' for '--fonttype' (expected a font family list: names of "
-				"letters, digits, blanks and . _ -, or quoted in '...' or \"...\", separated by "
-				"commas)", b.buf);
-	}
+	if (!svg_fonttype_ok(val))
+		bad_value("value", "--fonttype", val,
+			  "a font family list: names of letters, digits, blanks and . _ -, or quoted in "
+			  "'...' or \"...\", separated by commas");
 	return val;
 }
 
@@ -222,7 +228,7 @@ int cmd_svg(int argc, char **argv)
 			char tmp[64];
 			if (n == 0 || n >= sizeof tmp || strspn(optarg, "0123456789.%") != n ||
 			    strchr(optarg, '%') != (n && optarg[n - 1] == '%' ? optarg + n - 1 : NULL))
-				cli_usage_error("invalid value '%s' for '--minwidth' (expected N or N%%)", optarg);
+				bad_value("value", "--minwidth", optarg, "N or N%");
 			memcpy(tmp, optarg, n + 1);
 			o.minwidth_pct = tmp[n - 1] == '%';
 			if (o.minwidth_pct)
@@ -249,8 +255,7 @@ int cmd_svg(int argc, char **argv)
 		case O_BGCOLORS: {
 			char a[8], b[8];
 			if (palette_bg(PAL_HOT, optarg, a, b))
-				cli_usage_error("invalid value '%s' for '--bgcolors' (expected yellow, blue, "
-						"green, grey or #rrggbb)", optarg);
+				bad_value("value", "--bgcolors", optarg, "yellow, blue, green, grey or #rrggbb");
 			o.bgcolors = optarg;
 			break;
 		}

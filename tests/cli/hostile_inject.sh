@@ -183,8 +183,12 @@ for v in 'x</style><script>alert(1)</script>' 'a{}' "x'" '"x' 'x:y' 'a,,b' '' $'
   gf svg --fonttype "$v" "$T/s.folded"
   expect_rc "svg-fonttype-bad-$(printf %s "$v" | od -An -tx1 | tr -d ' \n' | head -c 16)" 2
 done
-gf svg --fonttype $'x\x1b[2J' "$T/s.folded"
-if grep -q $'\x1b' "$T/err"; then fail svg-fonttype-msg-escaped "raw ESC in the message"; else pass svg-fonttype-msg-escaped; fi
+for o in --fonttype --bgcolors --minwidth --factor --total; do
+  gf svg $o $'x\x1b[2J' "$T/s.folded"
+  expect_rc svg-msg-escaped-rc$o 2
+  if grep -q $'\x1b' "$T/err"; then fail svg-msg-escaped$o "raw ESC in the message"; else pass svg-msg-escaped$o; fi
+  expect_grep svg-msg-escaped-shown$o "'x\\\\x1B\[2J' for '$o'" "$T/err"
+done
 for v in Verdana monospace "'DejaVu Sans Mono', monospace" '"Helvetica Neue", Arial, sans-serif' 'Noto Sans CJK JP' 'メイリオ'; do
   gf svg --fonttype "$v" "$T/s.folded"
   expect_rc "svg-fonttype-ok-$(printf %s "$v" | tr -c 'A-Za-z' _ | head -c 20)" 0
