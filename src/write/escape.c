@@ -86,6 +86,15 @@ void esc_xml(struct sbuf *b, const char *s, size_t n)
 	}
 }
 
+/* Invisible characters that reorder or hide text ("Trojan source"): the
+ * bidirectional embeddings, overrides and isolates and the marks. Shown as
+ * \uXXXX in terminal and Markdown text. */
+static bool is_bidi(long cp)
+{
+	return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 static void json_like(struct sbuf *b, const char *s, size_t n, bool js)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -105,8 +114,9 @@ static void json_like(struct sbuf *b, const char *s, size_t n, bool js)
 			sbuf_addstr(b, "\\t");
 		} else if (cp == '\r') {
 			sbuf_addstr(b, "\\r");
-		} else if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029 ||
-			   (js && (cp == '<' || cp == '>' || cp == '&'))) {
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028 ||
+			   cp == 0x2029 || is_bidi(cp) || (js && (cp == '<' || cp == '>' || cp == '&'))) {
+			/* the same string once decoded; the raw JSON stays terminal-safe */
 			sbuf_addf(b, "\\u%04lx", cp);
 		} else {
 			sbuf_add(b, p + i, (size_t)k);
@@ -130,15 +140,6 @@ void esc_json_str(struct sbuf *b, const char *s, size_t n)
 	sbuf_addch(b, '"');
 	json_like(b, s, n, false);
 	sbuf_addch(b, '"');
-}
-
-/* Invisible characters that reorder or hide text ("Trojan source"): the
- * bidirectional embeddings, overrides and isolates and the marks. Shown as
- * \uXXXX in terminal and Markdown text. */
-static bool is_bidi(long cp)
-{
-	return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* ASCII punctuation that can start or end Markdown markup (CommonMark and

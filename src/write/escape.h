@@ -18,7 +18,10 @@
  * emitted raw but as the visible text "\xNN" (ESC would make the XML
  * invalid, see inferno #313). */
 void esc_xml(struct sbuf *b, const char *s, size_t n);
-/* JSON string content (without the quotes): " \ and controls as \uXXXX. */
+/* JSON string content (without the quotes): " \ \n \t \r as such, the other
+ * C0 controls, DEL, C1 controls, U+2028/U+2029 and the bidi controls as
+ * \uXXXX (the decoded string is the same; the raw JSON is terminal-safe),
+ * invalid UTF-8 as \ufffd. */
 void esc_json(struct sbuf *b, const char *s, size_t n);
 /* A whole JSON string with quotes. */
 void esc_json_str(struct sbuf *b, const char *s, size_t n);

@@ -128,7 +128,7 @@ import json, sys
 sys.path.insert(0, sys.argv[2])
 from payload import H
 raw = open(sys.argv[1], "rb").read()
-assert b"\x1b" not in raw, "raw ESC in JSON"
+assert b"\x1b" not in raw and b"\xe2\x80\xae" not in raw, "raw ESC or U+202E in JSON"
 d = json.loads(raw)
 assert any(s["site"].endswith("check_eos" + H) for s in d["syncs"]), d["syncs"]
 EOF

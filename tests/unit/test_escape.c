@@ -115,6 +115,8 @@ T_TEST(test_escape__json)
 	T_EQ_STR(json("\xff", 1), "\\ufffd");
 	T_EQ_STR(json("\x00", 1), "\\u0000");
 	T_EQ_STR(json("\xe2\x80\xa8", 3), "\\u2028");
+	/* C1 controls (CSI) and bidi controls: escaped, the same string decoded */
+	T_EQ_STR(json("\xc2\x9b" "2J\xe2\x80\xae", 7), "\\u009b2J\\u202e");
 	/* in a script: no "</script>", no "]]>" */
 	T_EQ_STR(js("</script>]]>&"), "\\u003c/script\\u003e]]\\u003e\\u0026");
 }
