@@ -18,6 +18,7 @@
 #include "../base/num.h"
 #include "../base/ofile.h"
 #include "../read/folded.h"
+#include "../write/escape.h"
 #include "../write/palette.h"
 #include "../write/svg.h"
 #include "../model/tree_pruned.h"
@@ -42,7 +43,8 @@ static const char usage[] =
 	"  --height PX          frame height (default 16)\n"
 	"  --minwidth N[%]      hide frames narrower than N px, or N%% of the total (default 0.1);\n"
 	"                       hidden siblings are drawn as one \"[N frames < minwidth]\" frame\n"
-	"  --fonttype FONT      font family (default Verdana)\n"
+	"  --fonttype FONT      font family list: names of letters, digits, blanks and . _ -,\n"
+	"                       or quoted, separated by commas (default Verdana)\n"
 	"  --fontsize N         font size (default 12)\n"
 	"  --fontwidth N        average glyph width / font size (default 0.59)\n"
 	"  --countname TEXT     unit in tooltips (default \"samples\")\n"
@@ -109,6 +111,15 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* A usage error for a bad option value; the value is shown escaped for the
+ * terminal (it may hold ESC or other controls). */
+GF_NORETURN static void bad_value(const char *what, const char *opt, const char *val, const char *expected)
+{
+	struct sbuf b = SBUF_INIT;
+	esc_term(&b, val, strlen(val));
+	cli_usage_error("invalid %s '%s' for '%s' (expected %s)", what, b.buf, opt, expected);
+}
+
 /* Parses a non-negative decimal at its own scale (for --factor). */
 static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned *scale)
 {
@@ -118,8 +129,19 @@ static void parse_decimal(const char *opt, const char *val, int64_t *v, unsigned
 		d = NUM_MAX_SCALE;
 	int rc = num_parse(val, n, d, 0, v);
 	if (rc < 0 || *v < 0)
-		cli_usage_error("invalid number '%s' for '%s' (expected a non-negative decimal)", val, opt);
+		bad_value("number", opt, val, "a non-negative decimal");
 	*scale = d;
+}
+
+/* --fonttype goes into the SVG's CSS: a usage error unless svg_fonttype_ok.
+ * The message shows the value escaped for the terminal. */
+static const char *check_fonttype(const char *val)
+{
+	if (!svg_fonttype_ok(val))
+		bad_value("value", "--fonttype", val,
+			  "a font family list: names of letters, digits, blanks and . _ -, or quoted in "
+			  "'...' or \"...\", separated by commas");
+	return val;
 }
 
 /*
@@ -206,7 +228,7 @@ int cmd_svg(int argc, char **argv)
 			char tmp[64];
 			if (n == 0 || n >= sizeof tmp || strspn(optarg, "0123456789.%") != n ||
 			    strchr(optarg, '%') != (n && optarg[n - 1] == '%' ? optarg + n - 1 : NULL))
-				cli_usage_error("invalid value '%s' for '--minwidth' (expected N or N%%)", optarg);
+				bad_value("value", "--minwidth", optarg, "N or N%");
 			memcpy(tmp, optarg, n + 1);
 			o.minwidth_pct = tmp[n - 1] == '%';
 			if (o.minwidth_pct)
@@ -214,7 +236,7 @@ int cmd_svg(int argc, char **argv)
 			o.minwidth = cli_double("--minwidth", tmp);
 			break;
 		}
-		case O_FONTTYPE: o.fonttype = optarg; break;
+		case O_FONTTYPE: o.fonttype = check_fonttype(optarg); break;
 		case O_FONTSIZE:
 			o.fontsize = cli_double("--fontsize", optarg);
 			if (!(o.fontsize > 0 && o.fontsize <= 1000))
@@ -233,8 +255,7 @@ int cmd_svg(int argc, char **argv)
 		case O_BGCOLORS: {
 			char a[8], b[8];
 			if (palette_bg(PAL_HOT, optarg, a, b))
-				cli_usage_error("invalid value '%s' for '--bgcolors' (expected yellow, blue, "
-						"green, grey or #rrggbb)", optarg);
+				bad_value("value", "--bgcolors", optarg, "yellow, blue, green, grey or #rrggbb");
 			o.bgcolors = optarg;
 			break;
 		}
@@ -270,6 +291,10 @@ int cmd_svg(int argc, char **argv)
 		parse_decimal("--total", total, &v, &s);
 	}
 
+	/* the inputs: stdin ("-") at most once, and stdin alone when none */
+	size_t nin;
+	char **ins = cli_inputs(argc, argv, optind, &nin);
+
 	struct ftree t;
 	ftree_init(&t, NULL, flamechart ? FT_FLAMECHART : 0);
 	struct ftrie *tr = NULL;
@@ -280,15 +305,15 @@ int cmd_svg(int argc, char **argv)
 		cli_die(GF_EXIT_INPUT, "an input file was cut short while being read (is another process still "
 				       "writing it?)");
 	mapguard_arm(&jb);
-	if (!flamechart && !fulltree && all_regular(argc - optind, argv + optind)) {
-		tr = read_pruned(&t, argc - optind, argv + optind, &fo);
+	if (!flamechart && !fulltree && all_regular((int)nin, ins)) {
+		tr = read_pruned(&t, (int)nin, ins, &fo);
 		if (!tr) { /* differential input: read again with the folded reader */
 			ftree_release(&t);
 			ftree_init(&t, NULL, 0);
 		}
 	}
 	if (!tr)
-		cli_read_folded(&t, argc - optind, argv + optind, &fo);
+		cli_read_folded(&t, (int)nin, ins, &fo);
 
 	unsigned scale = tr ? ftrie_scale(tr) : t.scale;
 	int64_t real = tr ? ftrie_total(tr) : t.ncols == 2 ? t.total2[0] : t.total[0];

@@ -1,6 +1,8 @@
 /* escape.c — escaping untrusted names for XML, JSON, Markdown, terminals. */
 #include "escape.h"
 
+#include <string.h>
+
 int esc_utf8_next(const unsigned char *s, size_t n, long *cp)
 {
 	unsigned c = s[0];
@@ -84,6 +86,15 @@ void esc_xml(struct sbuf *b, const char *s, size_t n)
 	}
 }
 
+/* Invisible characters that reorder or hide text ("Trojan source"): the
+ * bidirectional embeddings, overrides and isolates and the marks. Shown as
+ * \uXXXX in terminal and Markdown text. */
+static bool is_bidi(long cp)
+{
+	return cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 static void json_like(struct sbuf *b, const char *s, size_t n, bool js)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -103,8 +114,9 @@ static void json_like(struct sbuf *b, const char *s, size_t n, bool js)
 			sbuf_addstr(b, "\\t");
 		} else if (cp == '\r') {
 			sbuf_addstr(b, "\\r");
-		} else if (cp < 0x20 || cp == 0x7f || cp == 0x2028 || cp == 0x2029 ||
-			   (js && (cp == '<' || cp == '>' || cp == '&'))) {
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || cp == 0x2028 ||
+			   cp == 0x2029 || is_bidi(cp) || (js && (cp == '<' || cp == '>' || cp == '&'))) {
+			/* the same string once decoded; the raw JSON stays terminal-safe */
 			sbuf_addf(b, "\\u%04lx", cp);
 		} else {
 			sbuf_add(b, p + i, (size_t)k);
@@ -130,6 +142,16 @@ void esc_json_str(struct sbuf *b, const char *s, size_t n)
 	sbuf_addch(b, '"');
 }
 
+/* ASCII punctuation that can start or end Markdown markup (CommonMark and
+ * GFM: emphasis, code, links, images, tables, strikethrough, headings, lists,
+ * block quotes; ':' and '.' the bare-URL autolinks "http://x" and "www.x";
+ * '$' GitHub's math). All are valid backslash escapes in CommonMark. '<', '>'
+ * and '&' are written as entity references instead, which every Markdown
+ * renderer decodes (Python-Markdown, for one, does not treat "\<" as an
+ * escape). A bare e-mail address is still auto-linked by cmark-gfm whatever
+ * is escaped (to itself: the link text is the address). */
+static const char MD_BACKSLASH[] = "\\`*_{}[]()#+-.!|~:$";
+
 static void text_like(struct sbuf *b, const char *s, size_t n, bool md)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -141,13 +163,17 @@ static void text_like(struct sbuf *b, const char *s, size_t n, bool md)
 			sbuf_add(b, REPL, 3);
 		else if (is_ctrl(cp))
 			hexbyte(b, (unsigned)cp);
-		else if (md && (cp == '|' || cp == '\\' || cp == '`' || cp == '<' || cp == '*' || cp == '_')) {
-			if (cp == '<')
-				sbuf_addstr(b, "&lt;");
-			else {
-				sbuf_addch(b, '\\');
-				sbuf_addch(b, (int)cp);
-			}
+		else if (is_bidi(cp))
+			sbuf_addf(b, "\\u%04lX", cp);
+		else if (md && cp == '<')
+			sbuf_addstr(b, "&lt;");
+		else if (md && cp == '>')
+			sbuf_addstr(b, "&gt;");
+		else if (md && cp == '&')
+			sbuf_addstr(b, "&amp;");
+		else if (md && cp < 0x80 && cp && strchr(MD_BACKSLASH, (int)cp)) {
+			sbuf_addch(b, '\\');
+			sbuf_addch(b, (int)cp);
 		} else
 			sbuf_add(b, p + i, (size_t)k);
 		i += (size_t)k;

@@ -458,8 +458,18 @@ size_t palmap_count(const struct palmap *m)
 	return pool_count(m->names);
 }
 
+/* Plain colour syntax only ("rgb(1,2,3)", "#a0b0c0"): the colour goes into
+ * an SVG attribute, so no quote, '<', '&' or anything else can be stored. */
+static bool plain_colour(const char *c)
+{
+	size_t n = strlen(c);
+	return n && n < 24 && strspn(c, "rgb(),#0123456789abcdefABCDEF ") == n;
+}
+
 void palmap_set(struct palmap *m, const char *name, size_t n, const char *c)
 {
+	if (!plain_colour(c))
+		return;
 	uint32_t id = pool_intern(m->names, name, n);
 	if (id >= m->cap) {
 		size_t nc = m->cap ? m->cap * 2 : 64;
@@ -499,7 +509,7 @@ size_t palmap_parse(struct palmap *m, const char *buf, size_t len)
 				memcpy(c, ln + i + 2, cl);
 				c[cl] = 0;
 				/* only plain colour syntax is accepted (it goes into an attribute) */
-				if (strspn(c, "rgb(),#0123456789abcdefABCDEF ") != cl)
+				if (!plain_colour(c))
 					break;
 				palmap_set(m, ln, i, c);
 				got++;

@@ -88,7 +88,9 @@ void palmap_free(struct palmap *m);
 size_t palmap_parse(struct palmap *m, const char *buf, size_t len);
 /* @return the colour of name or NULL. */
 const char *palmap_get(const struct palmap *m, const char *name, size_t n);
-/* Adds or replaces (colour at most 23 bytes). */
+/* Adds or replaces (colour at most 23 bytes of plain colour syntax: the
+ * characters of "rgb(r,g,b)" and "#rrggbb" and blanks; anything else is
+ * ignored, since the colour is written into an SVG attribute). */
 void palmap_set(struct palmap *m, const char *name, size_t n, const char *rgb);
 /* Writes every entry sorted by name bytes, "name->colour\n". @return 0 or -1
  * on a write error. */

@@ -104,7 +104,13 @@ static void text_or_md(const struct pysync_result *r, const char *fname, bool md
 			esc_md(out, p->site, strlen(p->site));
 		else
 			esc_term(out, p->site, strlen(p->site));
-		sbuf_addf(out, " (%s): %s\n", s.buf, pysync_out_fix(s.buf));
+		/* the sync call is a frame name too */
+		sbuf_addstr(out, " (");
+		if (md)
+			esc_md(out, s.buf, s.len);
+		else
+			esc_term(out, s.buf, s.len);
+		sbuf_addf(out, "): %s\n", pysync_out_fix(s.buf));
 	}
 	sbuf_addstr(out, md ? "\nSites under 1% of samples are labelled noise.\n"
 			    : "  (sites under 1% of samples are labelled noise)\n");

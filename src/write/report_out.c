@@ -8,7 +8,13 @@
 
 #include <string.h>
 
-/* --- small formatters ------------------------------------------------- */
+/* --- small formatters ------------------------------------------------- *
+ * Every formatter appends to the buffer it is given and returns nothing. None
+ * returns a pointer into a scratch buffer: the next use of that buffer resets
+ * it, or grows it and frees the old storage, so two such pointers in one
+ * sbuf_addf printed one number twice, or freed memory (the --expect-ms
+ * use-after-free). Table cells are formatted by the cell_* helpers into a
+ * buffer of their own that rtable_cell copies. */
 
 static void ms3(struct sbuf *b, gf_ns ns)
 {
@@ -20,46 +26,57 @@ static void us1(struct sbuf *b, gf_ns ns)
 	num_fmt_fixed(b, ns, 3, 1, false);
 }
 
-static const char *fmt_ms(struct sbuf *b, gf_ns ns)
-{
-	sbuf_reset(b);
-	ms3(b, ns);
-	return b->buf;
-}
-
-static const char *fmt_us(struct sbuf *b, gf_ns ns)
-{
-	sbuf_reset(b);
-	us1(b, ns);
-	return b->buf;
-}
-
-static const char *fmt_pct(struct sbuf *b, gf_ns part, gf_ns whole)
-{
-	sbuf_reset(b);
-	report_fmt_pct(b, part, whole);
-	return b->buf;
-}
-
 /* part/whole with one decimal, "72.8%" */
-static const char *fmt_pct1(struct sbuf *b, gf_ns part, gf_ns whole)
+static void pct1(struct sbuf *b, gf_ns part, gf_ns whole)
 {
-	sbuf_reset(b);
 	if (whole <= 0) {
 		sbuf_addstr(b, "-");
-		return b->buf;
+		return;
 	}
 	__int128 p = ((__int128)part * 2000 + whole) / (2 * (__int128)whole);
 	num_fmt_fixed(b, (int64_t)p, 1, 1, false);
 	sbuf_addch(b, '%');
-	return b->buf;
 }
 
-static const char *fmt_per_step(struct sbuf *b, uint64_t count, size_t n)
+enum cell_kind { CK_MS, CK_US, CK_PCT, CK_PCT1, CK_PER_STEP };
+
+static void cell_num(struct rtable *t, enum cell_kind k, int64_t a, int64_t w)
 {
-	sbuf_reset(b);
-	syncs_per_step(b, count, n);
-	return b->buf;
+	struct sbuf b = SBUF_INIT;
+	switch (k) {
+	case CK_MS: ms3(&b, a); break;
+	case CK_US: us1(&b, a); break;
+	case CK_PCT: report_fmt_pct(&b, a, w); break;
+	case CK_PCT1: pct1(&b, a, w); break;
+	case CK_PER_STEP: syncs_per_step(&b, (uint64_t)a, (size_t)w); break;
+	}
+	rtable_cell(t, b.buf);
+	sbuf_release(&b);
+}
+
+static void cell_ms(struct rtable *t, gf_ns ns)
+{
+	cell_num(t, CK_MS, ns, 0);
+}
+
+static void cell_us(struct rtable *t, gf_ns ns)
+{
+	cell_num(t, CK_US, ns, 0);
+}
+
+static void cell_pct(struct rtable *t, gf_ns part, gf_ns whole)
+{
+	cell_num(t, CK_PCT, part, whole);
+}
+
+static void cell_pct1(struct rtable *t, gf_ns part, gf_ns whole)
+{
+	cell_num(t, CK_PCT1, part, whole);
+}
+
+static void cell_per_step(struct rtable *t, uint64_t count, size_t n)
+{
+	cell_num(t, CK_PER_STEP, (int64_t)count, (int64_t)n);
 }
 
 static void text(struct sbuf *out, bool md, const char *s)
@@ -87,21 +104,10 @@ static void table(struct sbuf *out, bool md, struct rtable *t)
 	rtable_release(t);
 }
 
-static const char *step_label(struct sbuf *b, const struct step_row *row)
-{
-	sbuf_reset(b);
-	if (row->number < 0)
-		sbuf_addstr(b, "all");
-	else
-		sbuf_addf(b, "%lld", (long long)row->number);
-	return b->buf;
-}
-
 /* --- one rank, text / markdown ---------------------------------------- */
 
 static void step_table(const struct report *r, bool md, struct sbuf *out)
 {
-	struct sbuf b = SBUF_INIT;
 	struct rtable t;
 	rtable_init(&t, 13);
 	static const char *const hd[] = { "step", "wall", "busy", "busy%", "kernel", "memcpy", "idle",
@@ -113,30 +119,30 @@ static void step_table(const struct report *r, bool md, struct sbuf *out)
 		const struct step_row *row = i < r->st.n ? &r->st.rows[i] : &r->st.steady;
 		if (i == r->st.n)
 			rtable_cell(&t, "steady");
+		else if (row->number < 0)
+			rtable_cell(&t, "all");
 		else
-			rtable_cell(&t, step_label(&b, row));
-		rtable_cell(&t, fmt_ms(&b, row->wall));
-		rtable_cell(&t, fmt_ms(&b, row->busy));
-		rtable_cell(&t, fmt_pct(&b, row->busy, row->wall));
-		rtable_cell(&t, fmt_ms(&b, row->kernel));
-		rtable_cell(&t, fmt_ms(&b, row->memcpy));
-		rtable_cell(&t, fmt_ms(&b, row->idle));
-		rtable_cell(&t, fmt_ms(&b, row->sync_wait));
+			rtable_cellf(&t, "%lld", (long long)row->number);
+		cell_ms(&t, row->wall);
+		cell_ms(&t, row->busy);
+		cell_pct(&t, row->busy, row->wall);
+		cell_ms(&t, row->kernel);
+		cell_ms(&t, row->memcpy);
+		cell_ms(&t, row->idle);
+		cell_ms(&t, row->sync_wait);
 		rtable_cellf(&t, "%llu", (unsigned long long)row->syncs);
 		rtable_cellf(&t, "%llu", (unsigned long long)row->launches);
 		rtable_cellf(&t, "%llu", (unsigned long long)row->kernels);
-		rtable_cell(&t, fmt_us(&b, row->median_kernel));
+		cell_us(&t, row->median_kernel);
 		rtable_cell(&t, i < r->st.n && row->warmup ? "warm" : "");
 	}
 	table(out, md, &t);
-	sbuf_release(&b);
 }
 
 static void gaps_section(const struct report *r, bool md, struct sbuf *out)
 {
 	const struct gap_row *g = &r->gp.steady;
 	gf_ns idle = g->sync + g->launch + g->host + g->untraced + g->other;
-	struct sbuf b = SBUF_INIT;
 	heading(out, md, "Where the GPU idle time goes (mean per steady step)");
 	struct rtable t;
 	rtable_init(&t, 3);
@@ -150,8 +156,8 @@ static void gaps_section(const struct report *r, bool md, struct sbuf *out)
 	gf_ns v[5] = { g->sync, g->launch, g->host, g->untraced, g->other };
 	for (int i = 0; i < 5; i++) {
 		rtable_cell(&t, names[i]);
-		rtable_cell(&t, fmt_ms(&b, v[i]));
-		rtable_cell(&t, fmt_pct1(&b, v[i], idle));
+		cell_ms(&t, v[i]);
+		cell_pct1(&t, v[i], idle);
 	}
 	table(out, md, &t);
 	sbuf_addstr(out, md ? "\n" : "  ");
@@ -170,7 +176,7 @@ static void gaps_section(const struct report *r, bool md, struct sbuf *out)
 		rtable_head(&t, 1, "site", RT_LEFT);
 		t.maxw[1] = 88;
 		for (size_t i = 0; i < r->gp.nsync && i < 5; i++) {
-			rtable_cell(&t, fmt_ms(&b, gaps_mean(r->gp.sync[i].ns, ns)));
+			cell_ms(&t, gaps_mean(r->gp.sync[i].ns, ns));
 			rtable_cell(&t, r->gp.sync[i].label);
 		}
 		table(out, md, &t);
@@ -182,36 +188,31 @@ static void gaps_section(const struct report *r, bool md, struct sbuf *out)
 		rtable_head(&t, 1, "Python site > innermost range", RT_LEFT);
 		t.maxw[1] = 88;
 		for (size_t i = 0; i < r->gp.nhost && i < 8; i++) {
-			rtable_cell(&t, fmt_ms(&b, gaps_mean(r->gp.host[i].ns, ns)));
+			cell_ms(&t, gaps_mean(r->gp.host[i].ns, ns));
 			rtable_cell(&t, r->gp.host[i].label);
 		}
 		table(out, md, &t);
 	}
-	sbuf_release(&b);
 }
 
-/* The end of a long label ("...rest"), cut at a UTF-8 boundary. */
-static const char *tail(struct sbuf *b, const char *s, size_t max)
+/* A cell with the end of a long label ("...rest"), cut at a UTF-8 boundary. */
+static void cell_tail(struct rtable *t, const char *s, size_t max)
 {
 	size_t n = strlen(s);
-	sbuf_reset(b);
 	if (n <= max) {
-		sbuf_addstr(b, s);
-		return b->buf;
+		rtable_cell(t, s);
+		return;
 	}
 	const char *p = s + n - (max - 3);
 	while (((unsigned char)*p & 0xc0) == 0x80)
 		p++;
-	sbuf_addstr(b, "...");
-	sbuf_addstr(b, p);
-	return b->buf;
+	rtable_cellf(t, "...%s", p);
 }
 
 static void idle_section(const struct report_in *in, bool md, struct sbuf *out)
 {
 	if (!in->nidle)
 		return;
-	struct sbuf b = SBUF_INIT, c = SBUF_INIT;
 	heading(out, md, "What the host was doing while the GPU idled (fold --weight idle, per step)");
 	struct rtable t;
 	rtable_init(&t, 2);
@@ -220,12 +221,13 @@ static void idle_section(const struct report_in *in, bool md, struct sbuf *out)
 	t.maxw[1] = 88;
 	uint32_t ns = in->idle_steps ? in->idle_steps : 1;
 	for (size_t i = 0; i < in->nidle; i++) {
-		rtable_cell(&t, fmt_ms(&b, gaps_mean(in->idle[i].ns, ns)));
-		rtable_cell(&t, md ? in->idle[i].label : tail(&c, in->idle[i].label, 86));
+		cell_ms(&t, gaps_mean(in->idle[i].ns, ns));
+		if (md)
+			rtable_cell(&t, in->idle[i].label);
+		else
+			cell_tail(&t, in->idle[i].label, 86);
 	}
 	table(out, md, &t);
-	sbuf_release(&b);
-	sbuf_release(&c);
 }
 
 static void launch_section(const struct report *r, bool md, struct sbuf *out)
@@ -243,11 +245,10 @@ static void launch_section(const struct report *r, bool md, struct sbuf *out)
 	us1(out, ld->median_launch);
 	sbuf_addstr(out, " us.\n");
 	if (ld->compared) {
-		struct sbuf b = SBUF_INIT;
-		sbuf_addf(out, "%s%s of %llu kernels are shorter than their launch call (HTA short kernels).\n",
-			  md ? "\n" : "  ", fmt_pct(&b, (gf_ns)ld->short_kernels, (gf_ns)ld->compared),
+		sbuf_addstr(out, md ? "\n" : "  ");
+		report_fmt_pct(out, (gf_ns)ld->short_kernels, (gf_ns)ld->compared);
+		sbuf_addf(out, " of %llu kernels are shorter than their launch call (HTA short kernels).\n",
 			  (unsigned long long)ld->compared);
-		sbuf_release(&b);
 	}
 	if (ld->launch_bound) {
 		sbuf_addstr(out, md ? "\n**Launch-bound:** " : "  Launch-bound: ");
@@ -292,9 +293,9 @@ static void syncs_table(const struct report *r, bool md, struct sbuf *out, size_
 	for (size_t i = 0; i < r->sy.nsites && i < max; i++) {
 		const struct sync_site *s = &r->sy.sites[i];
 		rtable_cellf(&t, "%zu", i + 1);
-		rtable_cell(&t, fmt_per_step(&b, s->count, r->sy.nsteps));
-		rtable_cell(&t, fmt_ms(&b, s->wait));
-		rtable_cell(&t, fmt_ms(&b, s->bubble));
+		cell_per_step(&t, s->count, r->sy.nsteps);
+		cell_ms(&t, s->wait);
+		cell_ms(&t, s->bubble);
 		rtable_cell(&t, md ? s->site_name : short_site(s->site_name));
 		rtable_cell(&t, s->op_name);
 		sbuf_reset(&b);
@@ -337,16 +338,20 @@ static void comm_section(const struct report *r, bool md, struct sbuf *out)
 	const struct comm_result *c = &r->cm;
 	if (!c->kernels)
 		return;
-	struct sbuf b = SBUF_INIT;
 	heading(out, md, "NCCL communication (mean per steady step)");
-	sbuf_addf(out, "%s%llu NCCL kernels; comm %s ms, overlapped with compute ", md ? "" : "  ",
-		  (unsigned long long)c->kernels, fmt_ms(&b, c->steady.comm));
-	sbuf_addf(out, "%s ms", fmt_ms(&b, c->steady.overlap));
-	sbuf_addf(out, " (%s), exposed %s ms per step.\n", fmt_pct1(&b, c->steady.overlap, c->steady.comm),
-		  fmt_ms(&b, c->steady.exposed));
-	sbuf_addf(out, "%sHTA comm/compute overlap over the whole trace: %s.\n", md ? "\n" : "  ",
-		  fmt_pct1(&b, c->hta_overlap, c->hta_comm));
-	sbuf_release(&b);
+	sbuf_addf(out, "%s%llu NCCL kernels; comm ", md ? "" : "  ", (unsigned long long)c->kernels);
+	ms3(out, c->steady.comm);
+	sbuf_addstr(out, " ms, overlapped with compute ");
+	ms3(out, c->steady.overlap);
+	sbuf_addstr(out, " ms (");
+	pct1(out, c->steady.overlap, c->steady.comm);
+	sbuf_addstr(out, "), exposed ");
+	ms3(out, c->steady.exposed);
+	sbuf_addstr(out, " ms per step.\n");
+	sbuf_addstr(out, md ? "\nHTA comm/compute overlap over the whole trace: "
+			    : "  HTA comm/compute overlap over the whole trace: ");
+	pct1(out, c->hta_overlap, c->hta_comm);
+	sbuf_addstr(out, ".\n");
 }
 
 static void top_section(const struct report *r, bool md, struct sbuf *out)
@@ -354,7 +359,6 @@ static void top_section(const struct report *r, bool md, struct sbuf *out)
 	if (!r->ntop)
 		return;
 	const struct trace *t = r->c->t;
-	struct sbuf b = SBUF_INIT;
 	size_t ns = r->st.nsteady ? r->st.nsteady : r->st.n;
 	heading(out, md, "Top calls per step (steady steps; launch problems are about counts)");
 	struct rtable tb;
@@ -364,26 +368,30 @@ static void top_section(const struct report *r, bool md, struct sbuf *out)
 	rtable_head(&tb, 2, "name", RT_LEFT);
 	tb.maxw[2] = 80;
 	for (size_t i = 0; i < r->ntop; i++) {
-		rtable_cell(&tb, fmt_per_step(&b, r->top[i].count, ns));
+		cell_per_step(&tb, r->top[i].count, ns);
 		rtable_cell(&tb, r->top[i].kind == TR_OP ? "op" : "launch");
 		rtable_cell(&tb, pool_str(t->names, r->top[i].name));
 	}
 	table(out, md, &tb);
-	sbuf_release(&b);
 }
 
 static void extra_section(const struct report *r, bool md, struct sbuf *out)
 {
 	const struct step_row *s = &r->st.steady;
-	struct sbuf b = SBUF_INIT;
 	if (r->unprofiled_ns >= 0) {
 		heading(out, md, "Profiler overhead");
 		gf_ns d = s->wall - r->unprofiled_ns;
-		sbuf_addf(out, "%sProfiled steady step %s ms vs unprofiled %s ms: ", md ? "" : "  ",
-			  fmt_ms(&b, s->wall), fmt_ms(&b, r->unprofiled_ns));
+		sbuf_addstr(out, md ? "Profiled steady step " : "  Profiled steady step ");
+		ms3(out, s->wall);
+		sbuf_addstr(out, " ms vs unprofiled ");
+		ms3(out, r->unprofiled_ns);
+		sbuf_addstr(out, " ms: ");
 		if (d > 0) {
-			sbuf_addf(out, "the profiler adds %s ms per step (%s of the unprofiled step)",
-				  fmt_ms(&b, d), fmt_pct1(&b, d, r->unprofiled_ns));
+			sbuf_addstr(out, "the profiler adds ");
+			ms3(out, d);
+			sbuf_addstr(out, " ms per step (");
+			pct1(out, d, r->unprofiled_ns);
+			sbuf_addstr(out, " of the unprofiled step)");
 			sbuf_addstr(out, d > s->idle ? "; that is more than all GPU idle time, so host-bound "
 						       "conclusions may be profiler artefacts.\n"
 						     : "; host gaps above are inflated by at most that much.\n");
@@ -394,19 +402,27 @@ static void extra_section(const struct report *r, bool md, struct sbuf *out)
 	if (r->expect_ns >= 0) {
 		heading(out, md, "Speed of light");
 		gf_ns d = s->wall - r->expect_ns;
-		sbuf_addf(out, "%sSteady step %s ms vs your estimate %s ms: ", md ? "" : "  ",
-			  fmt_ms(&b, s->wall), fmt_ms(&b, r->expect_ns));
+		sbuf_addstr(out, md ? "Steady step " : "  Steady step ");
+		ms3(out, s->wall);
+		sbuf_addstr(out, " ms vs your estimate ");
+		ms3(out, r->expect_ns);
+		sbuf_addstr(out, " ms: ");
 		if (d > 0) {
-			sbuf_addf(out, "%s ms (%s) above it; ", fmt_ms(&b, d), fmt_pct1(&b, d, r->expect_ns));
-			sbuf_addf(out, "GPU busy alone is %s ms, ", fmt_ms(&b, s->busy));
-			sbuf_addf(out, "so GPU idle (%s ms) explains ", fmt_ms(&b, s->idle));
+			ms3(out, d);
+			sbuf_addstr(out, " ms (");
+			pct1(out, d, r->expect_ns);
+			sbuf_addstr(out, ") above it; GPU busy alone is ");
+			ms3(out, s->busy);
+			sbuf_addstr(out, " ms, so GPU idle (");
+			ms3(out, s->idle);
+			sbuf_addstr(out, " ms) explains ");
 			gf_ns ex = s->idle < d ? s->idle : d;
-			sbuf_addf(out, "%s of the distance.\n", fmt_pct1(&b, ex, d));
+			pct1(out, ex, d);
+			sbuf_addstr(out, " of the distance.\n");
 		} else {
 			sbuf_addstr(out, "at or below it: the estimate is reached.\n");
 		}
 	}
-	sbuf_release(&b);
 }
 
 static void notes(const struct report *r, bool md, struct sbuf *out)
@@ -829,8 +845,12 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 					size_t l = strlen(nm);
 					sbuf_reset(&b);
 					if (l > 16) {
+						/* cut at a UTF-8 boundary */
+						const char *e = nm + l - 13;
+						while (((unsigned char)*e & 0xc0) == 0x80)
+							e++;
 						sbuf_addstr(&b, "...");
-						sbuf_addstr(&b, nm + l - 13);
+						sbuf_addstr(&b, e);
 					} else {
 						sbuf_addstr(&b, nm);
 					}
@@ -847,19 +867,19 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 					rtable_cellf(&t, "%zu (%zu)", r->st.n, r->st.nwarm);
 					break;
 				case 3:
-					rtable_cell(&t, fmt_ms(&b, st->wall));
+					cell_ms(&t, st->wall);
 					break;
 				case 4:
-					rtable_cell(&t, fmt_ms(&b, st->busy));
+					cell_ms(&t, st->busy);
 					break;
 				case 5:
-					rtable_cell(&t, fmt_pct(&b, st->busy, st->wall));
+					cell_pct(&t, st->busy, st->wall);
 					break;
 				case 6:
-					rtable_cell(&t, fmt_ms(&b, st->idle));
+					cell_ms(&t, st->idle);
 					break;
 				case 7:
-					rtable_cell(&t, fmt_ms(&b, st->sync_wait));
+					cell_ms(&t, st->sync_wait);
 					break;
 				case 8:
 					rtable_cellf(&t, "%llu", (unsigned long long)st->syncs);
@@ -871,10 +891,16 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 					rtable_cellf(&t, "%llu", (unsigned long long)st->kernels);
 					break;
 				case 11:
-					rtable_cell(&t, r->cm.kernels ? fmt_ms(&b, r->cm.steady.exposed) : "-");
+					if (r->cm.kernels)
+						cell_ms(&t, r->cm.steady.exposed);
+					else
+						rtable_cell(&t, "-");
 					break;
 				default:
-					rtable_cell(&t, s && s->matched ? fmt_ms(&b, s->r[k].wait) : "-");
+					if (s && s->matched)
+						cell_ms(&t, s->r[k].wait);
+					else
+						rtable_cell(&t, "-");
 					break;
 				}
 			}
@@ -896,14 +922,16 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 					      "the most likely one:\n");
 		sbuf_addf(out, "%s#%zu (", md ? "" : "  ", k + 1);
 		text(out, md, in[k].file);
-		sbuf_addf(out, ") arrived last at %llu of %llu matched collectives (%s)",
-			  (unsigned long long)s->r[k].last, (unsigned long long)s->matched,
-			  fmt_pct(&b, (gf_ns)s->r[k].last, (gf_ns)s->matched));
+		sbuf_addf(out, ") arrived last at %llu of %llu matched collectives (",
+			  (unsigned long long)s->r[k].last, (unsigned long long)s->matched);
+		report_fmt_pct(out, (gf_ns)s->r[k].last, (gf_ns)s->matched);
 		gf_ns others = 0;
 		for (size_t i = 0; i < s->nranks; i++)
 			if (i != k)
 				others += s->r[i].wait;
-		sbuf_addf(out, "; the other ranks waited %s ms in total for it.", fmt_ms(&b, others));
+		sbuf_addstr(out, "); the other ranks waited ");
+		ms3(out, others);
+		sbuf_addstr(out, " ms in total for it.");
 		if (s->unmatched)
 			sbuf_addf(out, " %llu collectives were not found on every rank.",
 				  (unsigned long long)s->unmatched);
@@ -1021,21 +1049,22 @@ void report_out_syncs(const struct report_in *in, int format, struct sbuf *out)
 		return;
 	}
 	bool md = format == REP_MD;
-	struct sbuf b = SBUF_INIT, tmp = SBUF_INIT;
+	struct sbuf tmp = SBUF_INIT;
 	struct sbuf *final = out;
 	if (!md)
 		out = &tmp;
 	sbuf_addstr(out, md ? "## gpuflame syncs: " : "gpuflame syncs: ");
 	text(out, md, in->file);
-	sbuf_addf(out, "%s%llu blocking calls in %zu %s: host wait %s ms", md ? "\n\n" : "\n",
+	sbuf_addf(out, "%s%llu blocking calls in %zu %s: host wait ", md ? "\n\n" : "\n",
 		  (unsigned long long)r->sy.count, r->sy.nsteps,
-		  r->st.whole_trace ? "trace (no step markers)" : r->sy.nsteps == 1 ? "step" : "steps",
-		  fmt_ms(&b, r->sy.wait));
-	sbuf_addf(out, ", GPU idle after them %s ms", fmt_ms(&b, r->sy.bubble));
+		  r->st.whole_trace ? "trace (no step markers)" : r->sy.nsteps == 1 ? "step" : "steps");
+	ms3(out, r->sy.wait);
+	sbuf_addstr(out, " ms, GPU idle after them ");
+	ms3(out, r->sy.bubble);
+	sbuf_addstr(out, " ms");
 	sbuf_addstr(out, md ? "\n\n" : "\n\n");
 	syncs_table(r, md, out, SIZE_MAX, true);
 	if (!md)
 		rtable_wrap(tmp.buf, tmp.len, 100, final);
 	sbuf_release(&tmp);
-	sbuf_release(&b);
 }

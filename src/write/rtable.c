@@ -149,6 +149,14 @@ void rtable_text(const struct rtable *t, struct sbuf *out, unsigned indent)
 	sbuf_release(&tmp);
 }
 
+/* A cell that is only a number ("12", "0.448", "28.04%", "-", "1.5-2.0%"):
+ * digits, blanks and . , % + - cannot form inline markup in a table cell, so
+ * it is kept as is (esc_md would write "0\.448"). */
+static bool md_number(const char *s)
+{
+	return *s && strspn(s, "0123456789 .,%+-") == strlen(s);
+}
+
 void rtable_md(const struct rtable *t, struct sbuf *out)
 {
 	size_t rows = rtable_rows(t);
@@ -160,7 +168,10 @@ void rtable_md(const struct rtable *t, struct sbuf *out)
 				sbuf_addstr(out, t->align[c] == RT_RIGHT ? "---:" : "---");
 			} else {
 				const char *s = r == 0 ? (t->head[c] ? t->head[c] : "") : cell_at(t, r - 2, c);
-				esc_md(out, s, strlen(s));
+				if (md_number(s))
+					sbuf_addstr(out, s);
+				else
+					esc_md(out, s, strlen(s));
 			}
 			sbuf_addstr(out, " |");
 		}

@@ -8,8 +8,10 @@
  *   rtable_text(&t, &out, 2); // or rtable_md(&t, &out)
  *   rtable_release(&t);
  *
- * Cells are copied. Text cells are escaped for the terminal (esc_term) or
- * for Markdown (esc_md) when rendered, so frame names may be passed as is.
+ * Cells are copied. Every cell and header is escaped for the terminal
+ * (esc_term) or for Markdown (esc_md) when rendered, so frame names may be
+ * passed as is; in Markdown a cell that is only a number (digits, blanks and
+ * . , % + -) is written unchanged, since those cannot form markup there.
  * Widths are counted in UTF-8 code points. Cells wider than RT_MAX_CELL code
  * points are cut with "..." in text output (Markdown keeps them whole).
  *

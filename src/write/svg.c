@@ -56,6 +56,53 @@ void svg_opts_init(struct svg_opts *o)
 	o->colors = "hot";
 }
 
+static bool font_char(long cp)
+{
+	if (cp < 0x80)
+		return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
+		       cp == ' ' || cp == '.' || cp == '_' || cp == '-';
+	/* letters of other scripts; not C1 controls, bidi controls, line
+	 * separators or non-characters */
+	return cp >= 0xa0 && cp != 0x200e && cp != 0x200f && !(cp >= 0x2028 && cp <= 0x202e) &&
+	       !(cp >= 0x2066 && cp <= 0x2069) && cp != 0xfeff && cp != 0xfffe && cp != 0xffff;
+}
+
+bool svg_fonttype_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	if (n == 0 || n > 256)
+		return false;
+	long quote = 0;
+	bool name = false; /* the current family has a character */
+	for (size_t i = 0; i < n;) {
+		long cp;
+		int k = esc_utf8_next(p + i, n - i, &cp);
+		if (cp < 0)
+			return false;
+		if (quote) {
+			if (cp == quote)
+				quote = 0;
+			else if (!font_char(cp))
+				return false;
+			else
+				name = true;
+		} else if (cp == '\'' || cp == '"') {
+			quote = cp;
+		} else if (cp == ',') {
+			if (!name)
+				return false;
+			name = false;
+		} else if (!font_char(cp)) {
+			return false;
+		} else if (cp != ' ') {
+			name = true;
+		}
+		i += (size_t)k;
+	}
+	return !quote && name;
+}
+
 const char *svg_default_title(const struct ftree *t, const struct svg_opts *o)
 {
 	if (o->title && *o->title)
@@ -721,6 +768,11 @@ static int render(const struct ftree *t, const struct svg_opts *o, struct out *o
 		sbuf_setf(err, "width must be 21..1000000 and height 2..100000 px");
 		return GF_EUSAGE;
 	}
+	if (o->fonttype && !svg_fonttype_ok(o->fonttype)) {
+		sbuf_setf(err, "invalid font family (expected names of letters, digits, blanks and . _ -, "
+			       "or quoted, separated by commas)");
+		return GF_EUSAGE;
+	}
 	if (!(o->fontsize > 0 && o->fontsize < 10000) || !(o->fontwidth > 0 && o->fontwidth < 100) ||
 	    !(o->minwidth >= 0) || isinf(o->minwidth)) {
 		sbuf_setf(err, "fontsize, fontwidth must be positive and minwidth non-negative");
@@ -786,7 +838,9 @@ static int render(const struct ftree *t, const struct svg_opts *o, struct out *o
 		     "<stop stop-color=\"%s\" offset=\"5%%\"/>\n<stop stop-color=\"%s\" offset=\"95%%\"/>\n"
 		     "</linearGradient>\n</defs>\n", bg1, bg2);
 	sbuf_addstr(b, "<style type=\"text/css\">\ntext { font-family:");
-	esc_xml(b, o->fonttype ? o->fonttype : "Verdana", strlen(o->fonttype ? o->fonttype : "Verdana"));
+	/* checked by svg_fonttype_ok: nothing in it needs escaping in XML text or
+	 * can end the CSS declaration */
+	sbuf_addstr(b, o->fonttype ? o->fonttype : "Verdana");
 	sbuf_addstr(b, "; font-size:");
 	add_num(b, fs);
 	sbuf_addstr(b, "px; fill:rgb(0,0,0); }\n"

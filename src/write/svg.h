@@ -117,7 +117,8 @@ struct svg_stats {
  * Renders t to fp. The tree's child order is used as is (call ftree_sort
  * first for flamegraph.pl's name order; flame chart trees keep input order).
  * @return GF_OK; GF_EINPUT with a message when the tree has no weight
- * (nothing to draw) or an option is invalid (bad bgcolors, width too small);
+ * (nothing to draw); GF_EUSAGE when an option is invalid (bad palette or
+ * bgcolors, width too small, a fonttype that fails svg_fonttype_ok);
  * GF_EOUTPUT when writing fails. st may be NULL.
  */
 int svg_render(const struct ftree *t, const struct svg_opts *o, FILE *fp,
@@ -133,6 +134,16 @@ int svg_render_buf(const struct ftree *t, const struct svg_opts *o, struct sbuf 
  * to build pruned trees (model/tree_pruned.h) that render identically.
  */
 double svg_min_weight(const struct svg_opts *o, int64_t real_total);
+
+/*
+ * True when s may be the CSS font-family list of the SVG (--fonttype): one
+ * or more family names separated by commas, each made of letters (any
+ * script), digits, blanks and . _ - or quoted whole in '...' or "..."; at
+ * most 256 bytes. Anything else (; { } < > ( ) / \ : ! @ # controls,
+ * unbalanced quotes, invalid UTF-8) could end the declaration or the
+ * <style> element and is refused: svg_render returns GF_EUSAGE.
+ */
+bool svg_fonttype_ok(const char *s);
 
 /* Default title for the options and tree (NULL title). */
 const char *svg_default_title(const struct ftree *t, const struct svg_opts *o);

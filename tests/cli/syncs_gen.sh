@@ -38,7 +38,7 @@ expect_grep "trace-text-fix" "pinned" "$T/out"
 long=$(awk 'length($0) > 100' "$T/out" | wc -l)
 expect_eq "trace-text-100-columns" "$long" "0"
 gf syncs --format md "$T/sync.json"
-expect_grep "trace-md" '^\| # \| per step \|' "$T/out"
+expect_grep "trace-md" '^\| \\?# \| per step \|' "$T/out"
 gf syncs --format json "$T/sync.json" "$T/fixed.json"
 got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d), d[0]["count"], d[1]["count"])' "$T/out")
 expect_eq "trace-two-inputs" "$got" "2 4 0"

@@ -5,18 +5,38 @@
  * text, Markdown and JSON, twice as two "ranks" for the straggler path; the
  * input is also read as py-spy folded stacks for the folded sync finder.
  * Must never crash, leak or trip UBSan; asserted invariants: per step,
- * busy + idle = wall and the gap causes add up to idle.
+ * busy + idle = wall and the gap causes add up to idle; every output is
+ * valid UTF-8 with no control byte but the newline (names are untrusted: the
+ * writers escape them), whatever the names in the input.
  * Seeds: tests/fuzz/corpus/report/ (small generated decode traces, a folded file).
  */
 #include "analyze/pysync.h"
 #include "analyze/report.h"
 #include "read/folded.h"
 #include "model/trace.h"
+#include "write/escape.h"
 #include "write/pysync_out.h"
 #include "write/report_out.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Writes one output into a fresh buffer and checks it: valid UTF-8, no C0
+ * control but '\n', no DEL, no C1 control, no bidi control (text, md and
+ * JSON alike: the writers escape every name). */
+static void check_out(const struct sbuf *b)
+{
+	const unsigned char *p = (const unsigned char *)b->buf;
+	for (size_t i = 0; i < b->len;) {
+		long cp;
+		int k = esc_utf8_next(p + i, b->len - i, &cp);
+		if (cp < 0 || (cp < 0x20 && cp != '\n') || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) ||
+		    cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069))
+			abort();
+		i += (size_t)k;
+	}
+}
 
 static void folded_path(const uint8_t *data, size_t size)
 {
@@ -29,8 +49,11 @@ static void folded_path(const uint8_t *data, size_t size)
 	if (!folded_read_mem(&t, (const char *)data, size, "fuzz", &fo, &st, &err)) {
 		struct pysync_result r;
 		if (!pysync_analyze(&t, &r, &err)) {
-			for (int f = REP_TEXT; f <= REP_JSON; f++)
+			for (int f = REP_TEXT; f <= REP_JSON; f++) {
+				sbuf_reset(&out);
 				pysync_out(&r, "fuzz", f, &out);
+				check_out(&out);
+			}
 			pysync_release(&r);
 		}
 	}
@@ -81,9 +104,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				comm_straggler(cl, ncl, 2, &sr);
 				struct sbuf out = SBUF_INIT;
 				for (int f = REP_TEXT; f <= REP_JSON; f++) {
+					sbuf_reset(&out);
 					report_out(in, 1, NULL, f, &out);
+					check_out(&out);
+					sbuf_reset(&out);
 					report_out(in, 2, &sr, f, &out);
+					check_out(&out);
+					sbuf_reset(&out);
 					report_out_syncs(in, f, &out);
+					check_out(&out);
 				}
 				sbuf_release(&out);
 				comm_straggler_release(&sr);

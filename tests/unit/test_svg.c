@@ -173,6 +173,74 @@ T_TEST(test_svg__escaping)
 	free(s);
 }
 
+/* --fonttype reaches the stylesheet: a value that could end the declaration,
+ * the rule or the <style> element is refused, nothing is written */
+T_TEST(test_svg__fonttype_cannot_inject_css)
+{
+	static const char *const bad[] = {
+		"Verdana; } #frames { display:none } x {", "x</style><script>alert(1)</script>",
+		"a{}", "x'", "\"x", "x:y", "a,,b", "", "x\ny", "url(x)", "x\\", "x\xff", "a\xe2\x80\xae" "b",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct svg_opts o;
+		svg_opts_init(&o);
+		o.fonttype = bad[i];
+		struct ftree t;
+		load(&t, "a;b 1\n", 0);
+		struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+		int rc = svg_render_buf(&t, &o, &out, NULL, &err);
+		if (rc != GF_EUSAGE || out.len)
+			T_FAIL_("fonttype %zu '%s' gave rc %d and %zu bytes", i, bad[i], rc, out.len);
+		ftree_release(&t);
+		sbuf_release(&out);
+		sbuf_release(&err);
+	}
+	static const char *const good[] = {
+		"Verdana", "'DejaVu Sans Mono', monospace", "\"Helvetica Neue\", Arial, sans-serif",
+		"Noto Sans CJK JP", "\xe3\x83\xa1\xe3\x82\xa4\xe3\x83\xaa\xe3\x82\xaa", "font-1.5_x",
+	};
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+		T_TRUE(svg_fonttype_ok(good[i]));
+		struct svg_opts o;
+		svg_opts_init(&o);
+		o.fonttype = good[i];
+		int rc;
+		char *s = render("a;b 1\n", &o, NULL, &rc);
+		T_EQ_I64(rc, 0);
+		char want[300];
+		snprintf(want, sizeof want, "text { font-family:%s; font-size:", good[i]);
+		T_TRUE(has(s, want));
+		free(s);
+	}
+}
+
+/* the consistent palette's colours go into fill="..." attributes: only plain
+ * colour syntax is stored, from a palette.map file or from a caller */
+T_TEST(test_svg__palmap_plain_colours_only)
+{
+	struct palmap *m = palmap_new();
+	palmap_set(m, "a", 1, "rgb(1,2,3)\" onload=\"alert(1)");
+	T_TRUE(palmap_get(m, "a", 1) == NULL);
+	palmap_set(m, "a", 1, "red;<x>");
+	T_TRUE(palmap_get(m, "a", 1) == NULL);
+	palmap_set(m, "a", 1, "rgb(1,2,3)");
+	T_EQ_STR(palmap_get(m, "a", 1), "rgb(1,2,3)");
+	const char *file = "b->rgb(4,5,6)\"/><script>\nc->#0a0b0c\nd->&amp;\n";
+	T_EQ_I64(palmap_parse(m, file, strlen(file)), 1);
+	T_TRUE(palmap_get(m, "b", 1) == NULL && palmap_get(m, "d", 1) == NULL);
+	T_EQ_STR(palmap_get(m, "c", 1), "#0a0b0c");
+	struct svg_opts o;
+	svg_opts_init(&o);
+	o.cp = m;
+	int rc;
+	char *s = render("a 1\nb 1\nc 1\n", &o, NULL, &rc);
+	T_EQ_I64(rc, 0);
+	T_TRUE(has(s, "fill=\"rgb(1,2,3)\"") && has(s, "fill=\"#0a0b0c\""));
+	T_TRUE(!has(s, "onload=\"alert") && !has(s, "<script>\n") && !has(s, "&amp;\""));
+	free(s);
+	palmap_free(m);
+}
+
 T_TEST(test_svg__deterministic)
 {
 	const char *in = "a;b;c 3\na;d 2\nx;y 7\n";
@@ -535,6 +603,8 @@ int main(void)
 	T_RUN(test_svg__icicle_and_subtitle_do_not_overlap);
 	T_RUN(test_svg__minwidth_aggregate);
 	T_RUN(test_svg__escaping);
+	T_RUN(test_svg__fonttype_cannot_inject_css);
+	T_RUN(test_svg__palmap_plain_colours_only);
 	T_RUN(test_svg__deterministic);
 	T_RUN(test_svg__diff_colors);
 	T_RUN(test_svg__exact_weights_and_factor);
