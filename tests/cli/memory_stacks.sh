@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # memory_stacks.sh — memory per stack in `top` and `svg` (issue 16): 200,000
 # unique stacks (4.2 MB of folded text, 220,002 tree nodes, 200,001 names)
-# must fit under an address-space limit (ulimit -v) that the old code
-# exceeded (out of memory, exit 4), with output identical to an unlimited run.
+# must fit under an address-space limit (ulimit -v: 48 MB for top, 40 MB for
+# svg) that the old code exceeded (out of memory, exit 4), with output
+# identical to an unlimited run. bench/bench_memory.sh measures the same
+# shape at 1 M, 3 M and 10 M stacks.
 # The limits hold on the release binary (GF_REL); ASan reserves terabytes of
 # address space, so these checks SKIP visibly without GF_REL.
 . "$(dirname "$0")/lib.sh"
@@ -19,6 +21,7 @@ same() {
 
 if [ -z "$GFR" ] || [ ! -x "$GFR" ]; then
   skip memory-top "GF_REL (the release binary) absent: ulimit -v needs it"
+  skip memory-svg "GF_REL (the release binary) absent: ulimit -v needs it"
 else
   # old code: 80 MB peak RSS for text (the five cells of every row kept as
   # strings, the whole output in memory, qsort's copy of the rows); now 22 MB
@@ -33,4 +36,16 @@ else
   limited "$GFR" top --sort name -o "$T/named.out" "$T/u.folded"
   expect_rc "memory-top-sort-name-file-under-${LIM}k" 0
   same "memory-top-sort-name-file-same" "$T/named.out" "$T/full.out"
+
+  # svg reads named files into the pruned trie: old code 43 MB peak RSS
+  # (every frame interned, 32-byte slots, 24-byte nodes), now 16 MB
+  LIM=40000
+  "$GFR" svg "$T/u.folded" >"$T/full.out" 2>/dev/null
+  limited "$GFR" svg "$T/u.folded"
+  expect_rc "memory-svg-under-${LIM}k" 0
+  same "memory-svg-same-output" "$T/lim.out" "$T/full.out"
+  limited "$GFR" svg --title big -o "$T/named.svg" "$T/u.folded"
+  expect_rc "memory-svg-file-under-${LIM}k" 0
+  "$GFR" svg --title big "$T/u.folded" >"$T/full.out" 2>/dev/null
+  same "memory-svg-file-same" "$T/named.svg" "$T/full.out"
 fi
