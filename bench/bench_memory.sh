@@ -2,9 +2,9 @@
 # bench_memory.sh — peak RSS and time of `gpuflame top` and `gpuflame svg` on
 # 1 M, 3 M and 10 M unique folded stacks (issue 16: memory per stack should be
 # a small multiple of its bytes), with the RSS / input ratio, next to the
-# baseline measured before the fix on the 10 M input (238 MB, the shape of
-# the issue's 229 MB one): top 3.93 GB in 29.5 s, svg 1.46 GB in 9.6 s
-# (16.5x and 6.1x the input). Set BASE to an older binary to measure it in
+# baseline measured before the fix on the 10 M input (226.8 MB, the shape of
+# the issue's 229 MB one): top 3837 MB in 29.5 s, svg 1428 MB in 9.6 s
+# (16.9x and 6.3x the input; MB here are 2^20 bytes, as GNU time counts). Set BASE to an older binary to measure it in
 # the same run instead (e.g. BASE=../main/build/rel/gpuflame).
 #
 # Input: "main;b<i/10>;c<i> 1" for i < N (made with awk under /tmp, once):
@@ -57,8 +57,8 @@ for m in $SIZES; do
     row "baseline svg ($BASE)" "$bytes" "$BASE" svg "$f" &&
       echo "svg peak RSS: $(ratio "$kb" "$svg_kb")x less than the baseline"
   elif [ "$m" = 10 ]; then
-    echo "baseline (before the fix, documented, not measured): top 3.93 GB in 29.5 s (16.5x)," \
-      "svg 1.46 GB in 9.6 s (6.1x)"
+    echo "baseline (before the fix, documented, not measured): top 3837 MB in 29.5 s (16.9x)," \
+      "svg 1428 MB in 9.6 s (6.3x)"
     echo "peak RSS vs baseline: top $(ratio $((3928944)) "$top_kb")x less," \
       "svg $(ratio $((1462264)) "$svg_kb")x less   (goal: RSS/input <= ~3)"
   fi

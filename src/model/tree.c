@@ -351,11 +351,14 @@ void ftree_sort(struct ftree *t)
 	uint32_t *rank = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *rank);
 	for (uint32_t i = 0; i < nn; i++)
 		rank[ids[i]] = i;
+	sort_pool = NULL;
+	free(ids); /* each table is freed once the next is made: 8 bytes per name at most */
 	/* node rank table: rank of each node's name */
 	uint32_t *nrank = gf_xmalloc((size_t)t->n * sizeof *nrank);
 	for (uint32_t i = 1; i < t->n; i++)
 		nrank[i] = rank[t->name[i]];
 	nrank[0] = 0;
+	free(rank);
 	rank_tab = nrank;
 	{
 		uint32_t *kids = NULL;
@@ -380,10 +383,7 @@ void ftree_sort(struct ftree *t)
 		free(kids);
 	}
 	rank_tab = NULL;
-	sort_pool = NULL;
 	free(nrank);
-	free(rank);
-	free(ids);
 }
 
 /* ---- metadata ---- */
