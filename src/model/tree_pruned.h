@@ -9,10 +9,11 @@
  * node names its frame by pointing into the line's bytes. So reading costs
  * little more than the shared prefixes, and memory is 32 bytes per trie node
  * plus a 4-byte table slot, besides the bytes themselves (the mapped file, or
- * a copy of each line's unshared part for other streams). ftrie_build then materialises a struct ftree holding every
- * node whose total is at least keep_min, plus all children of those nodes
- * (lighter children as leaves, with their exact totals), which is all the
- * renderer looks at; totals are exact.
+ * a copy of each line's unshared part for other streams). ftrie_build then
+ * materialises a struct ftree holding every node whose total is at least
+ * keep_min, plus all children of those nodes (lighter children as leaves,
+ * with their exact totals), which is all the renderer looks at; totals are
+ * exact. Only those nodes' names are interned.
  *
  *   struct ftree t; ftree_init(&t, NULL, 0);
  *   struct ftrie *tr = ftrie_new(&t);
@@ -22,8 +23,8 @@
  *
  * Regular files are mapped, and tails then point into the mapping (which
  * lives until ftrie_free); other streams are read with large freads and
- * tails are copied. Lookups hash the line's bytes along the path (no
- * interning until a node is created) and confirm every match exactly; see
+ * tails are copied. Lookups hash the line's bytes along the path and
+ * confirm every match exactly (parent node and name bytes); see
  * the notes at the top of tree_pruned.c and docs/svg.md "Performance".
  *
  * Parsing rules, statistics and messages are folded_read's (read/folded.h):
