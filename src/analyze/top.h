@@ -9,6 +9,9 @@
  *   top_sort(rows, n, &tree, TOP_SORT_SELF);
  *   ... free(rows);
  *
+ * Memory: 32 bytes per frame name, nothing per tree node (one walk over the
+ * child lists).
+ *
  * Weights come from the tree's width column (column 1, "after", for a
  * differential tree), in tree units (10^-t->scale), exact.
  *
@@ -22,10 +25,10 @@
 
 struct top_row {
 	uint32_t name;   /* pool id in t->names */
+	uint32_t nodes;  /* tree nodes with this name */
 	int64_t self;    /* sum of self weights of its nodes */
 	int64_t total;   /* sum of totals of its outermost nodes */
 	uint64_t stacks; /* distinct stacks (lines) containing it */
-	uint64_t nodes;  /* tree nodes with this name */
 };
 
 enum top_sort { TOP_SORT_SELF = 0, TOP_SORT_TOTAL = 1, TOP_SORT_NAME = 2 };

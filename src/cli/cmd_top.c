@@ -20,6 +20,7 @@
 
 #include "../analyze/top.h"
 #include "../base/num.h"
+#include "../base/ofile.h"
 #include "../read/folded.h"
 #include "../write/escape.h"
 
@@ -28,6 +29,7 @@
 #include <string.h>
 
 #define TEXT_COLS 100
+#define FLUSH_AT (64u << 10)
 
 static const char usage[] =
 	"usage: gpuflame top [options] [FILE...]\n"
@@ -88,6 +90,27 @@ static void add_cut(struct sbuf *b, const char *s, size_t n, size_t w)
 	sbuf_addstr(b, "\xE2\x80\xA6"); /* U+2026 */
 }
 
+/* Appends cell k of a row: self, self%, total, total%, stacks (exact). */
+static void add_cell(struct sbuf *b, const struct top_row *r, int k, int64_t all, unsigned scale)
+{
+	switch (k) {
+	case 0: num_fmt(b, r->self, scale); break;
+	case 1: pct(b, r->self, all); break;
+	case 2: num_fmt(b, r->total, scale); break;
+	case 3: pct(b, r->total, all); break;
+	default: sbuf_addf(b, "%llu", (unsigned long long)r->stacks); break;
+	}
+}
+
+/* Writes out b once it holds FLUSH_AT bytes (errors are seen at commit). */
+static void flush_some(struct sbuf *b, FILE *fp)
+{
+	if (b->len < FLUSH_AT)
+		return;
+	fwrite(b->buf, 1, b->len, fp);
+	sbuf_reset(b);
+}
+
 static void pad(struct sbuf *b, size_t have, size_t want)
 {
 	while (have++ < want)
@@ -137,6 +160,8 @@ int cmd_top(int argc, char **argv)
 	if (!countname)
 		countname = "samples";
 
+	/* the lookup index is not needed any more: free it before the rows */
+	ftree_compact(&t);
 	struct top_row *rows;
 	size_t n;
 	top_compute(&t, &rows, &n);
@@ -145,30 +170,28 @@ int cmd_top(int argc, char **argv)
 		n = (size_t)limit;
 	uint64_t nstacks = top_stacks(&t);
 
-	/* cells: self, self%, total, total%, stacks (exact text) */
-	struct sbuf out = SBUF_INIT, tmp = SBUF_INIT;
-	char **cell = gf_xcalloc(n * 5 + 1, sizeof *cell);
-	for (size_t i = 0; i < n; i++) {
-		const struct top_row *r = &rows[i];
-		sbuf_reset(&tmp); num_fmt(&tmp, r->self, t.scale); cell[i * 5] = gf_xstrdup(tmp.buf);
-		sbuf_reset(&tmp); pct(&tmp, r->self, all); cell[i * 5 + 1] = gf_xstrdup(tmp.buf);
-		sbuf_reset(&tmp); num_fmt(&tmp, r->total, t.scale); cell[i * 5 + 2] = gf_xstrdup(tmp.buf);
-		sbuf_reset(&tmp); pct(&tmp, r->total, all); cell[i * 5 + 3] = gf_xstrdup(tmp.buf);
-		sbuf_reset(&tmp); sbuf_addf(&tmp, "%llu", (unsigned long long)r->stacks);
-		cell[i * 5 + 4] = gf_xstrdup(tmp.buf);
-	}
+	/* Rows are formatted as they are written (the output can be bigger
+	 * than the input: nothing per row is kept); the text format measures
+	 * its columns in a first pass. */
 	static const char *const head[5] = {"SELF", "SELF%", "TOTAL", "TOTAL%", "STACKS"};
 	static const char *const key[5] = {"self", "self_pct", "total", "total_pct", "stacks"};
+	struct sbuf out = SBUF_INIT, tmp = SBUF_INIT, err = SBUF_INIT;
 	struct sbuf tot = SBUF_INIT;
 	num_fmt(&tot, all, t.scale);
+	struct ofile of;
+	if (ofile_open(&of, outpath, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 
 	if (fmt == 0) { /* text */
 		size_t wd[5];
 		size_t used = 0;
 		for (int k = 0; k < 5; k++) {
 			wd[k] = strlen(head[k]);
-			for (size_t i = 0; i < n; i++)
-				wd[k] = GF_MAX(wd[k], strlen(cell[i * 5 + k]));
+			for (size_t i = 0; i < n; i++) {
+				sbuf_reset(&tmp);
+				add_cell(&tmp, &rows[i], k, all, t.scale);
+				wd[k] = GF_MAX(wd[k], tmp.len);
+			}
 			used += wd[k] + 2;
 		}
 		size_t namew = used + 20 <= TEXT_COLS ? TEXT_COLS - used : 20;
@@ -182,34 +205,45 @@ int cmd_top(int argc, char **argv)
 		sbuf_addstr(&out, "NAME\n");
 		for (size_t i = 0; i < n; i++) {
 			for (int k = 0; k < 5; k++) {
-				pad(&out, strlen(cell[i * 5 + k]), wd[k]);
-				sbuf_addf(&out, "%s  ", cell[i * 5 + k]);
+				sbuf_reset(&tmp);
+				add_cell(&tmp, &rows[i], k, all, t.scale);
+				pad(&out, tmp.len, wd[k]);
+				sbuf_add(&out, tmp.buf, tmp.len);
+				sbuf_addstr(&out, "  ");
 			}
 			sbuf_reset(&tmp);
 			esc_term(&tmp, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
 			add_cut(&out, tmp.buf, tmp.len, namew);
 			sbuf_addch(&out, '\n');
+			flush_some(&out, of.fp);
 		}
 	} else if (fmt == 1) { /* tsv */
 		for (int k = 0; k < 5; k++)
 			sbuf_addf(&out, "%s\t", key[k]);
 		sbuf_addstr(&out, "name\n");
 		for (size_t i = 0; i < n; i++) {
-			for (int k = 0; k < 5; k++)
-				sbuf_addf(&out, "%s\t", cell[i * 5 + k]);
+			for (int k = 0; k < 5; k++) {
+				add_cell(&out, &rows[i], k, all, t.scale);
+				sbuf_addch(&out, '\t');
+			}
 			esc_term(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
 			sbuf_addch(&out, '\n');
+			flush_some(&out, of.fp);
 		}
 	} else if (fmt == 2) { /* markdown */
 		sbuf_addstr(&out, "| self | self % | total | total % | stacks | frame |\n"
 				  "|---:|---:|---:|---:|---:|:---|\n");
 		for (size_t i = 0; i < n; i++) {
 			sbuf_addstr(&out, "|");
-			for (int k = 0; k < 5; k++)
-				sbuf_addf(&out, " %s |", cell[i * 5 + k]);
+			for (int k = 0; k < 5; k++) {
+				sbuf_addch(&out, ' ');
+				add_cell(&out, &rows[i], k, all, t.scale);
+				sbuf_addstr(&out, " |");
+			}
 			sbuf_addstr(&out, " ");
 			esc_md(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
 			sbuf_addstr(&out, " |\n");
+			flush_some(&out, of.fp);
 		}
 	} else { /* json */
 		sbuf_addstr(&out, "{\"unit\": ");
@@ -219,21 +253,24 @@ int cmd_top(int argc, char **argv)
 		for (size_t i = 0; i < n; i++) {
 			sbuf_addstr(&out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
 			esc_json_str(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
-			for (int k = 0; k < 5; k++)
-				sbuf_addf(&out, ", \"%s\": %s", key[k], cell[i * 5 + k]);
+			for (int k = 0; k < 5; k++) {
+				sbuf_addf(&out, ", \"%s\": ", key[k]);
+				add_cell(&out, &rows[i], k, all, t.scale);
+			}
 			sbuf_addch(&out, '}');
+			flush_some(&out, of.fp);
 		}
 		sbuf_addstr(&out, n ? "\n]}\n" : "]}\n");
 	}
 
-	cli_write_out(outpath, &out);
-	for (size_t i = 0; i < n * 5; i++)
-		free(cell[i]);
-	free(cell);
+	fwrite(out.buf, 1, out.len, of.fp);
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	free(rows);
 	sbuf_release(&out);
 	sbuf_release(&tmp);
 	sbuf_release(&tot);
+	sbuf_release(&err);
 	ftree_release(&t);
 	return GF_EXIT_OK;
 }

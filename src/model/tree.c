@@ -68,22 +68,38 @@ static void slot_put(uint32_t *slot, size_t ns, uint32_t parent, uint32_t name, 
 	slot[j] = i + 1;
 }
 
-static void rehash(struct ftree *t)
+/* Rebuilds the table with room for `want` entries at load <= 3/4. */
+static void reindex(struct ftree *t, size_t want)
 {
-	size_t ns = t->nslot * 2;
+	size_t ns = 1024;
+	while (want * 4 > ns * 3)
+		ns *= 2;
 	uint32_t *slot = gf_xcalloc(ns, sizeof *slot);
+	size_t nh = 0;
 	for (uint32_t i = 1; i < t->n; i++)
-		if (wide(t, t->parent[i]))
+		if (wide(t, t->parent[i])) {
 			slot_put(slot, ns, t->parent[i], t->name[i], i);
+			nh++;
+		}
 	free(t->slot);
 	t->slot = slot;
 	t->nslot = ns;
+	t->nhashed = nh;
+}
+
+static void rehash(struct ftree *t)
+{
+	reindex(t, t->nslot * 3 / 4 + 1);
 }
 
 /* Adds child i of parent to the hash table (and all of parent's children
  * when parent just became wide). */
 static void index_child(struct ftree *t, uint32_t parent, uint32_t i)
 {
+	if (!t->slot) { /* after ftree_compact: i is already in the tree */
+		reindex(t, t->n);
+		return;
+	}
 	if (t->nkid[parent] == FT_SCAN_KIDS + 1) {
 		for (uint32_t c = t->child[parent]; c != FT_NONE; c = t->sib[c]) {
 			slot_put(t->slot, t->nslot, parent, t->name[c], c);
@@ -93,7 +109,7 @@ static void index_child(struct ftree *t, uint32_t parent, uint32_t i)
 		slot_put(t->slot, t->nslot, parent, t->name[i], i);
 		t->nhashed++;
 	}
-	if (t->nhashed * 2 > t->nslot)
+	if (t->nhashed * 4 > t->nslot * 3) /* load <= 3/4 */
 		rehash(t);
 }
 
@@ -119,7 +135,7 @@ uint32_t ftree_find(const struct ftree *t, uint32_t parent, uint32_t name)
 		uint32_t l = t->last[parent];
 		return l != FT_NONE && t->name[l] == name ? l : FT_NONE;
 	}
-	if (!wide(t, parent)) {
+	if (!wide(t, parent) || !t->slot) {
 		for (uint32_t c = t->child[parent]; c != FT_NONE; c = t->sib[c])
 			if (t->name[c] == name)
 				return c;
@@ -192,6 +208,38 @@ uint32_t ftree_add(struct ftree *t, const uint32_t *frames, size_t depth,
 			t->total2[node] += w[1];
 	}
 	return node;
+}
+
+void ftree_compact(struct ftree *t)
+{
+	free(t->slot);
+	t->slot = NULL;
+	t->nslot = 0;
+	t->nhashed = 0;
+	if (t->cap > t->n) {
+		uint32_t c = t->n;
+		t->name = gf_xreallocarray(t->name, c, sizeof *t->name);
+		t->parent = gf_xreallocarray(t->parent, c, sizeof *t->parent);
+		t->child = gf_xreallocarray(t->child, c, sizeof *t->child);
+		t->sib = gf_xreallocarray(t->sib, c, sizeof *t->sib);
+		t->total = gf_xreallocarray(t->total, c, sizeof *t->total);
+		t->nkid = gf_xreallocarray(t->nkid, c, sizeof *t->nkid);
+		if (t->total2)
+			t->total2 = gf_xreallocarray(t->total2, c, sizeof *t->total2);
+		if (t->last)
+			t->last = gf_xreallocarray(t->last, c, sizeof *t->last);
+		t->cap = c;
+	}
+}
+
+size_t ftree_bytes(const struct ftree *t)
+{
+	size_t per = 4 * sizeof(uint32_t) + sizeof(int64_t) + sizeof(uint8_t);
+	if (t->total2)
+		per += sizeof(int64_t);
+	if (t->last)
+		per += sizeof(uint32_t);
+	return (size_t)t->cap * per + t->nslot * sizeof *t->slot;
 }
 
 void ftree_make_diff(struct ftree *t)
@@ -303,11 +351,14 @@ void ftree_sort(struct ftree *t)
 	uint32_t *rank = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *rank);
 	for (uint32_t i = 0; i < nn; i++)
 		rank[ids[i]] = i;
+	sort_pool = NULL;
+	free(ids); /* each table is freed once the next is made: 8 bytes per name at most */
 	/* node rank table: rank of each node's name */
 	uint32_t *nrank = gf_xmalloc((size_t)t->n * sizeof *nrank);
 	for (uint32_t i = 1; i < t->n; i++)
 		nrank[i] = rank[t->name[i]];
 	nrank[0] = 0;
+	free(rank);
 	rank_tab = nrank;
 	{
 		uint32_t *kids = NULL;
@@ -332,10 +383,7 @@ void ftree_sort(struct ftree *t)
 		free(kids);
 	}
 	rank_tab = NULL;
-	sort_pool = NULL;
 	free(nrank);
-	free(rank);
-	free(ids);
 }
 
 /* ---- metadata ---- */

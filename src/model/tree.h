@@ -59,7 +59,8 @@ struct ftree {
 	 * is searched by walking its child list; the children of wider parents
 	 * are also in the hash table slot ((parent, name) -> node + 1). New
 	 * chains of frames (most of a random profile) thus never touch the
-	 * table, which keeps building fast and small. */
+	 * table, which keeps building fast and small. The table is kept at
+	 * most 3/4 full; slot is NULL after ftree_compact. */
 	uint32_t *slot;
 	size_t nslot;
 	size_t nhashed;  /* entries in slot */
@@ -86,6 +87,18 @@ uint32_t ftree_find(const struct ftree *t, uint32_t parent, uint32_t name);
  */
 uint32_t ftree_add(struct ftree *t, const uint32_t *frames, size_t depth,
 		   const int64_t *w, struct sbuf *err);
+
+/*
+ * Frees the child lookup table and trims the node arrays to the nodes in use,
+ * for a tree that is only read from now on (top, svg). Adding to it stays
+ * correct: the table is rebuilt when a wide parent gets a new child.
+ */
+void ftree_compact(struct ftree *t);
+/* Bytes held by the node arrays and the lookup table (not the name pool:
+ * pool_bytes), for memory accounting. About 25 bytes per node allocated
+ * (33 differential) plus 4 per table slot (at most 1/4 of them empty once
+ * more than 768 are used). */
+size_t ftree_bytes(const struct ftree *t);
 
 /* Makes the tree differential (allocates column 1, zero-filled). */
 void ftree_make_diff(struct ftree *t);

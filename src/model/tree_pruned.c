@@ -6,16 +6,22 @@
  *  - a regular file is mapped (mmap): no kernel copy, and tails point into
  *    the mapping; other streams are read with large freads and their tails
  *    copied into an append-only block arena (no realloc copies);
- *  - a frame is never interned while it is only looked up: the child table is
- *    keyed by a *path hash* (hash of the parent's path hash and the frame's
+ *  - a frame is never interned while reading: the child table is keyed by a
+ *    *path hash* (hash of the parent's path hash and the frame's
  *    bytes), which depends only on the line's bytes, so the slots of the next
  *    LOOKAHEAD frames are prefetched while the current one is compared; a
  *    match is confirmed exactly (same parent node, same name bytes), so the
  *    result never depends on the hash nor on the input order;
  *  - the ';' search and the frame hash are one pass over 8-byte words;
- *  - the slot holds everything the walk needs (weight, tail length), so a
- *    shared frame costs one (prefetched) cache line; the table is kept at
- *    most 3/4 full (memory: it is the largest structure after the tails).
+ *  - memory is one 32-byte node per trie node and a 4-byte slot of the
+ *    lookup table (kept at most 3/4 full) — no interned name, no copy of
+ *    the bytes of a mapped file: a node names its frame by a pointer into
+ *    the line's bytes (the mapping, or the arena for other streams), and
+ *    its tail (if any) follows the frame's ';' there. Names are interned
+ *    only for the nodes ftrie_build materialises (issue 16: 10 M unique
+ *    stacks, 227 MB, took 1428 MB of peak RSS, now 679 MB, the mapped
+ *    file's pages included). The table slot is a node index, so a shared
+ *    frame costs two cache lines (slot, node) besides its bytes.
  */
 #include "tree_pruned.h"
 
@@ -37,21 +43,18 @@
 #define ARENA_MAX (16u << 20)         /* largest regular arena block */
 #define MAP_MIN 1                     /* mapped from this size on (mmap rejects 0) */
 
-/* Lookup entry of one trie node (node 0, the root, has none). node == 0:
- * empty. tlen: 0 for a materialised frame; else the node is a tail, frame
- * `name` followed by the frames in tnode.tail[0, tlen - 1) (tlen - 1 bytes,
- * possibly 0 = one empty frame). */
-struct tslot {
-	uint64_t ph;
-	int64_t w;
-	uint32_t parent, name, node, tlen;
-};
-
+/* One trie node (node 0 is the root). Its frame is name[0, nlen), in bytes
+ * that live until ftrie_free (the mapped file or the arena). tlen: 0 for a
+ * materialised frame; else the node is a tail, its frame followed by the
+ * frames in name[nlen + 1, nlen + tlen) (tlen - 1 bytes after the ';',
+ * possibly 0 = one empty frame). Children have larger indices than their
+ * parent. ph: the low 32 bits of the path hash, the node's place in the
+ * lookup table (rehashing needs nothing else). */
 struct tnode {
-	uint32_t child, sib; /* child list (for ftrie_build) */
-	uint32_t slot;       /* index of its tslot (kept across rehashes) */
-	uint32_t pad_;
-	const char *tail;    /* tail bytes (arena or mapped file) when tlen > 0 */
+	int64_t w;
+	const char *name;
+	uint32_t nlen, tlen;
+	uint32_t parent, ph;
 };
 
 /* One frame of the line being inserted. */
@@ -64,8 +67,9 @@ struct ftrie {
 	struct ftree *t;
 	struct tnode *node;
 	uint32_t nn, ncap;
-	struct tslot *slot;
+	uint32_t *slot; /* node index, 0 = empty */
 	size_t nslot, nused;
+	size_t arena_bytes;
 	int64_t rootw;
 	char **blk; /* arena blocks */
 	size_t nblk;
@@ -158,62 +162,55 @@ static inline size_t frame_len(const char *s, size_t n)
 
 static void slot_rehash(struct ftrie *tr)
 {
-	size_t ns = tr->nslot * 2;
+	size_t ns = tr->nslot * 2, mask = ns - 1;
 	/* malloc + memset, not calloc: the table is read before it is written,
 	 * and a calloc'd mapping would take two page faults per page */
-	struct tslot *s = gf_xreallocarray(NULL, ns, sizeof *s);
+	uint32_t *s = gf_xreallocarray(NULL, ns, sizeof *s);
 	memset(s, 0, ns * sizeof *s);
-	for (size_t i = 0; i < tr->nslot; i++) {
-		const struct tslot *e = &tr->slot[i];
-		if (!e->node)
-			continue;
-		size_t j = (size_t)e->ph & (ns - 1);
-		while (s[j].node)
-			j = (j + 1) & (ns - 1);
-		s[j] = *e;
-		tr->node[e->node].slot = (uint32_t)j;
+	for (uint32_t i = 1; i < tr->nn; i++) {
+		size_t j = tr->node[i].ph & mask;
+		while (s[j])
+			j = (j + 1) & mask;
+		s[j] = i;
 	}
 	free(tr->slot);
 	tr->slot = s;
 	tr->nslot = ns;
 }
 
-/* The slot of parent's child named s[0, n) with path hash ph, or NULL. */
-static inline struct tslot *lookup(struct ftrie *tr, uint64_t ph, uint32_t parent,
-				   const char *s, size_t n)
+/* Parent's child named s[0, n) with path hash ph, or 0. */
+static inline uint32_t lookup(const struct ftrie *tr, uint64_t ph, uint32_t parent,
+			      const char *s, size_t n)
 {
 	size_t mask = tr->nslot - 1;
-	for (size_t j = (size_t)ph & mask; tr->slot[j].node; j = (j + 1) & mask) {
-		struct tslot *e = &tr->slot[j];
-		if (e->ph == ph && e->parent == parent && pool_len(tr->t->names, e->name) == n &&
-		    !memcmp(pool_str(tr->t->names, e->name), s, n))
-			return e;
+	uint32_t h = (uint32_t)ph;
+	for (size_t j = h & mask; tr->slot[j]; j = (j + 1) & mask) {
+		uint32_t i = tr->slot[j];
+		const struct tnode *e = &tr->node[i];
+		if (e->ph == h && e->parent == parent && e->nlen == n && !memcmp(e->name, s, n))
+			return i;
 	}
-	return NULL;
+	return 0;
 }
 
-/* New node under parent; tail: tlen (0 or rest bytes + 1) and its bytes
- * (already in the arena). @return the node. */
-static uint32_t add_node(struct ftrie *tr, uint32_t parent, uint32_t name, uint64_t ph,
-			 int64_t w, uint32_t tlen, const char *tail)
+/* New node under parent named name[0, nlen) (bytes that stay valid), tail
+ * length tlen (0 or rest bytes + 1, the rest following name's ';').
+ * @return the node. */
+static uint32_t add_node(struct ftrie *tr, uint32_t parent, const char *name, size_t nlen,
+			 uint64_t ph, int64_t w, uint32_t tlen)
 {
 	if (tr->nn == tr->ncap) {
 		tr->ncap *= 2;
 		tr->node = gf_xreallocarray(tr->node, tr->ncap, sizeof *tr->node);
 	}
 	uint32_t i = tr->nn++;
-	struct tnode *nd = &tr->node[i];
-	nd->child = FT_NONE;
-	nd->sib = tr->node[parent].child;
-	nd->tail = tail;
-	tr->node[parent].child = i;
+	tr->node[i] = (struct tnode){w, name, (uint32_t)nlen, tlen, parent, (uint32_t)ph};
 	if ((tr->nused + 1) * 4 > tr->nslot * 3) /* load <= 3/4 */
 		slot_rehash(tr);
-	size_t mask = tr->nslot - 1, j = (size_t)ph & mask;
-	while (tr->slot[j].node)
+	size_t mask = tr->nslot - 1, j = (uint32_t)ph & mask;
+	while (tr->slot[j])
 		j = (j + 1) & mask;
-	tr->slot[j] = (struct tslot){ph, w, parent, name, i, tlen};
-	nd->slot = (uint32_t)j;
+	tr->slot[j] = i;
 	tr->nused++;
 	return i;
 }
@@ -229,6 +226,7 @@ static const char *arena_put(struct ftrie *tr, const char *s, size_t n)
 		while (bs < n)
 			bs *= 2;
 		char *b = gf_xmalloc(bs);
+		tr->arena_bytes += bs;
 		tr->blk = gf_xreallocarray(tr->blk, tr->nblk + 1, sizeof *tr->blk);
 		tr->blk[tr->nblk++] = b;
 		if (own) {
@@ -253,7 +251,7 @@ struct ftrie *ftrie_new(struct ftree *t)
 	tr->ncap = 1024;
 	tr->node = gf_xmalloc(tr->ncap * sizeof *tr->node);
 	tr->nn = 1;
-	tr->node[0] = (struct tnode){FT_NONE, FT_NONE, 0, 0, NULL};
+	tr->node[0] = (struct tnode){0, "", 0, 0, FT_NONE, 0};
 	tr->nslot = 1024;
 	tr->slot = gf_xcalloc(tr->nslot, sizeof *tr->slot);
 	sbuf_init(&tr->rev, 256);
@@ -277,6 +275,11 @@ void ftrie_free(struct ftrie *tr)
 	vec_free(&tr->fr);
 	sbuf_release(&tr->rev);
 	free(tr);
+}
+
+size_t ftrie_bytes(const struct ftrie *tr)
+{
+	return (size_t)tr->ncap * sizeof *tr->node + tr->nslot * sizeof *tr->slot + tr->arena_bytes;
 }
 
 int64_t ftrie_total(const struct ftrie *tr)
@@ -334,7 +337,7 @@ static inline void scan_one(struct ftrie *tr)
 	f->len = len;
 	f->ph = ph;
 	tr->lph = ph;
-	__builtin_prefetch(&tr->slot[(size_t)ph & (tr->nslot - 1)]);
+	__builtin_prefetch(&tr->slot[(uint32_t)ph & (tr->nslot - 1)]);
 	if (semi)
 		tr->lpos += len + 1;
 	else
@@ -355,19 +358,14 @@ static void add_tail(struct ftrie *tr, uint32_t parent, const char *s, size_t n,
 		     int64_t w)
 {
 	const struct frm f = tr->fr.v[d];
-	uint32_t id = pool_intern(tr->t->names, s + f.off, f.len);
 	size_t e = f.off + f.len;
-	if (e < n)
-		add_node(tr, parent, id, f.ph, w, (uint32_t)(n - e),
-			 tr->stable ? s + e + 1 : arena_put(tr, s + e + 1, n - e - 1));
-	else
-		add_node(tr, parent, id, f.ph, w, 0, NULL);
+	const char *name = tr->stable ? s + f.off : arena_put(tr, s + f.off, n - f.off);
+	add_node(tr, parent, name, f.len, f.ph, w, e < n ? (uint32_t)(n - e) : 0);
 }
 
 /* Inserts the stack s[0..n) (trailing ';' already removed) with weight w. */
 static void insert(struct ftrie *tr, const char *s, size_t n, int64_t w)
 {
-	struct pool *names = tr->t->names;
 	tr->rootw += w;
 	tr->fr.n = 0;
 	tr->ls = s;
@@ -379,34 +377,33 @@ static void insert(struct ftrie *tr, const char *s, size_t n, int64_t w)
 	for (size_t d = 0;; d++) {
 		frame_at(tr, d);
 		const struct frm f = tr->fr.v[d];
-		struct tslot *e = lookup(tr, f.ph, p, s + f.off, f.len);
-		if (!e) {
+		uint32_t c = lookup(tr, f.ph, p, s + f.off, f.len);
+		if (!c) {
 			add_tail(tr, p, s, n, d, w);
 			return;
 		}
+		struct tnode *e = &tr->node[c]; /* invalid after add_node */
 		size_t end = f.off + f.len; /* the line's rest starts at end + 1 */
 		bool lrest = end < n;
 		if (!e->tlen) {
 			e->w += w;
 			if (!lrest)
 				return;
-			p = e->node;
+			p = c;
 			continue;
 		}
 		/* a tail starting with this frame */
-		uint32_t c = e->node;
-		const char *tp = tr->node[c].tail;
+		const char *tp = e->name + e->nlen + 1;
 		size_t tl = e->tlen - 1;
 		if (lrest && n - end - 1 == tl && !memcmp(s + end + 1, tp, tl)) {
 			e->w += w; /* the same stack again */
 			return;
 		}
 		int64_t oldw = e->w;
-		uint64_t cph = e->ph;
+		uint64_t cph = f.ph; /* the path hash of c (it depends on the bytes only) */
 		bool trest = true;
 		e->tlen = 0;
 		e->w += w;
-		tr->node[c].tail = NULL;
 		uint32_t cur = c;
 		while (lrest && trest) {
 			frame_at(tr, d + 1);
@@ -415,20 +412,16 @@ static void insert(struct ftrie *tr, const char *s, size_t n, int64_t w)
 			if (g.len != b || memcmp(s + g.off, tp, b))
 				break;
 			d++;
-			cur = add_node(tr, cur, pool_intern(names, tp, b), g.ph, oldw + w, 0, NULL);
+			cur = add_node(tr, cur, tp, b, g.ph, oldw + w, 0);
 			cph = g.ph;
 			lrest = g.off + g.len < n;
 			if (b < tl) { tp += b + 1; tl -= b + 1; } else trest = false;
 		}
 		if (trest) {
-			/* the tail's rest keeps its bytes in the arena */
+			/* the tail's rest keeps its bytes where they are */
 			size_t b = frame_len(tp, tl);
 			uint64_t ph = phash(cph, fhash(tp, b));
-			uint32_t id = pool_intern(names, tp, b);
-			if (b < tl)
-				add_node(tr, cur, id, ph, oldw, (uint32_t)(tl - b), tp + b + 1);
-			else
-				add_node(tr, cur, id, ph, oldw, 0, NULL);
+			add_node(tr, cur, tp, b, ph, oldw, b < tl ? (uint32_t)(tl - b) : 0);
 		}
 		if (lrest) {
 			frame_at(tr, d + 1);
@@ -450,8 +443,8 @@ static int rescale(struct ftrie *tr, unsigned d, struct sbuf *err)
 		return GF_EINPUT;
 	}
 	tr->rootw = r;
-	for (size_t i = 0; i < tr->nslot; i++)
-		tr->slot[i].w *= p;
+	for (uint32_t i = 1; i < tr->nn; i++)
+		tr->node[i].w *= p;
 	tr->scale = d;
 	return GF_OK;
 }
@@ -614,35 +607,39 @@ void ftrie_build(struct ftrie *tr, int64_t keep_min)
 	struct pool *names = t->names;
 	t->scale = tr->scale;
 	t->total[0] = tr->rootw;
-	/* explicit stack of (trie node, tree node) */
-	VEC(uint32_t) st = VEC_INIT;
-	vec_push(&st, 0u);
-	vec_push(&st, 0u);
-	while (st.n) {
-		uint32_t tn = st.v[st.n - 1], fn = st.v[st.n - 2];
-		st.n -= 2;
-		for (uint32_t c = tr->node[fn].child; c != FT_NONE; c = tr->node[c].sib) {
-			const struct tslot *f = &tr->slot[tr->node[c].slot];
-			uint32_t k = ftree_child(t, tn, f->name);
+	/* The lookup table is done with; in its place, the tree node of each
+	 * trie node whose children are materialised (FT_NONE for the others).
+	 * Parents come before their children, so one pass in index order does
+	 * it (the tree is sorted afterwards, so creation order does not show). */
+	free(tr->slot);
+	tr->slot = NULL;
+	tr->nslot = 0;
+	uint32_t *tree_of = gf_xmalloc((size_t)tr->nn * sizeof *tree_of);
+	tree_of[0] = 0;
+	for (uint32_t c = 1; c < tr->nn; c++) {
+		const struct tnode *f = &tr->node[c];
+		uint32_t tn = tree_of[f->parent];
+		tree_of[c] = FT_NONE;
+		if (tn == FT_NONE)
+			continue;
+		uint32_t k = ftree_child(t, tn, pool_intern(names, f->name, f->nlen));
+		t->total[k] += f->w;
+		if (f->w < keep_min)
+			continue;
+		if (!f->tlen) {
+			tree_of[c] = k;
+			continue;
+		}
+		const char *s = f->name + f->nlen + 1;
+		size_t len = f->tlen - 1, i = 0;
+		for (;;) {
+			size_t fl = frame_len(s + i, len - i);
+			k = ftree_child(t, k, pool_intern(names, s + i, fl));
 			t->total[k] += f->w;
-			if (f->w < keep_min)
-				continue;
-			if (f->tlen) {
-				const char *s = tr->node[c].tail;
-				size_t len = f->tlen - 1, i = 0;
-				for (;;) {
-					size_t fl = frame_len(s + i, len - i);
-					k = ftree_child(t, k, pool_intern(names, s + i, fl));
-					t->total[k] += f->w;
-					if (i + fl >= len)
-						break;
-					i += fl + 1;
-				}
-			} else if (tr->node[c].child != FT_NONE) {
-				vec_push(&st, c);
-				vec_push(&st, k);
-			}
+			if (i + fl >= len)
+				break;
+			i += fl + 1;
 		}
 	}
-	vec_free(&st);
+	free(tree_of);
 }

@@ -4,13 +4,16 @@
  *
  * Most frames of a big profile belong to long single-line tails (a stack that
  * leaves the shared prefixes never meets another line again). The trie here
- * keeps such a tail as the raw bytes of its remaining frames under one node,
- * interning only its first frame; a later line that shares the tail splits it.
- * So reading costs little more than the shared prefixes, and memory is about
- * the tails' bytes. ftrie_build then materialises a struct ftree holding every
- * node whose total is at least keep_min, plus all children of those nodes
- * (lighter children as leaves, with their exact totals), which is all the
- * renderer looks at; totals are exact.
+ * keeps such a tail as the raw bytes of its frames under one node; a later
+ * line that shares the tail splits it. Nothing is interned while reading: a
+ * node names its frame by pointing into the line's bytes. So reading costs
+ * little more than the shared prefixes, and memory is 32 bytes per trie node
+ * plus a 4-byte table slot, besides the bytes themselves (the mapped file, or
+ * a copy of each line's unshared part for other streams). ftrie_build then
+ * materialises a struct ftree holding every node whose total is at least
+ * keep_min, plus all children of those nodes (lighter children as leaves,
+ * with their exact totals), which is all the renderer looks at; totals are
+ * exact. Only those nodes' names are interned.
  *
  *   struct ftree t; ftree_init(&t, NULL, 0);
  *   struct ftrie *tr = ftrie_new(&t);
@@ -20,8 +23,8 @@
  *
  * Regular files are mapped, and tails then point into the mapping (which
  * lives until ftrie_free); other streams are read with large freads and
- * tails are copied. Lookups hash the line's bytes along the path (no
- * interning until a node is created) and confirm every match exactly; see
+ * tails are copied. Lookups hash the line's bytes along the path and
+ * confirm every match exactly (parent node and name bytes); see
  * the notes at the top of tree_pruned.c and docs/svg.md "Performance".
  *
  * Parsing rules, statistics and messages are folded_read's (read/folded.h):
@@ -59,7 +62,12 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 int64_t ftrie_total(const struct ftrie *tr);
 unsigned ftrie_scale(const struct ftrie *tr);
 
-/* Fills the tree given to ftrie_new (see above). Call once. */
+/* Bytes held by the trie (nodes, lookup table, copied bytes; not the
+ * mapped files), for memory accounting. */
+size_t ftrie_bytes(const struct ftrie *tr);
+
+/* Fills the tree given to ftrie_new (see above). Call once; only
+ * ftrie_free may follow. */
 void ftrie_build(struct ftrie *tr, int64_t keep_min);
 
 #endif
