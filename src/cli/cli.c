@@ -5,6 +5,7 @@
 #include "../read/folded.h"
 
 #include "../base/ofile.h"
+#include "../write/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,41 +103,52 @@ void cli_init(void)
 	atexit(close_stdout_at_exit);
 }
 
+/* Writes one message line: names and values inside it are untrusted, so
+ * control bytes (a newline or ESC in a file name), bidi controls and invalid
+ * UTF-8 are shown escaped (esc_term): a message stays one line and never
+ * drives the terminal. */
+static void message(const char *what, const char *fmt, va_list ap)
+{
+	struct sbuf raw = SBUF_INIT, shown = SBUF_INIT;
+	sbuf_vaddf(&raw, fmt, ap);
+	esc_term(&shown, raw.buf ? raw.buf : "", raw.len);
+	prefix();
+	if (what)
+		fputs(what, stderr);
+	fwrite(shown.buf ? shown.buf : "", 1, shown.len, stderr);
+	fputc('\n', stderr);
+	sbuf_release(&raw);
+	sbuf_release(&shown);
+}
+
 void cli_die(int exit_code, const char *fmt, ...)
 {
 	ofile_remove_temps();
 	cli_progress_done();
 	stdout_done = true;
 	fflush(stdout);
-	prefix();
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(exit_code);
 }
 
 void cli_warn(const char *fmt, ...)
 {
 	cli_progress_done();
-	prefix();
-	fputs("warning: ", stderr);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cli_usage_error(const char *fmt, ...)
 {
-	prefix();
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	fprintf(stderr, "Try 'gpuflame %s --help' for more information.\n", cli_cmd ? cli_cmd : "");
 	stdout_done = true;
 	exit(GF_EXIT_USAGE);
@@ -342,6 +354,10 @@ void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *s
 	tt->stacks += st->stacks;
 	tt->invalid += st->invalid;
 	tt->rounded += st->rounded;
+	if (tt->files++ < 4)
+		sbuf_addf(&tt->names, "%s'%s'", tt->names.len ? ", " : "", name);
+	else if (tt->files == 5)
+		sbuf_addstr(&tt->names, ", ...");
 }
 
 void cli_folded_report(struct cli_folded_totals *tt)
@@ -351,14 +367,15 @@ void cli_folded_report(struct cli_folded_totals *tt)
 			 (unsigned long long)tt->rounded, NUM_MAX_SCALE);
 	if (!tt->stacks) {
 		if (tt->invalid)
-			cli_die(GF_EXIT_INPUT, "no valid stack lines in the input (%llu invalid, first at %s)",
+			cli_die(GF_EXIT_INPUT, "%s: no valid stack lines (%llu invalid, first at %s)", tt->names.buf,
 				(unsigned long long)tt->invalid, tt->first.buf);
-		cli_die(GF_EXIT_INPUT, "no stack lines in the input (expected 'frame;frame count' lines)");
+		cli_die(GF_EXIT_INPUT, "%s: no stack lines (expected 'frame;frame count' lines)", tt->names.buf);
 	}
 	if (tt->invalid)
 		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)tt->invalid,
 			 tt->invalid == 1 ? "" : "s", tt->first.buf);
 	sbuf_release(&tt->first);
+	sbuf_release(&tt->names);
 }
 
 void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)

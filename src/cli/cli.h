@@ -112,10 +112,11 @@ struct folded_stats;
 struct folded_opts;
 struct ftree;
 struct cli_folded_totals {
-	uint64_t stacks, invalid, rounded;
+	uint64_t stacks, invalid, rounded, files;
 	struct sbuf first; /* where the first invalid line is */
+	struct sbuf names; /* 'a', 'b': the inputs, for "no stack lines" */
 };
-#define CLI_FOLDED_TOTALS_INIT { 0, 0, 0, SBUF_INIT }
+#define CLI_FOLDED_TOTALS_INIT { 0, 0, 0, 0, SBUF_INIT, SBUF_INIT }
 void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name);
 void cli_folded_report(struct cli_folded_totals *tt);
 /* Reads every input (stdin when nfiles == 0) into t with the folded reader,

@@ -164,6 +164,7 @@ static struct ftrie *read_pruned(struct ftree *t, int nfiles, char **files,
 		if (rc == FTRIE_UNSUPPORTED) {
 			ftrie_free(tr);
 			sbuf_release(&tt.first);
+			sbuf_release(&tt.names);
 			sbuf_release(&err);
 			return NULL;
 		}

@@ -150,7 +150,9 @@ int cmd_top(int argc, char **argv)
 	}
 	struct ftree t;
 	ftree_init(&t, NULL, 0);
-	cli_read_folded(&t, argc - optind, argv + optind, &fo);
+	size_t nin;
+	char **ins = cli_inputs(argc, argv, optind, &nin); /* '-' at most once */
+	cli_read_folded(&t, (int)nin, ins, &fo);
 	const int64_t *w = t.ncols == 2 ? t.total2 : t.total;
 	int64_t all = w[0];
 	if (all <= 0)

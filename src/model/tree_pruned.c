@@ -25,6 +25,7 @@
  */
 #include "tree_pruned.h"
 
+#include "../base/limits.h"
 #include "../base/mapguard.h"
 #include "../base/num.h"
 #include "../base/vec.h"
@@ -87,7 +88,25 @@ struct ftrie {
 	bool ldone;
 	uint64_t lph;
 	struct sbuf rev; /* reversed stack for --reverse */
+	uint64_t off; /* input bytes before the current buffer (for messages) */
 };
+
+/* A line (starting at byte at) longer than GPUFLAME_MAX_TOKEN, said as the
+ * folded reader says it: the byte where it passes the limit. */
+static int long_line(const struct ftrie *tr, const char *fname, uint64_t lineno, uint64_t at, struct sbuf *err)
+{
+	(void)tr;
+	sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)", fname,
+		  (unsigned long long)lineno, (unsigned long long)(at + gf_limits.token), (unsigned long long)gf_limits.token);
+	return GF_EINTERNAL;
+}
+
+static int big_input(const char *fname, struct sbuf *err)
+{
+	sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", fname,
+		  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
+	return GF_EINTERNAL;
+}
 
 /* Frame hashing. A frame's bytes are taken 8 at a time (little-endian
  * words); the last 0..7 bytes are zero-padded and mixed with the length. The
@@ -513,12 +532,16 @@ static int do_lines(struct ftrie *tr, const char *buf, size_t len, bool last, bo
 		if (!nl)
 			break;
 		size_t e = (size_t)(nl - buf);
+		if (e - i > gf_limits.token)
+			return long_line(tr, fname, st->lines + 1, tr->off + i, err);
 		tr->stable = stable;
 		if ((rc = do_line(tr, buf + i, e - i, fname, opts, st, err)))
 			break;
 		i = e + 1;
 	}
 	if (!rc && last && i < len) { /* last line without '\n' */
+		if (len - i > gf_limits.token)
+			return long_line(tr, fname, st->lines + 1, tr->off + i, err);
 		tr->stable = stable;
 		rc = do_line(tr, buf + i, len - i, fname, opts, st, err);
 		i = len;
@@ -565,9 +588,13 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 	if (!fname)
 		fname = "<stdin>";
 	size_t mlen, used;
+	tr->off = 0;
 	const char *m = map_file(tr, fp, &mlen);
-	if (m)
+	if (m) {
+		if (mlen > gf_limits.input)
+			return big_input(fname, err);
 		return do_lines(tr, m, mlen, true, true, &used, fname, opts, st, err);
+	}
 	/* Lines are cut from a buffer filled by large freads; a line longer
 	 * than the buffer grows it. buf[0, have) holds unprocessed bytes. */
 	size_t cap = READ_MIN, have = 0;
@@ -577,6 +604,11 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 	errno = 0;
 	while (!rc) {
 		if (have == cap) {
+			/* every complete line was taken: buf holds one unfinished line */
+			if (have > gf_limits.token) {
+				rc = long_line(tr, fname, st->lines + 1, tr->off, err);
+				break;
+			}
 			cap *= 2;
 			buf = gf_xrealloc(buf, cap);
 		} else if (cap < READ_MAX && have > cap / 2) {
@@ -585,6 +617,10 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 		}
 		size_t got = fread(buf + have, 1, cap - have, fp);
 		have += got;
+		if (tr->off + have > gf_limits.input) {
+			rc = big_input(fname, err);
+			break;
+		}
 		if (got == 0 || feof(fp) || ferror(fp))
 			eof = true;
 		rc = do_lines(tr, buf, have, eof, false, &used, fname, opts, st, err);
@@ -592,6 +628,7 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 			break;
 		memmove(buf, buf + used, have - used);
 		have -= used;
+		tr->off += used;
 	}
 	if (!rc && ferror(fp)) {
 		sbuf_setf(err, "cannot read '%s': %s", fname, strerror(errno));

@@ -19,7 +19,7 @@ if [ -e "$T/strict.svg" ]; then fail svg-err-strict-no-file "file written"; else
 : >"$T/empty.folded"
 gf svg "$T/empty.folded" -o "$T/e.svg"
 expect_rc svg-err-empty-exit1 1
-expect_grep svg-err-empty-msg 'no stack lines in the input' "$T/err"
+expect_grep svg-err-empty-msg "^gpuflame svg: '$T/empty.folded': no stack lines" "$T/err"
 if [ -e "$T/e.svg" ]; then fail svg-err-empty-no-file "file written"; else pass svg-err-empty-no-file; fi
 gf_in "$T/empty.folded" svg
 expect_rc svg-err-empty-stdin 1
