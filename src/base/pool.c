@@ -96,9 +96,9 @@ static char *pool_store(struct pool *p, const char *s, size_t n)
 	return dst;
 }
 
-static void pool_rehash(struct pool *p)
+/* (Re)builds the lookup table with ns slots (a power of two > 2n). */
+static void pool_slots(struct pool *p, size_t ns)
 {
-	size_t ns = p->nslot * 2;
 	uint32_t *slot = gf_xcalloc(ns, sizeof *slot);
 	for (uint32_t i = 0; i < p->n; i++) {
 		size_t j = p->ent[i].hash32 & (ns - 1);
@@ -111,9 +111,31 @@ static void pool_rehash(struct pool *p)
 	p->nslot = ns;
 }
 
+static void pool_rehash(struct pool *p)
+{
+	pool_slots(p, p->nslot * 2);
+}
+
+void pool_compact(struct pool *p)
+{
+	free(p->slot);
+	p->slot = NULL;
+	p->nslot = 0;
+	if (p->n && p->n < p->cap) {
+		p->ent = gf_xreallocarray(p->ent, p->n, sizeof *p->ent);
+		p->cap = p->n;
+	}
+}
+
 uint32_t pool_find(const struct pool *p, const char *s, size_t n)
 {
 	uint32_t h = (uint32_t)gf_hash(s, n);
+	if (!p->slot) { /* compacted: no table until the next intern */
+		for (uint32_t i = 0; i < p->n; i++)
+			if (p->ent[i].hash32 == h && p->ent[i].len == n && memcmp(p->ent[i].s, s, n) == 0)
+				return i;
+		return UINT32_MAX;
+	}
 	size_t j = h & (p->nslot - 1);
 	while (p->slot[j]) {
 		const struct pool_ent *e = &p->ent[p->slot[j] - 1];
@@ -129,6 +151,12 @@ uint32_t pool_intern(struct pool *p, const char *s, size_t n)
 	if (n > UINT32_MAX - 1)
 		n = UINT32_MAX - 1;
 	uint32_t h = (uint32_t)gf_hash(s, n);
+	if (!p->slot) { /* compacted: rebuild the table */
+		size_t ns = 1024;
+		while (ns <= (size_t)p->n * 2)
+			ns *= 2;
+		pool_slots(p, ns);
+	}
 	size_t j = h & (p->nslot - 1);
 	while (p->slot[j]) {
 		const struct pool_ent *e = &p->ent[p->slot[j] - 1];

@@ -31,6 +31,10 @@ uint32_t pool_find(const struct pool *p, const char *s, size_t n);
 const char *pool_str(const struct pool *p, uint32_t id);
 uint32_t pool_len(const struct pool *p, uint32_t id);
 uint32_t pool_count(const struct pool *p);
+/* Frees the lookup table and trims the entries once interning is done (ids
+ * and strings stay): pool_str is unchanged, pool_find scans, and the next
+ * pool_intern rebuilds the table. */
+void pool_compact(struct pool *p);
 /* Bytes held by the pool (for memory accounting in benchmarks). */
 size_t pool_bytes(const struct pool *p);
 

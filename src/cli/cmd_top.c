@@ -162,8 +162,9 @@ int cmd_top(int argc, char **argv)
 	if (!countname)
 		countname = "samples";
 
-	/* the lookup index is not needed any more: free it before the rows */
+	/* the lookup indexes are not needed any more: free them before the rows */
 	ftree_compact(&t);
+	pool_compact(t.names);
 	struct top_row *rows;
 	size_t n;
 	top_compute(&t, &rows, &n);

@@ -81,6 +81,19 @@ T_TEST(test_pool__intern)
 	T_EQ_I64(pool_count(p), 100004);
 	T_EQ_STR(pool_str(p, pool_find(p, "f99999", 6)), "f99999");
 	T_EQ_I64(pool_find(p, "nope", 4), UINT32_MAX);
+	/* compacted: the table is gone (bytes drop), ids and strings stay,
+	 * find still finds, and interning again rebuilds it */
+	size_t before = pool_bytes(p);
+	pool_compact(p);
+	T_TRUE(pool_bytes(p) + 100004 * 4 <= before);
+	T_EQ_STR(pool_str(p, 2), "x");
+	T_EQ_I64(pool_find(p, "f77", 3), pool_find(p, "f77", 3));
+	T_EQ_STR(pool_str(p, pool_find(p, "f77", 3)), "f77");
+	T_EQ_I64(pool_find(p, "nope", 4), UINT32_MAX);
+	T_EQ_I64(pool_intern_str(p, "aten::add"), b);
+	T_EQ_I64(pool_intern_str(p, "new"), 100004);
+	T_EQ_I64(pool_find(p, "new", 3), 100004);
+	T_EQ_I64(pool_count(p), 100005);
 	pool_free(p);
 }
 
