@@ -134,11 +134,19 @@ static bool looks_like_trace(const char *path, FILE *fp)
 		return true;
 	if (fp == stdin)
 		return false;
-	int c;
-	while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-		;
-	bool trace = c == '{' || c == '[' || c == 0x1f || c == 0x28; /* JSON, gzip, zstd magic */
+	unsigned char m[4] = {0};
+	size_t got = fread(m, 1, sizeof m, fp);
+	/* gzip, zstd, or a zstd skippable frame first (pzstd's output) */
+	bool trace = (got >= 1 && m[0] == 0x1f) || (got == 4 && m[0] == 0x28 && m[1] == 0xb5) ||
+		     (got == 4 && (m[0] & 0xf0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18);
 	rewind(fp);
+	if (!trace) {
+		int c;
+		while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+			;
+		trace = c == '{' || c == '['; /* JSON */
+		rewind(fp);
+	}
 	return trace;
 }
 

@@ -56,4 +56,14 @@ expect_rc "svg-big-input-stream" 4
 GPUFLAME_MAX_TOKEN=lots gf svg "$T/ok.folded"
 expect_rc "limit-bad-value" 2
 expect_grep "limit-bad-value-msg" "invalid GPUFLAME_MAX_TOKEN='lots'" "$T/err"
+# diff tells a pzstd trace (leading skippable frame) from folded text by its bytes
+if command -v pzstd >/dev/null; then
+  gzip -dc examples/decode-sync.json.gz >"$T/t.json"
+  pzstd -q -p 2 "$T/t.json" -o "$T/t.bin" 2>/dev/null
+  gf diff "$T/t.bin" "$T/t.bin"
+  expect_rc "diff-pzstd-trace" 0
+  expect_grep "diff-pzstd-trace-folded" "^# gpuflame: weight=gpu" "$T/out"
+else
+  skip "diff-pzstd-trace" "pzstd absent"
+fi
 exit 0
