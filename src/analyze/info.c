@@ -172,6 +172,8 @@ int info_event(void *ctx, const struct kev *e)
 	     e->kc == KC_CUDA_RUNTIME || e->kc == KC_CUDA_DRIVER)) {
 		struct info_hev h = { e->track, e->name, e->ts, end };
 		vec_push(&in->host, h);
+		if (__builtin_add_overflow(in->host_time_ns, dur, &in->host_time_ns))
+			in->host_time_overflow = true;
 	}
 	return 0;
 }

@@ -67,6 +67,8 @@ struct info {
 	uint64_t gpu_weighted, gpu_unweighted;
 	gf_ns gpu_time_ns;
 	bool gpu_time_overflow; /* the sum exceeds INT64_MAX (fold refuses such a trace) */
+	gf_ns host_time_ns;     /* sum of the host ranges' durations (the model's ranges) */
+	bool host_time_overflow; /* beyond INT64_MAX: fold, report and syncs refuse the trace */
 
 	VEC(struct info_rtc) rt_corr;   /* runtime/driver correlations (sorted after finish) */
 	VEC(struct info_corr) gpu_corr; /* GPU activities with a correlation */

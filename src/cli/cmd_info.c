@@ -186,6 +186,11 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 		sbuf_addstr(l, "the durations of the GPU activities add up to more than 2^63-1 ns (292 years); no GPU "
 			       "time total is shown, and fold, report and syncs refuse the trace");
 	}
+	if (in->host_time_overflow) {
+		l = lines[n++];
+		sbuf_addstr(l, "the durations of the host ranges add up to more than 2^63-1 ns (292 years); fold, "
+			       "report and syncs refuse the trace");
+	}
 	int64_t a, b;
 	if (in->have_span && !abs_span(in, kt, &a, &b)) {
 		l = lines[n++];

@@ -958,14 +958,23 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	t->th = b->th.v;
 	b->th.v = NULL;
 
-	/* every GPU sum below (per device, unattributed, and the analyses' per
-	 * step ones) is a part of this one: check it once */
-	gf_ns gpu_total = 0;
+	/* every sum of durations below (per device, unattributed, and the
+	 * analyses' per-step GPU, sync and launch times) is a part of one of
+	 * these two: check them once */
+	gf_ns total = 0;
 	for (uint32_t i = 0; i < t->nact; i++)
-		if (__builtin_add_overflow(gpu_total, t->act[i].end - t->act[i].start, &gpu_total)) {
+		if (__builtin_add_overflow(total, t->act[i].end - t->act[i].start, &total)) {
 			sbuf_setf(err, "the durations of the %u GPU activities add up to more than 2^63-1 ns "
 				       "(292 years); not a plausible trace",
 				  t->nact);
+			return GF_EINPUT;
+		}
+	total = 0;
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (__builtin_add_overflow(total, t->r[i].end - t->r[i].start, &total)) {
+			sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
+				       "(292 years); not a plausible trace",
+				  t->nr);
 			return GF_EINPUT;
 		}
 

@@ -65,9 +65,10 @@
  * (trace_times_usable) is one t.act record whose duration enters each GPU
  * sum once; one without (dur null, absent, not a number, 1e400, or beyond
  * 2^61 ns) is counted in warn.unweighted and in no sum, and `info` counts
- * the same ones. The sum of all activity durations is checked: beyond
- * INT64_MAX trace_finish fails (GF_EINPUT), so every partial GPU sum
- * (per device, per step, unattributed) fits in int64.
+ * the same ones. The sum of all activity durations and the sum of all host
+ * range durations (as written) are checked: beyond INT64_MAX ns (292 years)
+ * trace_finish fails (GF_EINPUT), so every partial sum of durations (per
+ * device, per step, unattributed, sync wait) fits in int64.
  *
  * Memory: 40 bytes per host range and per GPU activity, names as pool ids;
  * flow, instant, metadata and counter events cost nothing.
@@ -254,7 +255,8 @@ void trace_release(struct trace *t);
  * Reads a trace file ("-" = stdin) and builds the model (trace_add_event for
  * every event, then trace_finish). o may be NULL.
  * @return GF_OK; GF_EINPUT with the reader's one-line message, or when the
- * GPU activities' durations add up beyond INT64_MAX ns; GF_EINTERNAL when a
+ * GPU activities' or the host ranges' durations add up beyond INT64_MAX ns;
+ * GF_EINTERNAL when a
  * limit is exceeded (> 65535 host threads, > 4 G records).
  */
 int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err);
@@ -281,7 +283,8 @@ void trace_update_thread_names(struct trace *t, const struct ktrack *tracks, uin
 /*
  * Sorts, nests, links and finds steps. Must be called once after the last
  * trace_add_event. o may be NULL. @return GF_OK; GF_EINPUT with err when
- * the durations of the GPU activities add up beyond INT64_MAX ns (no file
+ * the durations of the GPU activities, or of the host ranges, add up
+ * beyond INT64_MAX ns (no file
  * name: trace_load adds it); GF_EINTERNAL with err when called twice.
  */
 int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err);

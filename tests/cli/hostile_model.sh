@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # hostile_model.sh — the trace model and `info` under hostile times and ids
 # (issue 16): hand-built traces with ts near INT64_MAX/1000 us, huge dur,
-# baseTimeNanoseconds near +-INT64_MAX, negative ts, GPU durations summing
-# past INT64_MAX, kernels whose dur is null / 1e400 / absent / a string, and
+# baseTimeNanoseconds near +-INT64_MAX, negative ts, GPU or host durations
+# summing past INT64_MAX, kernels whose dur is null / 1e400 / absent / a string, and
 # correlation ids that collide across two processes. Every trace command
 # (info text and JSON, fold with every weight, report, syncs, diff) runs on
 # $GF (the ASan+UBSan build): no sanitizer report, the documented exit code,
@@ -69,6 +69,16 @@ for i in range(6):  # six kernels of 2^61 ns: each in range, the sum is not
     ev.append({"ph": "X", "cat": "kernel", "name": "gemm_k", "pid": 0, "tid": 7 + i, "ts": 10, "dur": 2305843009213693, "args": {"correlation": i + 1}})
 json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
 PY
+python3 - "$T/hostsum.json" <<'PY'
+import json, sys
+M = 2305843009213693  # us, just under 2^61 ns: each range in range, 8 threads of them are not
+ev = []
+for th in range(8):
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": th, "ts": -M, "dur": M})
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::item", "pid": 1, "tid": th, "ts": -M + 1, "dur": M - 2})
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 1, "tid": th, "ts": -M + 2, "dur": M - 4, "args": {"correlation": 100 + th}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
 cat >"$T/dur.json" <<'J'
 {"traceEvents":[
 {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":100,"dur":1000},
@@ -103,7 +113,7 @@ cat >"$T/coll.json" <<'J'
 J
 
 # 1. every trace command on every hostile trace: no sanitizer report, exit as documented
-for f in ovf_ts ovf_base neg sum dur coll; do
+for f in ovf_ts ovf_base neg sum hostsum dur coll; do
   for cmd in "info" "info --format json" "fold -w gpu" "fold -w cpu" "fold -w wall" "fold -w idle" \
              "fold -w calls" "fold -w idle --per-step" "report" "report --format json" "syncs" "syncs --format json"; do
     # shellcheck disable=SC2086
@@ -111,8 +121,8 @@ for f in ovf_ts ovf_base neg sum dur coll; do
     no_san "hostile $f $cmd: no sanitizer report"
     want=0
     case "$f:$cmd" in
-      sum:info*) want=0 ;;
-      sum:*) want=1 ;;
+      sum:info*|hostsum:info*) want=0 ;;
+      sum:*|hostsum:*) want=1 ;;
     esac
     expect_rc "hostile $f $cmd: exit $want" "$want"
   done
@@ -134,6 +144,11 @@ assert any("add up to more than 2^63-1 ns" in w for w in t["warnings"]), t["warn
 print("ok")
 PY
 expect_grep "hostile sum info gpu_time null" "^ok$" "$T/check"
+
+gf syncs "$T/hostsum.json"
+expect_grep "hostile host sum syncs message" "hostsum.json': the durations of the 24 host ranges add up to more than 2\\^63-1 ns" "$T/err"
+gf info "$T/hostsum.json"
+expect_grep "hostile host sum info warns" "^warning: the durations of the host ranges add up to more than 2\\^63-1 ns" "$T/out"
 
 # 3. info: no wrapped absolute time; out-of-range events left out of the span, said so
 gf info --format json "$T/ovf_base.json"
