@@ -5,8 +5,9 @@
  *    not a complete event, ts/dur beyond 2^61 ns) are counted in
  *    warn.unweighted, never in a GPU sum, and info counts the same ones with
  *    the same GPU total;
- *  - the sum of all GPU durations beyond INT64_MAX is an input error of
- *    trace_finish (no signed overflow anywhere after it);
+ *  - the sum of all GPU durations, or of all host range durations, beyond
+ *    INT64_MAX is an input error of trace_finish (no signed overflow in any
+ *    partial sum after it), and info says so;
  *  - info's span and host intervals never compute an overflowing ts + dur;
  *  - correlation ids that collide across processes link within the
  *    device's process (merged multi-rank traces); one process is unchanged.
@@ -157,6 +158,22 @@ T_TEST(test_model_hostile__gpu_sum_overflow_is_an_error)
 	both_release(&b);
 }
 
+T_TEST(test_model_hostile__host_sum_overflow_is_an_error)
+{
+	struct both b;
+	both_init(&b);
+	struct sbuf err = SBUF_INIT;
+	/* five nested ranges of about 2^61 ns on one thread: each in range */
+	for (int i = 0; i < 5; i++)
+		add(&b, ev(&b, i ? KC_CPU_OP : KC_USER_ANNOTATION, "r", i, TRACE_MAX_TIME - 2 * i, 0));
+	T_EQ_I64(finish(&b, &err), GF_EINPUT);
+	T_TRUE(strstr(err.buf, "the durations of the 5 host ranges add up to more than 2^63-1 ns") == err.buf);
+	T_TRUE(b.in->host_time_overflow);
+	T_TRUE(!b.in->gpu_time_overflow);
+	sbuf_release(&err);
+	both_release(&b);
+}
+
 T_TEST(test_model_hostile__info_extreme_times)
 {
 	struct both b;
@@ -293,6 +310,7 @@ int main(void)
 {
 	T_RUN(test_model_hostile__unweighted_counted_same_as_info);
 	T_RUN(test_model_hostile__gpu_sum_overflow_is_an_error);
+	T_RUN(test_model_hostile__host_sum_overflow_is_an_error);
 	T_RUN(test_model_hostile__info_extreme_times);
 	T_RUN(test_model_hostile__collision_linked_within_process);
 	T_RUN(test_model_hostile__foreign_id_left_unattributed);
