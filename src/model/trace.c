@@ -761,7 +761,9 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 	 * one activity; a graph launch many, so it is never "taken"); pass 2
 	 * also takes an owned activity whose owner's call was taken already */
 	bool *taken = gf_xcalloc(n ? n : 1, sizeof *taken);
-	uint32_t *defer = gf_xmalloc((size_t)(t->nact ? t->nact : 1) * sizeof *defer);
+	struct pdefer {
+		uint32_t act, owner;
+	} *defer = gf_xmalloc((size_t)(t->nact ? t->nact : 1) * sizeof *defer);
 	size_t nd = 0;
 	for (uint32_t a = 0; a < t->nact; a++) {
 		struct trace_act *A = &t->act[a];
@@ -787,10 +789,10 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 				size_t j = l;
 				while (j < h && ce[j].proc != owner)
 					j++;
-				if (j < h && taken[j] && h - l > 1) {
+				if (j < h && taken[j] && ce[h - 1].proc != ce[l].proc) {
 					/* the owner's launch already started an activity:
 					 * this one is another process's */
-					defer[nd++] = a;
+					defer[nd++] = (struct pdefer){ a, owner };
 					continue;
 				}
 				if (j < h) {
@@ -800,8 +802,10 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 				}
 			} else if (h > l && ce[h - 1].proc == ce[l].proc) {
 				L = ce[l].idx; /* one process carries it */
+				if (!(t->r[L].flags & TRF_GRAPH))
+					taken[l] = true;
 			} else if (h > l) {
-				defer[nd++] = a; /* several do: pass 2 */
+				defer[nd++] = (struct pdefer){ a, owner }; /* several do: pass 2 */
 				continue;
 			}
 		}
@@ -810,7 +814,8 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 		set_launch(t, A, L, owner != TRACE_NONE ? pmin[owner] : gmin);
 	}
 	for (size_t k = 0; k < nd; k++) {
-		struct trace_act *A = &t->act[defer[k]];
+		struct trace_act *A = &t->act[defer[k].act];
+		uint32_t owner = defer[k].owner;
 		size_t l = pcorr_lower(ce, n, A->corr), h = l, pick = n;
 		unsigned cand = 0;
 		while (h < n && ce[h].corr == A->corr) {
@@ -829,7 +834,7 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 		} else {
 			t->warn.cross_process++;
 		}
-		set_launch(t, A, L, gmin);
+		set_launch(t, A, L, owner != TRACE_NONE ? pmin[owner] : gmin);
 	}
 	free(defer);
 	free(taken);
