@@ -687,11 +687,66 @@ static size_t pcorr_lower(const struct pcorr_ent *ce, size_t n, int64_t c)
 }
 
 /*
+ * The candidate calls of an activity starting at `start` among the entries
+ * ce[l..h) of its correlation: per process, its first entry (runtime before
+ * driver) that is not taken (when taken is given) and, when plaus, whose
+ * call starts at or before the activity (a kernel never starts before its
+ * launch). @return the number of processes with a candidate; *pick gets the
+ * candidate of the last of them.
+ */
+static unsigned cands(const struct trace *t, const struct pcorr_ent *ce, size_t l, size_t h, gf_ns start,
+		      const bool *taken, bool plaus, size_t *pick)
+{
+	unsigned k = 0;
+	for (size_t j = l; j < h;) {
+		size_t e = j;
+		bool found = false;
+		while (e < h && ce[e].proc == ce[j].proc) {
+			if (!found && !(taken && taken[e]) && (!plaus || t->r[ce[e].idx].start <= start)) {
+				found = true;
+				*pick = e;
+			}
+			e++;
+		}
+		k += found;
+		j = e;
+	}
+	return k;
+}
+
+/* cands with plausible times, or without when no call is plausible (a
+ * trace whose clocks disagree keeps its links). */
+static unsigned cands_any(const struct trace *t, const struct pcorr_ent *ce, size_t l, size_t h, gf_ns start,
+			  const bool *taken, size_t *pick)
+{
+	unsigned k = cands(t, ce, l, h, start, taken, true, pick);
+	return k ? k : cands(t, ce, l, h, start, taken, false, pick);
+}
+
+/* The owner's entry for an activity: its first plausible one, else its
+ * first one; h when the owner does not carry the id. */
+static size_t owner_entry(const struct trace *t, const struct pcorr_ent *ce, size_t l, size_t h, uint32_t owner,
+			  gf_ns start)
+{
+	size_t first = h;
+	for (size_t j = l; j < h; j++) {
+		if (ce[j].proc != owner)
+			continue;
+		if (first == h)
+			first = j;
+		if (t->r[ce[j].idx].start <= start)
+			return j;
+	}
+	return first;
+}
+
+/*
  * Linking within a process (see trace.h): correlation ids are per process,
  * so a trace merging several processes links an activity only to a call of
- * the process that owns its device. ce holds the n correlated calls.
+ * the process that owns its device. ce holds the n correlated calls, span
+ * each process's host time [span[2p], span[2p + 1]).
  */
-static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint32_t nproc)
+static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint32_t nproc, const gf_ns *span)
 {
 	qsort(ce, n, sizeof *ce, cmp_pcorr);
 	for (size_t j = 1; j < n; j++)
@@ -713,22 +768,18 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 		if (ce[j].corr < pmin[ce[j].proc])
 			pmin[ce[j].proc] = ce[j].corr;
 	int64_t gmin = n ? ce[0].corr : INT64_MAX;
-	/* votes: activities whose correlation exactly one process carries */
+	/* votes: activities with a candidate in exactly one process */
 	struct dvote *vote = gf_xmalloc((size_t)(t->nact ? t->nact : 1) * sizeof *vote);
 	size_t nv = 0;
 	for (uint32_t a = 0; a < t->nact; a++) {
 		const struct trace_act *A = &t->act[a];
 		if (A->corr == KEV_NONE)
 			continue;
-		size_t l = pcorr_lower(ce, n, A->corr);
-		if (l == n || ce[l].corr != A->corr)
-			continue;
-		size_t h = l + 1;
-		while (h < n && ce[h].corr == A->corr && ce[h].proc == ce[l].proc)
+		size_t l = pcorr_lower(ce, n, A->corr), h = l, pick = n;
+		while (h < n && ce[h].corr == A->corr)
 			h++;
-		if (h < n && ce[h].corr == A->corr)
-			continue; /* several processes carry it */
-		vote[nv++] = (struct dvote){ A->device, ce[l].proc };
+		if (h > l && cands_any(t, ce, l, h, A->start, NULL, &pick) == 1)
+			vote[nv++] = (struct dvote){ A->device, ce[pick].proc };
 	}
 	qsort(vote, nv, sizeof *vote, cmp_dvote);
 	/* owner per device: the process with the most votes (none on a tie) */
@@ -756,10 +807,11 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 		i = j;
 	}
 	/* links: to the owner's call; where the device has no owner, to the
-	 * only process carrying the correlation, else (pass 2) to the only
-	 * candidate call that no other activity took (a kernel launch starts
-	 * one activity; a graph launch many, so it is never "taken"); pass 2
-	 * also takes an owned activity whose owner's call was taken already */
+	 * only process with a candidate call, else (pass 2) to the only
+	 * candidate that no other activity took (a kernel launch starts one
+	 * activity; a graph launch many, so it is never "taken"); pass 2 also
+	 * takes an owned activity whose owner's call was taken already while
+	 * another process has a candidate */
 	bool *taken = gf_xcalloc(n ? n : 1, sizeof *taken);
 	struct pdefer {
 		uint32_t act, owner;
@@ -778,38 +830,43 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 		}
 		if (lo < no && own[lo].device == A->device)
 			owner = own[lo].proc;
-		uint32_t L = TRACE_NONE;
-		bool carried = false;
+		size_t l = n, h = n, pick = n;
 		if (A->corr != KEV_NONE) {
-			size_t l = pcorr_lower(ce, n, A->corr), h = l;
+			l = h = pcorr_lower(ce, n, A->corr);
 			while (h < n && ce[h].corr == A->corr)
 				h++;
-			carried = h > l;
-			if (owner != TRACE_NONE) {
-				size_t j = l;
-				while (j < h && ce[j].proc != owner)
-					j++;
-				if (j < h && taken[j] && ce[h - 1].proc != ce[l].proc) {
-					/* the owner's launch already started an activity:
-					 * this one is another process's */
-					defer[nd++] = (struct pdefer){ a, owner };
-					continue;
-				}
-				if (j < h) {
-					L = ce[j].idx;
-					if (!(t->r[L].flags & TRF_GRAPH))
-						taken[j] = true;
-				}
-			} else if (h > l && ce[h - 1].proc == ce[l].proc) {
-				L = ce[l].idx; /* one process carries it */
-				if (!(t->r[L].flags & TRF_GRAPH))
-					taken[l] = true;
-			} else if (h > l) {
-				defer[nd++] = (struct pdefer){ a, owner }; /* several do: pass 2 */
+		}
+		uint32_t L = TRACE_NONE;
+		if (h > l && owner != TRACE_NONE) {
+			size_t j = owner_entry(t, ce, l, h, owner, A->start);
+			if (j < h && taken[j] && cands_any(t, ce, l, h, A->start, taken, &pick) > 0) {
+				/* the owner's launch already started an activity:
+				 * this one is another process's */
+				defer[nd++] = (struct pdefer){ a, owner };
 				continue;
 			}
+			if (j == h && (A->corr > pmin[owner] || A->start < span[2 * owner] ||
+				       A->start >= span[2 * owner + 1]) &&
+			    cands_any(t, ce, l, h, A->start, taken, &pick) == 1) {
+				/* the owner does not carry an id inside its window, or
+				 * the activity starts outside the owner's host time: a
+				 * process sharing the device launched it */
+				j = pick;
+			}
+			if (j < h) {
+				L = ce[j].idx;
+				taken[j] = !(t->r[L].flags & TRF_GRAPH);
+			}
+		} else if (h > l) {
+			unsigned k = cands_any(t, ce, l, h, A->start, NULL, &pick);
+			if (k > 1) {
+				defer[nd++] = (struct pdefer){ a, owner }; /* pass 2 */
+				continue;
+			}
+			L = ce[pick].idx; /* one process has candidates */
+			taken[pick] = !(t->r[L].flags & TRF_GRAPH);
 		}
-		if (L == TRACE_NONE && carried)
+		if (L == TRACE_NONE && h > l)
 			t->warn.cross_process++;
 		set_launch(t, A, L, owner != TRACE_NONE ? pmin[owner] : gmin);
 	}
@@ -817,20 +874,12 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 		struct trace_act *A = &t->act[defer[k].act];
 		uint32_t owner = defer[k].owner;
 		size_t l = pcorr_lower(ce, n, A->corr), h = l, pick = n;
-		unsigned cand = 0;
-		while (h < n && ce[h].corr == A->corr) {
-			/* the first call of each process (runtime before driver) */
-			if ((h == l || ce[h - 1].proc != ce[h].proc) && !taken[h]) {
-				cand++;
-				pick = h;
-			}
+		while (h < n && ce[h].corr == A->corr)
 			h++;
-		}
 		uint32_t L = TRACE_NONE;
-		if (cand == 1) {
+		if (cands_any(t, ce, l, h, A->start, taken, &pick) == 1) {
 			L = ce[pick].idx;
-			if (!(t->r[L].flags & TRF_GRAPH))
-				taken[pick] = true;
+			taken[pick] = !(t->r[L].flags & TRF_GRAPH);
 		} else {
 			t->warn.cross_process++;
 		}
@@ -875,12 +924,26 @@ static void link_acts(struct trace *t, struct trace_build *b)
 		int64_t *p = bsearch(&t->th[i].pid, pids, nproc, sizeof *pids, cmp_pid);
 		proc_of[i] = p ? (uint32_t)(p - pids) : TRACE_NONE;
 	}
+	/* each process's host time: [earliest start, latest end) of its ranges */
+	gf_ns *span = gf_xmalloc(2 * (size_t)nproc * sizeof *span);
+	for (uint32_t p = 0; p < nproc; p++) {
+		span[2 * p] = INT64_MAX;
+		span[2 * p + 1] = INT64_MIN;
+	}
 	struct pcorr_ent *ce = gf_xmalloc(n * sizeof *ce);
 	size_t k = 0;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE)
-			ce[k++] = (struct pcorr_ent){ t->r[i].corr, proc_of[t->r[i].thread], i, t->r[i].kind };
-	link_processes(t, ce, n, nproc);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		uint32_t p = proc_of[r->thread];
+		if (p != TRACE_NONE) {
+			span[2 * p] = GF_MIN(span[2 * p], r->start);
+			span[2 * p + 1] = GF_MAX(span[2 * p + 1], r->end);
+		}
+		if ((r->kind == TR_RUNTIME || r->kind == TR_DRIVER) && r->corr != KEV_NONE)
+			ce[k++] = (struct pcorr_ent){ r->corr, p, i, r->kind };
+	}
+	link_processes(t, ce, n, nproc, span);
+	free(span);
 	free(ce);
 	free(proc_of);
 	free(pids);

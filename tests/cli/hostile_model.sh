@@ -9,9 +9,9 @@
 # no wrong number. GPU weight is conserved: info's gpu_time.total_ns equals
 # the sum of `fold --weight gpu` exactly (Python integers), and fold, report
 # and syncs warn about unweighted activities in info's words. On the corpus:
-# the same equality on every trace, and the 8-rank dlrm traces merged into
-# one file fold exactly to the sum of the per-rank folds (links stay within
-# a process). With GF_OLD=<older gpuflame>, also checks that fold --weight
+# the same equality on every trace, and traces merged into one file (the 8
+# dlrm ranks, two HTA ranks, two processes sharing GPU 0) fold exactly to
+# the sum of their folds (links stay within a process). With GF_OLD=<older gpuflame>, also checks that fold --weight
 # gpu and info --format json (less the gpu_time line) did not change on the
 # corpus. SKIPs the corpus parts without ../shared.
 . "$(dirname "$0")/lib.sh"
@@ -251,31 +251,48 @@ while IFS= read -r f; do
 done < <(find "$GF_SHARED/corpus/traces" \( -name '*.json' -o -name '*.json.gz' \) ! -name 'execution_details.json' | sort)
 [ "$n" -ge 30 ] && pass "hostile corpus count ($n traces)" || fail "hostile corpus count" "only $n traces"
 
-tarf=$GF_SHARED/corpus/traces/param/dlrm_kineto.tar.gz
-if [ -f "$tarf" ] && mkdir "$T/dlrm" && tar xzf "$tarf" -C "$T/dlrm"; then
-  python3 - "$T/dlrm" "$T/merged.json" <<'PY'
-import glob, json, sys
+# merged_equals_sum NAME TRACE... : the traces merged into one file fold to
+# exactly the sum of their folds (fold stacks carry no pid), and fold warns
+# when their correlation ids collide (WARN_COLLIDE=1)
+merged_equals_sum() {
+  local name=$1; shift
+  python3 - "$T/merged.json" "$@" <<'PY'
+import gzip, json, sys
 ev = []
-for f in sorted(glob.glob(sys.argv[1] + "/*/*.json")):
-    ev += json.load(open(f))["traceEvents"]
-json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
+for f in sys.argv[2:]:
+    b = open(f, "rb").read()
+    if b[:2] == b"\x1f\x8b":
+        b = gzip.decompress(b)
+    ev += json.loads(b)["traceEvents"]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
 PY
-  for f in "$T"/dlrm/*/*.json; do "$GFR" fold -q --unit ns "$f" | grep -v '^#'; done |
+  for f in "$@"; do "$GFR" fold -q --unit ns "$f" | grep -v '^#'; done |
     python3 -c '
 import sys, collections
 s = collections.Counter()
 for l in sys.stdin:
     k, w = l.rstrip("\n").rsplit(" ", 1)
     s[k] += int(w)
-for k in sorted(s):
-    print(k, s[k])' >"$T/sum.folded"
+for k in s:
+    print(k, s[k])' | sort >"$T/sum.folded"
   "$GFR" fold --unit ns "$T/merged.json" 2>"$T/err" | grep -v '^#' | sort >"$T/merged.folded"
-  sort "$T/sum.folded" -o "$T/sum.folded"
-  expect_same "hostile merged ranks fold = sum of rank folds" "$T/merged.folded" "$T/sum.folded"
-  expect_grep "hostile merged ranks warn" "correlation ids are carried by runtime/driver calls of more than one process \\(8 processes" "$T/err"
+  expect_same "hostile merged $name: fold = sum of folds" "$T/merged.folded" "$T/sum.folded"
+  if [ "${WARN_COLLIDE:-0}" = 1 ]; then
+    expect_grep "hostile merged $name: warns" "correlation ids are carried by runtime/driver calls of more than one process \\($# processes" "$T/err"
+  fi
+}
+C=$GF_SHARED/corpus/traces
+tarf=$C/param/dlrm_kineto.tar.gz
+if [ -f "$tarf" ] && mkdir "$T/dlrm" && tar xzf "$tarf" -C "$T/dlrm"; then
+  WARN_COLLIDE=1 merged_equals_sum "dlrm 8 ranks" "$T"/dlrm/*/*.json
 else
-  skip "hostile merged ranks" "no dlrm_kineto.tar.gz"
+  skip "hostile merged dlrm 8 ranks" "no dlrm_kineto.tar.gz"
 fi
+# two ranks of one job (GPU 0 and 1)
+WARN_COLLIDE=1 merged_equals_sum "hta 2 ranks" "$C/hta/trace_filter/sampled_rank-0.json.gz" "$C/hta/trace_filter/sampled_rank-1.json.gz"
+# two unrelated processes on the same device (GPU 0), at different times
+merged_equals_sum "2 processes on GPU 0" "$C/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" \
+  "$C/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz"
 
 # 7. optional: outputs unchanged against an older binary (GF_OLD)
 if [ -z "${GF_OLD:-}" ]; then skip "hostile corpus unchanged" "GF_OLD not set"; exit 0; fi
