@@ -275,6 +275,43 @@ T_TEST(test_model_hostile__foreign_id_left_unattributed)
 	both_release(&b);
 }
 
+/* Two processes share GPU 0 at different times (ids 1..3 and 7..8, no
+ * collision): the device's owner is process 100 (more activities), but
+ * process 200's kernels start outside process 100's host time, so they link
+ * to process 200's calls. A kernel whose launch would start after it is not
+ * a candidate when a call that starts before it exists. */
+T_TEST(test_model_hostile__shared_device_and_plausible_times)
+{
+	struct both b;
+	both_init(&b);
+	struct sbuf err = SBUF_INIT;
+	tracks[3] = tracks[1]; /* process 200 on GPU 0 as well */
+	add(&b, ev(&b, KC_CPU_OP, "p100_op", 10, 100, 0));
+	for (int c = 1; c <= 3; c++)
+		add(&b, corr(ev(&b, KC_CUDA_RUNTIME, "cudaLaunchKernel", 10 + 10 * c, 5, 0), c));
+	for (int c = 1; c <= 3; c++)
+		add(&b, corr(ev(&b, KC_KERNEL, "k100", 50 + 10 * c, 5, 1), c));
+	add(&b, ev(&b, KC_CPU_OP, "p200_op", 10000, 100, 2));
+	for (int c = 7; c <= 8; c++)
+		add(&b, corr(ev(&b, KC_CUDA_RUNTIME, "cudaLaunchKernel", 10000 + c, 5, 2), c));
+	for (int c = 7; c <= 8; c++)
+		add(&b, corr(ev(&b, KC_KERNEL, "k200", 10050 + c, 5, 3), c));
+	/* id 2 again in process 200, launched late: process 100's id-2 kernel
+	 * started long before it */
+	add(&b, corr(ev(&b, KC_CUDA_RUNTIME, "cudaLaunchKernel", 10090, 5, 2), 2));
+	add(&b, corr(ev(&b, KC_KERNEL, "k200", 10095, 5, 3), 2));
+	T_EQ_I64(finish(&b, &err), GF_OK);
+	for (uint32_t a = 0; a < b.t.nact; a++) {
+		const char *k = pool_str(b.t.names, b.t.act[a].name);
+		T_EQ_STR(launch_op(&b.t, a), !strcmp(k, "k100") ? "p100_op" : "p200_op");
+	}
+	T_EQ_I64(b.t.warn.unattributed, 0);
+	T_EQ_I64(b.t.warn.cross_process, 0);
+	T_EQ_I64(b.t.warn.corr_shared, 1);
+	sbuf_release(&err);
+	both_release(&b);
+}
+
 /* One process: linking is the plain lookup (first call wins, duplicates
  * counted), whatever the devices. */
 T_TEST(test_model_hostile__one_process_unchanged)
@@ -314,6 +351,7 @@ int main(void)
 	T_RUN(test_model_hostile__info_extreme_times);
 	T_RUN(test_model_hostile__collision_linked_within_process);
 	T_RUN(test_model_hostile__foreign_id_left_unattributed);
+	T_RUN(test_model_hostile__shared_device_and_plausible_times);
 	T_RUN(test_model_hostile__one_process_unchanged);
 	return t_done();
 }
