@@ -9,10 +9,15 @@
  *
  * Gathered while streaming (info_event is a kineto_event_fn): counts by
  * kind, per-track event counts, the time span, ProfilerStep#N numbers,
- * python_function / nn.Module / cudaGraphLaunch / NCCL counts. Kept per event
- * for info_finish: the correlation of each runtime call and GPU activity
- * (16 bytes each) and the interval of each host event (24 bytes) — so memory
- * grows with the number of events, never with the JSON text.
+ * python_function / nn.Module / cudaGraphLaunch / NCCL counts, the GPU time
+ * by the model's rule (trace_times_usable: weighted and unweighted
+ * activities, their exact total). The span and the host intervals cover only
+ * events inside the model's time range (|ts|, dur <= 2^61 ns), so no ts + dur
+ * overflows; the others are counted (out_of_range). Kept per event for
+ * info_finish: the correlation of each runtime call (with its process) and
+ * GPU activity (16 bytes each) and the interval of each host event (24
+ * bytes) — so memory grows with the number of events, never with the JSON
+ * text.
  *
  * info_finish computes: correlation coverage (GPU activities whose
  * correlation matches a runtime/driver call), GPU work launched before the
