@@ -67,7 +67,7 @@ static int load(struct trace *t, const char *path, bool mem, const void *buf, si
 	rc = trace_finish(t, o, err);
 	if (rc == GF_EINPUT) {
 		struct sbuf m = SBUF_INIT;
-		sbuf_addf(&m, "'%s': %s", path, err->buf);
+		sbuf_addf(&m, "'%s': %s", !mem && !strcmp(path, "-") ? "<stdin>" : path, err->buf);
 		sbuf_setf(err, "%s", m.buf);
 		sbuf_release(&m);
 	}

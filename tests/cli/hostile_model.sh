@@ -135,6 +135,8 @@ done
 # 2. the GPU sum beyond INT64_MAX: a clear error naming the file (exit 1), info shows null
 gf fold "$T/sum.json"
 expect_grep "hostile sum fold message" "sum.json': the durations of the 6 GPU activities add up to more than 2\\^63-1 ns" "$T/err"
+gf_in "$T/sum.json" report -
+expect_grep "hostile sum stdin message" "^gpuflame report: '<stdin>': the durations of the 6 GPU activities" "$T/err"
 gf info --format json "$T/sum.json"
 python3 - "$T/out" >"$T/check" 2>&1 <<'PY'
 import json, sys
