@@ -1,6 +1,8 @@
 /* info.c — trace summary and warnings for `gpuflame info` (see info.h). */
 #include "info.h"
 
+#include "../model/trace.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,8 +85,26 @@ int info_event(void *ctx, const struct kev *e)
 		in->track_events.n = n;
 	}
 	in->track_events.v[e->track]++;
-	gf_ns end = e->ts + (e->dur != KEV_NONE ? e->dur : 0);
-	if (!in->have_span) {
+	/* the model's range (trace_times_usable), so that ts + dur and every
+	 * difference of two times fit in int64 */
+	gf_ns dur = e->dur != KEV_NONE && e->dur > 0 ? e->dur : 0;
+	bool usable = trace_times_usable(e->ts, dur);
+	bool gpu = e->kc == KC_KERNEL || e->kc == KC_GPU_MEMCPY || e->kc == KC_GPU_MEMSET;
+	if (gpu) {
+		if (e->ph == 'X' && e->dur != KEV_NONE && usable) {
+			in->gpu_weighted++;
+			if (__builtin_add_overflow(in->gpu_time_ns, dur, &in->gpu_time_ns))
+				in->gpu_time_overflow = true;
+		} else {
+			in->gpu_unweighted++;
+		}
+	}
+	if (!usable)
+		in->out_of_range++;
+	gf_ns end = usable ? e->ts + dur : 0;
+	if (!usable) {
+		/* not in the span */
+	} else if (!in->have_span) {
 		in->have_span = true;
 		in->t_min = e->ts;
 		in->t_max = end;
@@ -118,8 +138,10 @@ int info_event(void *ctx, const struct kev *e)
 		in->rt_events++;
 		if (f & NF_GRAPH)
 			in->graph_launches++;
-		if (e->correlation != KEV_NONE)
-			vec_push(&in->rt_corr, e->correlation);
+		if (e->correlation != KEV_NONE) {
+			struct info_rtc rc = { e->correlation, (int64_t)e->track };
+			vec_push(&in->rt_corr, rc);
+		}
 		if (e->external_id != KEV_NONE) {
 			in->rt_with_ext++;
 			if (e->external_id == e->correlation)
@@ -145,11 +167,13 @@ int info_event(void *ctx, const struct kev *e)
 	default:
 		break;
 	}
-	if (e->ph == 'X' && e->dur != KEV_NONE &&
+	if (e->ph == 'X' && e->dur != KEV_NONE && usable &&
 	    (e->kc == KC_CPU_OP || e->kc == KC_USER_ANNOTATION || e->kc == KC_PYTHON_FUNCTION ||
 	     e->kc == KC_CUDA_RUNTIME || e->kc == KC_CUDA_DRIVER)) {
 		struct info_hev h = { e->track, e->name, e->ts, end };
 		vec_push(&in->host, h);
+		if (__builtin_add_overflow(in->host_time_ns, dur, &in->host_time_ns))
+			in->host_time_overflow = true;
 	}
 	return 0;
 }
@@ -183,6 +207,24 @@ static bool has_i64(const int64_t *v, size_t n, int64_t x)
 			hi = mid;
 	}
 	return lo < n && v[lo] == x;
+}
+
+static int cmp_rtc(const void *a, const void *b)
+{
+	const struct info_rtc *x = a, *y = b;
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Sorts by (corr, pid); nothing to do when already in order. */
+static void sort_rtc(struct info_rtc *v, size_t n)
+{
+	size_t i = 1;
+	while (i < n && cmp_rtc(&v[i - 1], &v[i]) <= 0)
+		i++;
+	if (i < n)
+		qsort(v, n, sizeof *v, cmp_rtc);
 }
 
 static inline bool hev_lt(const struct info_hev *x, const struct info_hev *y)
@@ -300,12 +342,39 @@ void info_finish(struct info *in, const struct kineto_trace *kt)
 			in->steps.v[k++] = in->steps.v[i];
 	in->steps.n = k;
 
-	sort_i64(in->rt_corr.v, in->rt_corr.n);
-	int64_t min_rt = in->rt_corr.n ? in->rt_corr.v[0] : INT64_MAX;
+	/* runtime correlations: the tracks' pids, sorted by (corr, pid); then
+	 * the plain sorted ids for the lookups below */
+	for (size_t i = 0; i < in->rt_corr.n; i++) {
+		uint32_t tr = (uint32_t)in->rt_corr.v[i].pid;
+		in->rt_corr.v[i].pid = kt && tr < kt->ntracks ? kt->tracks[tr].pid : KEV_NONE;
+	}
+	sort_rtc(in->rt_corr.v, in->rt_corr.n);
+	VEC(int64_t) pids = VEC_INIT;
+	int64_t *ids = gf_xreallocarray(NULL, in->rt_corr.n ? in->rt_corr.n : 1, sizeof *ids);
+	size_t nids = 0;
+	for (size_t i = 0; i < in->rt_corr.n;) {
+		const struct info_rtc *c = &in->rt_corr.v[i];
+		size_t j = i;
+		while (j < in->rt_corr.n && in->rt_corr.v[j].corr == c->corr) {
+			if (!j || in->rt_corr.v[j - 1].pid != in->rt_corr.v[j].pid || j == i)
+				vec_push(&pids, in->rt_corr.v[j].pid);
+			j++;
+		}
+		ids[nids++] = c->corr;
+		if (in->rt_corr.v[j - 1].pid != c->pid)
+			in->corr_shared++; /* sorted by pid within the id: first != last */
+		i = j;
+	}
+	sort_i64(pids.v, pids.n);
+	for (size_t i = 0; i < pids.n; i++)
+		if (!i || pids.v[i - 1] != pids.v[i])
+			in->corr_processes++;
+	vec_free(&pids);
+	int64_t min_rt = nids ? ids[0] : INT64_MAX;
 	in->before_window_last_ts = KEV_NONE;
 	for (size_t i = 0; i < in->gpu_corr.n; i++) {
 		const struct info_corr *c = &in->gpu_corr.v[i];
-		if (has_i64(in->rt_corr.v, in->rt_corr.n, c->corr)) {
+		if (has_i64(ids, nids, c->corr)) {
 			in->gpu_linked++;
 			continue;
 		}
@@ -316,6 +385,7 @@ void info_finish(struct info *in, const struct kineto_trace *kt)
 				in->before_window_last_ts = c->ts;
 		}
 	}
+	free(ids);
 	/* the pre-2024-10 Kineto bug: unlinked runtime calls got External id =
 	 * their own correlation; flagged when most runtime calls show it */
 	in->external_id_bogus = in->rt_ext_eq_corr > 0 && in->rt_ext_eq_corr * 2 >= in->rt_with_ext;

@@ -68,6 +68,22 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* The trace model's data-loss warnings, in the words fold and info use. */
+static void warn_model(const struct trace *t, const char *name)
+{
+	struct sbuf m = SBUF_INIT;
+	if (t->warn.unweighted) {
+		trace_msg_unweighted(&m, t->warn.unweighted);
+		cli_warn("'%s': %s", name, m.buf);
+	}
+	if (t->warn.corr_shared || t->warn.cross_process) {
+		sbuf_reset(&m);
+		trace_msg_cross_process(&m, t);
+		cli_warn("'%s': %s", name, m.buf);
+	}
+	sbuf_release(&m);
+}
+
 static void pct(struct sbuf *b, int64_t part, int64_t whole)
 {
 	int64_t v = 0;
@@ -199,6 +215,7 @@ int cmd_fold(int argc, char **argv)
 		if (t.warn.out_of_range)
 			cli_warn("'%s': %llu events with a timestamp or duration beyond 2^61 ns were ignored",
 				 disp, (unsigned long long)t.warn.out_of_range);
+		warn_model(&t, disp);
 		if (t.warn.bogus_external)
 			cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
 				 "ignored, launches are linked by correlation and time",

@@ -17,6 +17,7 @@
 #include "../analyze/info.h"
 #include "../base/num.h"
 #include "../base/ofile.h"
+#include "../model/trace.h"
 #include "../read/kineto.h"
 #include "../write/escape.h"
 
@@ -115,6 +116,14 @@ static void fmt_ratio(struct sbuf *b, uint64_t a, uint64_t d)
 	num_fmt_fixed(b, v, 4, 4, false);
 }
 
+/* Absolute span ends (base_time_ns + ts as written): false when one does
+ * not fit in int64 (a hostile baseTimeNanoseconds); then none is shown. */
+static bool abs_span(const struct info *in, const struct kineto_trace *kt, int64_t *a, int64_t *b)
+{
+	return !__builtin_add_overflow(kt->meta.base_time_ns, in->t_min, a) &&
+	       !__builtin_add_overflow(kt->meta.base_time_ns, in->t_max, b);
+}
+
 /* Warnings as plain text lines (shared by both formats). */
 static size_t warnings(const struct info *in, const struct kineto_trace *kt, struct sbuf *w, size_t cap_lines,
 		       struct sbuf *lines[])
@@ -164,10 +173,39 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 		l = lines[n++];
 		sbuf_addf(l, "%llu events without a usable ts were skipped", (unsigned long long)kt->stats.skipped);
 	}
+	if (in->gpu_unweighted)
+		trace_msg_unweighted(lines[n++], in->gpu_unweighted);
+	if (in->out_of_range) {
+		l = lines[n++];
+		sbuf_addf(l, "%llu events have a ts or dur beyond 2^61 ns (73 years); left out of the span, and "
+			     "fold, report and syncs ignore them",
+			  (unsigned long long)in->out_of_range);
+	}
+	if (in->gpu_time_overflow) {
+		l = lines[n++];
+		sbuf_addstr(l, "the durations of the GPU activities add up to more than 2^63-1 ns (292 years); no GPU "
+			       "time total is shown, and fold, report and syncs refuse the trace");
+	}
+	if (in->host_time_overflow) {
+		l = lines[n++];
+		sbuf_addstr(l, "the durations of the host ranges add up to more than 2^63-1 ns (292 years); fold, "
+			       "report and syncs refuse the trace");
+	}
+	int64_t a, b;
+	if (in->have_span && !abs_span(in, kt, &a, &b)) {
+		l = lines[n++];
+		sbuf_addf(l, "baseTimeNanoseconds %lld + ts overflows 64-bit ns; absolute times are not shown",
+			  (long long)kt->meta.base_time_ns);
+	}
+	if (in->corr_shared) {
+		l = lines[n++];
+		trace_msg_shared_ids(l, in->corr_shared, in->corr_processes);
+		sbuf_addstr(l, "; fold, report and syncs link GPU activities within their device's process");
+	}
 	return n;
 }
 
-#define NWARN 8
+#define NWARN 16
 
 
 /* The host_threads (device = false) or gpu_streams (device = true) array
@@ -253,9 +291,12 @@ static void write_json(struct sbuf *b, const char *file, const struct info *in, 
 	sbuf_addf(b, ", \"rounded\": %llu, \"negative_dur\": %llu}", (unsigned long long)st->ts_rounded,
 		  (unsigned long long)st->dur_negative);
 	sbuf_addstr(b, ",\n  \"span\": ");
-	if (in->have_span)
-		sbuf_addf(b, "{\"start_ns\": %lld, \"end_ns\": %lld, \"duration_ns\": %lld}",
-			  (long long)(m->base_time_ns + in->t_min), (long long)(m->base_time_ns + in->t_max),
+	int64_t abs_a, abs_b;
+	if (in->have_span && abs_span(in, kt, &abs_a, &abs_b))
+		sbuf_addf(b, "{\"start_ns\": %lld, \"end_ns\": %lld, \"duration_ns\": %lld}", (long long)abs_a,
+			  (long long)abs_b, (long long)(in->t_max - in->t_min));
+	else if (in->have_span)
+		sbuf_addf(b, "{\"start_ns\": null, \"end_ns\": null, \"duration_ns\": %lld}",
 			  (long long)(in->t_max - in->t_min));
 	else
 		sbuf_addstr(b, "null");
@@ -290,6 +331,14 @@ static void write_json(struct sbuf *b, const char *file, const struct info *in, 
 		  (unsigned long long)in->python_events, (unsigned long long)in->module_events,
 		  (unsigned long long)in->graph_launches, (unsigned long long)in->nccl_kernels,
 		  (unsigned long long)in->gpu_activities);
+	sbuf_addf(b, ",\n  \"gpu_time\": {\"weighted\": %llu, \"unweighted\": %llu, \"total_ns\": ",
+		  (unsigned long long)in->gpu_weighted, (unsigned long long)in->gpu_unweighted);
+	if (in->gpu_time_overflow)
+		sbuf_addstr(b, "null");
+	else
+		sbuf_addf(b, "%lld", (long long)in->gpu_time_ns);
+	sbuf_addf(b, "}, \"time_out_of_range\": %llu, \"correlation_processes\": %u, \"correlation_ids_shared\": %llu",
+		  (unsigned long long)in->out_of_range, in->corr_processes, (unsigned long long)in->corr_shared);
 	sbuf_addf(b, ",\n  \"correlation\": {\"runtime_calls\": %llu, \"gpu_with_correlation\": %zu, \"linked\": %llu, "
 		     "\"unlinked\": %llu, \"launched_before_window\": %llu, \"coverage\": ",
 		  (unsigned long long)in->rt_events, in->gpu_corr.n, (unsigned long long)in->gpu_linked,
@@ -385,10 +434,13 @@ static void write_text(struct sbuf *b, const char *file, const struct info *in, 
 		sbuf_addf(b, ", displayTimeUnit %s", m->display_time_unit);
 	sbuf_addch(b, '\n');
 	if (in->have_span) {
+		int64_t abs_a, abs_b;
 		sbuf_addstr(b, "span: ");
 		num_fmt_fixed(b, in->t_max - in->t_min, 6, 6, true);
-		sbuf_addf(b, " ms, from %lld to %lld ns (absolute)\n", (long long)(m->base_time_ns + in->t_min),
-			  (long long)(m->base_time_ns + in->t_max));
+		if (abs_span(in, kt, &abs_a, &abs_b))
+			sbuf_addf(b, " ms, from %lld to %lld ns (absolute)\n", (long long)abs_a, (long long)abs_b);
+		else
+			sbuf_addstr(b, " ms (absolute times overflow 64-bit ns)\n");
 	}
 	sbuf_addstr(b, "rank: ");
 	if (m->rank != KEV_NONE)
@@ -441,6 +493,15 @@ static void write_text(struct sbuf *b, const char *file, const struct info *in, 
 	sbuf_addf(b, "graph launches: %llu, NCCL kernels: %llu, GPU activities: %llu\n",
 		  (unsigned long long)in->graph_launches, (unsigned long long)in->nccl_kernels,
 		  (unsigned long long)in->gpu_activities);
+	sbuf_addstr(b, "GPU time: ");
+	if (in->gpu_time_overflow)
+		sbuf_addstr(b, "overflows 64-bit ns");
+	else {
+		num_fmt_fixed(b, in->gpu_time_ns, 6, 6, true);
+		sbuf_addstr(b, " ms");
+	}
+	sbuf_addf(b, " in %llu activities (%llu unweighted: dur missing or out of range)\n",
+		  (unsigned long long)in->gpu_weighted, (unsigned long long)in->gpu_unweighted);
 	sbuf_addf(b, "correlation coverage: %llu of %zu GPU activities link to a runtime call (",
 		  (unsigned long long)in->gpu_linked, in->gpu_corr.n);
 	if (in->gpu_corr.n) {

@@ -138,6 +138,22 @@ static void do_folded(const char *name, const struct sbuf *data, int format, str
 	sbuf_release(&err);
 }
 
+/* The trace model's data-loss warnings, in the words fold and info use. */
+static void warn_model(const struct trace *t, const char *name)
+{
+	struct sbuf m = SBUF_INIT;
+	if (t->warn.unweighted) {
+		trace_msg_unweighted(&m, t->warn.unweighted);
+		cli_warn("'%s': %s", name, m.buf);
+	}
+	if (t->warn.corr_shared || t->warn.cross_process) {
+		sbuf_reset(&m);
+		trace_msg_cross_process(&m, t);
+		cli_warn("'%s': %s", name, m.buf);
+	}
+	sbuf_release(&m);
+}
+
 static void do_trace(const char *path, const char *name, const struct sbuf *data,
 		     const struct trace_opts *to, const struct report_opts *ro, int device, int format,
 		     struct sbuf *out)
@@ -149,6 +165,7 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	cli_progress_done();
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
+	warn_model(&t, name);
 	struct actx c;
 	rc = actx_init(&c, &t, device, &err);
 	if (rc)

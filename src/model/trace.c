@@ -221,13 +221,23 @@ static uint32_t name_flags(struct trace *t, struct trace_build *b, uint32_t name
 int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *track)
 {
 	struct trace_build *b = t->priv_;
-	if (!b || b->finished || e->ph != 'X' || e->dur == KEV_NONE)
+	if (!b || b->finished)
 		return GF_OK;
+	bool gpu = e->kc == KC_KERNEL || e->kc == KC_GPU_MEMCPY || e->kc == KC_GPU_MEMSET;
+	if (e->ph != 'X' || e->dur == KEV_NONE || e->ts == KEV_NONE) {
+		/* a GPU activity without a duration has no GPU time: counted, so
+		 * that fold/report/syncs say what info counts and they don't */
+		if (gpu)
+			t->warn.unweighted++;
+		return GF_OK;
+	}
 	gf_ns dur = e->dur < 0 ? 0 : e->dur;
 	/* keep every difference of two times inside int64: |ts|, dur <= 2^61 ns
 	 * (73 years; absolute epoch ns stay below it until 2043) */
-	if (e->ts > TRACE_MAX_TIME || e->ts < -TRACE_MAX_TIME || dur > TRACE_MAX_TIME) {
+	if (!trace_times_usable(e->ts, dur)) {
 		t->warn.out_of_range++;
+		if (gpu)
+			t->warn.unweighted++;
 		return GF_OK;
 	}
 	int kind = -1;
@@ -305,6 +315,34 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 	}
 	vec_push(&b->r, r);
 	return GF_OK;
+}
+
+void trace_msg_unweighted(struct sbuf *b, uint64_t n)
+{
+	sbuf_addf(b, "%llu GPU activities are unweighted: dur missing or out of range (absent, null, not a "
+		     "number, or ts/dur beyond 2^61 ns); counted, but left out of every GPU time sum",
+		  (unsigned long long)n);
+}
+
+void trace_msg_shared_ids(struct sbuf *b, uint64_t ids, uint32_t processes)
+{
+	sbuf_addf(b, "%llu correlation ids are carried by runtime/driver calls of more than one process (%u "
+		     "processes have such calls; ids are per process, so merged traces repeat them)",
+		  (unsigned long long)ids, processes);
+}
+
+void trace_msg_cross_process(struct sbuf *b, const struct trace *t)
+{
+	if (t->warn.corr_shared) {
+		trace_msg_shared_ids(b, t->warn.corr_shared, t->warn.processes);
+		sbuf_addf(b, "; GPU activities were linked within their device's process, %llu left unattributed",
+			  (unsigned long long)t->warn.cross_process);
+	} else {
+		sbuf_addf(b, "%llu GPU activities have a correlation id that only calls of another process than "
+			     "their device's carry (%u processes have correlated calls); launches are linked within "
+			     "a process, so they are unattributed",
+			  (unsigned long long)t->warn.cross_process, t->warn.processes);
+	}
 }
 
 void trace_update_thread_names(struct trace *t, const struct ktrack *tracks, uint32_t ntracks)
@@ -498,7 +536,35 @@ static int cmp_corr(const void *pa, const void *pb)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static void link_acts(struct trace *t, struct trace_build *b)
+/* Records activity A's launch L (TRACE_NONE: unattributed; TAF_BEFORE when
+ * its correlation is absent or below min_corr). The caller has checked that
+ * the sum of all durations fits in int64. */
+static void set_launch(struct trace *t, struct trace_act *A, uint32_t L, int64_t min_corr)
+{
+	A->launch = L;
+	if (L == TRACE_NONE) {
+		t->warn.unattributed++;
+		t->warn.unattributed_ns += A->end - A->start;
+		if (A->corr == KEV_NONE || A->corr < min_corr) {
+			A->flags |= TAF_BEFORE;
+			t->warn.before_window++;
+		}
+		return;
+	}
+	struct trace_range *R = &t->r[L];
+	if (R->nact != UINT32_MAX)
+		R->nact++;
+	if (!(R->flags & TRF_LAUNCH)) {
+		R->flags |= TRF_LAUNCH;
+		t->th[R->thread].launches++;
+	}
+	if (R->flags & TRF_GRAPH)
+		A->flags |= TAF_GRAPH;
+}
+
+/* Links every activity to the call carrying its correlation, whatever its
+ * process (the trace has at most one process with correlated calls). */
+static void link_one_process(struct trace *t, struct trace_build *b)
 {
 	/* runtime/driver calls with a correlation */
 	size_t n = 0;
@@ -558,28 +624,330 @@ static void link_acts(struct trace *t, struct trace_build *b)
 					L = ce[l].idx;
 			}
 		}
-		A->launch = L;
-		if (L == TRACE_NONE) {
-			t->warn.unattributed++;
-			t->warn.unattributed_ns += A->end - A->start;
-			if (A->corr == KEV_NONE || A->corr < b->min_rt_corr) {
-				A->flags |= TAF_BEFORE;
-				t->warn.before_window++;
-			}
-			continue;
-		}
-		struct trace_range *R = &t->r[L];
-		if (R->nact != UINT32_MAX)
-			R->nact++;
-		if (!(R->flags & TRF_LAUNCH)) {
-			R->flags |= TRF_LAUNCH;
-			t->th[R->thread].launches++;
-		}
-		if (R->flags & TRF_GRAPH)
-			A->flags |= TAF_GRAPH;
+		set_launch(t, A, L, b->min_rt_corr);
 	}
 	free(dense);
 	free(ce);
+}
+
+/* A correlated call of the multi-process table: sorted by (corr, proc,
+ * kind, idx), so that within one process runtime calls come before driver
+ * calls and the first index wins, as in link_one_process. */
+struct pcorr_ent {
+	int64_t corr;
+	uint32_t proc, idx;
+	uint8_t kind;
+};
+
+static int cmp_pcorr(const void *pa, const void *pb)
+{
+	const struct pcorr_ent *a = pa, *b = pb;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	if (a->proc != b->proc)
+		return a->proc < b->proc ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* A (device, process) vote: an activity of the device whose correlation
+ * only that process carries. */
+struct dvote {
+	int32_t device;
+	uint32_t proc;
+};
+
+static int cmp_dvote(const void *pa, const void *pb)
+{
+	const struct dvote *a = pa, *b = pb;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return a->proc < b->proc ? -1 : a->proc > b->proc;
+}
+
+static int cmp_pid(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* First entry of ce[0..n) with corr c (n when none). */
+static size_t pcorr_lower(const struct pcorr_ent *ce, size_t n, int64_t c)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (ce[m].corr < c)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+/*
+ * The candidate calls of an activity starting at `start` among the entries
+ * ce[l..h) of its correlation: per process, its first entry (runtime before
+ * driver) that is not taken (when taken is given) and, when plaus, whose
+ * call starts at or before the activity (a kernel never starts before its
+ * launch). @return the number of processes with a candidate; *pick gets the
+ * candidate of the last of them.
+ */
+static unsigned cands(const struct trace *t, const struct pcorr_ent *ce, size_t l, size_t h, gf_ns start,
+		      const bool *taken, bool plaus, size_t *pick)
+{
+	unsigned k = 0;
+	for (size_t j = l; j < h;) {
+		size_t e = j;
+		bool found = false;
+		while (e < h && ce[e].proc == ce[j].proc) {
+			if (!found && !(taken && taken[e]) && (!plaus || t->r[ce[e].idx].start <= start)) {
+				found = true;
+				*pick = e;
+			}
+			e++;
+		}
+		k += found;
+		j = e;
+	}
+	return k;
+}
+
+/* cands with plausible times, or without when no call is plausible (a
+ * trace whose clocks disagree keeps its links). */
+static unsigned cands_any(const struct trace *t, const struct pcorr_ent *ce, size_t l, size_t h, gf_ns start,
+			  const bool *taken, size_t *pick)
+{
+	unsigned k = cands(t, ce, l, h, start, taken, true, pick);
+	return k ? k : cands(t, ce, l, h, start, taken, false, pick);
+}
+
+/* The owner's entry for an activity: its first plausible one, else its
+ * first one; h when the owner does not carry the id. */
+static size_t owner_entry(const struct trace *t, const struct pcorr_ent *ce, size_t l, size_t h, uint32_t owner,
+			  gf_ns start)
+{
+	size_t first = h;
+	for (size_t j = l; j < h; j++) {
+		if (ce[j].proc != owner)
+			continue;
+		if (first == h)
+			first = j;
+		if (t->r[ce[j].idx].start <= start)
+			return j;
+	}
+	return first;
+}
+
+/*
+ * Linking within a process (see trace.h): correlation ids are per process,
+ * so a trace merging several processes links an activity only to a call of
+ * the process that owns its device. ce holds the n correlated calls, span
+ * each process's host time [span[2p], span[2p + 1]).
+ */
+static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint32_t nproc, const gf_ns *span)
+{
+	qsort(ce, n, sizeof *ce, cmp_pcorr);
+	for (size_t j = 1; j < n; j++)
+		if (ce[j].corr == ce[j - 1].corr && ce[j].proc == ce[j - 1].proc && ce[j].kind == ce[j - 1].kind)
+			t->warn.dup_corr++;
+	for (size_t j = 0; j < n;) {
+		size_t h = j + 1;
+		while (h < n && ce[h].corr == ce[j].corr)
+			h++;
+		if (ce[h - 1].proc != ce[j].proc)
+			t->warn.corr_shared++; /* sorted by process within an id */
+		j = h;
+	}
+	/* smallest correlation per process (launched-before-window test) */
+	int64_t *pmin = gf_xmalloc((size_t)nproc * sizeof *pmin);
+	for (uint32_t p = 0; p < nproc; p++)
+		pmin[p] = INT64_MAX;
+	for (size_t j = 0; j < n; j++)
+		if (ce[j].corr < pmin[ce[j].proc])
+			pmin[ce[j].proc] = ce[j].corr;
+	int64_t gmin = n ? ce[0].corr : INT64_MAX;
+	/* votes: activities with a candidate in exactly one process */
+	struct dvote *vote = gf_xmalloc((size_t)(t->nact ? t->nact : 1) * sizeof *vote);
+	size_t nv = 0;
+	for (uint32_t a = 0; a < t->nact; a++) {
+		const struct trace_act *A = &t->act[a];
+		if (A->corr == KEV_NONE)
+			continue;
+		size_t l = pcorr_lower(ce, n, A->corr), h = l, pick = n;
+		while (h < n && ce[h].corr == A->corr)
+			h++;
+		if (h > l && cands_any(t, ce, l, h, A->start, NULL, &pick) == 1)
+			vote[nv++] = (struct dvote){ A->device, ce[pick].proc };
+	}
+	qsort(vote, nv, sizeof *vote, cmp_dvote);
+	/* owner per device: the process with the most votes (none on a tie) */
+	struct dvote *own = gf_xmalloc((nv ? nv : 1) * sizeof *own);
+	size_t no = 0;
+	for (size_t i = 0; i < nv;) {
+		size_t best = 0;
+		uint32_t bp = TRACE_NONE;
+		bool tie = false;
+		size_t j = i;
+		while (j < nv && vote[j].device == vote[i].device) {
+			size_t k = j;
+			while (k < nv && vote[k].device == vote[j].device && vote[k].proc == vote[j].proc)
+				k++;
+			if (k - j > best) {
+				best = k - j;
+				bp = vote[j].proc;
+				tie = false;
+			} else if (k - j == best) {
+				tie = true;
+			}
+			j = k;
+		}
+		own[no++] = (struct dvote){ vote[i].device, tie ? TRACE_NONE : bp };
+		i = j;
+	}
+	/* links: to the owner's call; where the device has no owner, to the
+	 * only process with a candidate call, else (pass 2) to the only
+	 * candidate that no other activity took (a kernel launch starts one
+	 * activity; a graph launch many, so it is never "taken"); pass 2 also
+	 * takes an owned activity whose owner's call was taken already while
+	 * another process has a candidate */
+	bool *taken = gf_xcalloc(n ? n : 1, sizeof *taken);
+	struct pdefer {
+		uint32_t act, owner;
+	} *defer = gf_xmalloc((size_t)(t->nact ? t->nact : 1) * sizeof *defer);
+	size_t nd = 0;
+	for (uint32_t a = 0; a < t->nact; a++) {
+		struct trace_act *A = &t->act[a];
+		uint32_t owner = TRACE_NONE;
+		size_t lo = 0, hi = no;
+		while (lo < hi) {
+			size_t m = lo + (hi - lo) / 2;
+			if (own[m].device < A->device)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		if (lo < no && own[lo].device == A->device)
+			owner = own[lo].proc;
+		size_t l = n, h = n, pick = n;
+		if (A->corr != KEV_NONE) {
+			l = h = pcorr_lower(ce, n, A->corr);
+			while (h < n && ce[h].corr == A->corr)
+				h++;
+		}
+		uint32_t L = TRACE_NONE;
+		if (h > l && owner != TRACE_NONE) {
+			size_t j = owner_entry(t, ce, l, h, owner, A->start);
+			if (j < h && taken[j] && cands_any(t, ce, l, h, A->start, taken, &pick) > 0) {
+				/* the owner's launch already started an activity:
+				 * this one is another process's */
+				defer[nd++] = (struct pdefer){ a, owner };
+				continue;
+			}
+			if (j == h && (A->corr > pmin[owner] || A->start < span[2 * owner] ||
+				       A->start >= span[2 * owner + 1]) &&
+			    cands_any(t, ce, l, h, A->start, taken, &pick) == 1) {
+				/* the owner does not carry an id inside its window, or
+				 * the activity starts outside the owner's host time: a
+				 * process sharing the device launched it */
+				j = pick;
+			}
+			if (j < h) {
+				L = ce[j].idx;
+				taken[j] = !(t->r[L].flags & TRF_GRAPH);
+			}
+		} else if (h > l) {
+			unsigned k = cands_any(t, ce, l, h, A->start, NULL, &pick);
+			if (k > 1) {
+				defer[nd++] = (struct pdefer){ a, owner }; /* pass 2 */
+				continue;
+			}
+			L = ce[pick].idx; /* one process has candidates */
+			taken[pick] = !(t->r[L].flags & TRF_GRAPH);
+		}
+		if (L == TRACE_NONE && h > l)
+			t->warn.cross_process++;
+		set_launch(t, A, L, owner != TRACE_NONE ? pmin[owner] : gmin);
+	}
+	for (size_t k = 0; k < nd; k++) {
+		struct trace_act *A = &t->act[defer[k].act];
+		uint32_t owner = defer[k].owner;
+		size_t l = pcorr_lower(ce, n, A->corr), h = l, pick = n;
+		while (h < n && ce[h].corr == A->corr)
+			h++;
+		uint32_t L = TRACE_NONE;
+		if (cands_any(t, ce, l, h, A->start, taken, &pick) == 1) {
+			L = ce[pick].idx;
+			taken[pick] = !(t->r[L].flags & TRF_GRAPH);
+		} else {
+			t->warn.cross_process++;
+		}
+		set_launch(t, A, L, owner != TRACE_NONE ? pmin[owner] : gmin);
+	}
+	free(defer);
+	free(taken);
+	free(own);
+	free(vote);
+	free(pmin);
+}
+
+static void link_acts(struct trace *t, struct trace_build *b)
+{
+	/* processes of the threads with correlated runtime/driver calls */
+	int64_t *pids = gf_xmalloc((size_t)(t->nth ? t->nth : 1) * sizeof *pids);
+	uint32_t np = 0;
+	bool *has = gf_xcalloc(t->nth ? t->nth : 1, sizeof *has);
+	size_t n = 0;
+	for (uint32_t i = 0; i < t->nr; i++)
+		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE) {
+			n++;
+			has[t->r[i].thread] = true;
+		}
+	for (uint32_t i = 0; i < t->nth; i++)
+		if (has[i])
+			pids[np++] = t->th[i].pid;
+	qsort(pids, np, sizeof *pids, cmp_pid);
+	uint32_t nproc = 0;
+	for (uint32_t i = 0; i < np; i++)
+		if (!nproc || pids[nproc - 1] != pids[i])
+			pids[nproc++] = pids[i];
+	t->warn.processes = nproc;
+	if (nproc <= 1) {
+		free(pids);
+		free(has);
+		link_one_process(t, b);
+		return;
+	}
+	uint32_t *proc_of = gf_xmalloc((size_t)t->nth * sizeof *proc_of);
+	for (uint32_t i = 0; i < t->nth; i++) {
+		int64_t *p = bsearch(&t->th[i].pid, pids, nproc, sizeof *pids, cmp_pid);
+		proc_of[i] = p ? (uint32_t)(p - pids) : TRACE_NONE;
+	}
+	/* each process's host time: [earliest start, latest end) of its ranges */
+	gf_ns *span = gf_xmalloc(2 * (size_t)nproc * sizeof *span);
+	for (uint32_t p = 0; p < nproc; p++) {
+		span[2 * p] = INT64_MAX;
+		span[2 * p + 1] = INT64_MIN;
+	}
+	struct pcorr_ent *ce = gf_xmalloc(n * sizeof *ce);
+	size_t k = 0;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		uint32_t p = proc_of[r->thread];
+		if (p != TRACE_NONE) {
+			span[2 * p] = GF_MIN(span[2 * p], r->start);
+			span[2 * p + 1] = GF_MAX(span[2 * p + 1], r->end);
+		}
+		if ((r->kind == TR_RUNTIME || r->kind == TR_DRIVER) && r->corr != KEV_NONE)
+			ce[k++] = (struct pcorr_ent){ r->corr, p, i, r->kind };
+	}
+	link_processes(t, ce, n, nproc, span);
+	free(span);
+	free(ce);
+	free(proc_of);
+	free(pids);
+	free(has);
 }
 
 static int cmp_step(const void *pa, const void *pb)
@@ -657,6 +1025,26 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	t->nth = (uint32_t)b->th.n;
 	t->th = b->th.v;
 	b->th.v = NULL;
+
+	/* every sum of durations below (per device, unattributed, and the
+	 * analyses' per-step GPU, sync and launch times) is a part of one of
+	 * these two: check them once */
+	gf_ns total = 0;
+	for (uint32_t i = 0; i < t->nact; i++)
+		if (__builtin_add_overflow(total, t->act[i].end - t->act[i].start, &total)) {
+			sbuf_setf(err, "the durations of the %u GPU activities add up to more than 2^63-1 ns "
+				       "(292 years); not a plausible trace",
+				  t->nact);
+			return GF_EINPUT;
+		}
+	total = 0;
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (__builtin_add_overflow(total, t->r[i].end - t->r[i].start, &total)) {
+			sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
+				       "(292 years); not a plausible trace",
+				  t->nr);
+			return GF_EINPUT;
+		}
 
 	sort_maybe(t->r, t->nr, sizeof *t->r, cmp_range);
 	sort_maybe(t->act, t->nact, sizeof *t->act, cmp_act);

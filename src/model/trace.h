@@ -50,6 +50,26 @@
  * launch are unattributed; those whose correlation is below the smallest
  * runtime correlation were launched before the window (TAF_BEFORE).
  *
+ * Correlation ids are per process (CUPTI counts from 1 in each), so in a
+ * trace that merges several processes (ranks) they collide. Linking is
+ * within a process: each device (GPU pid / args.device) belongs to the
+ * process whose calls carry most of the correlations of its activities that
+ * only one process carries; an activity links only to a call of its
+ * device's process (to a call of the only process carrying its correlation
+ * when the device has no such owner). An activity whose correlation only
+ * other processes carry, or several processes but not its device's, stays
+ * unattributed (warn.cross_process). With one process (every single-rank
+ * trace) this is plain correlation lookup.
+ *
+ * GPU weight is conserved: every kernel, memcpy and memset with usable times
+ * (trace_times_usable) is one t.act record whose duration enters each GPU
+ * sum once; one without (dur null, absent, not a number, 1e400, or beyond
+ * 2^61 ns) is counted in warn.unweighted and in no sum, and `info` counts
+ * the same ones. The sum of all activity durations and the sum of all host
+ * range durations (as written) are checked: beyond INT64_MAX ns (292 years)
+ * trace_finish fails (GF_EINPUT), so every partial sum of durations (per
+ * device, per step, unattributed, sync wait) fits in int64.
+ *
  * Memory: 40 bytes per host range and per GPU activity, names as pool ids;
  * flow, instant, metadata and counter events cost nothing.
  *
@@ -65,8 +85,22 @@
 
 #define TRACE_NONE UINT32_MAX
 /* Events with |ts| or dur above this are dropped (warn.out_of_range), so
- * that the difference of any two times fits in int64. */
+ * that every end (ts + dur <= 2^62) and the difference of any two times
+ * (< 3 * 2^61) fit in int64. */
 #define TRACE_MAX_TIME ((gf_ns)1 << 61)
+
+/*
+ * Whether a complete event's times are usable by the model: ts and dur
+ * present (not KEV_NONE: the reader gives KEV_NONE for a dur that is absent,
+ * null, not a number or beyond int64 ns, e.g. 1e400), |ts| <= TRACE_MAX_TIME
+ * and dur <= TRACE_MAX_TIME (a negative dur counts as 0). The one predicate
+ * that `info` and the model share, so their GPU totals agree.
+ */
+static inline bool trace_times_usable(gf_ns ts, gf_ns dur)
+{
+	return ts != KEV_NONE && dur != KEV_NONE && ts <= TRACE_MAX_TIME && ts >= -TRACE_MAX_TIME &&
+	       dur <= TRACE_MAX_TIME;
+}
 
 /* Host range kinds (struct trace_range.kind), in nesting-tie order. */
 enum trange_kind {
@@ -175,6 +209,14 @@ struct trace_warn {
 	uint64_t dup_corr;         /* runtime calls whose correlation was already taken */
 	uint64_t zero_len;         /* host ranges of duration 0 (kept) */
 	uint64_t out_of_range;     /* events dropped: |ts| or dur > TRACE_MAX_TIME */
+	uint64_t unweighted;       /* kernels/memcpy/memset without usable times (not a complete
+				    * event, dur absent/null/not a number, or out of range, see
+				    * trace_times_usable): counted here only, in no GPU sum */
+	uint64_t cross_process;    /* GPU activities left unattributed because their correlation
+				    * is carried only by runtime/driver calls of processes other
+				    * than their device's (ids collide across processes) */
+	uint64_t corr_shared;      /* correlation ids carried by calls of more than one process */
+	uint32_t processes;        /* host processes (pids) with correlated runtime/driver calls */
 };
 
 struct trace {
@@ -212,8 +254,10 @@ void trace_release(struct trace *t);
 /*
  * Reads a trace file ("-" = stdin) and builds the model (trace_add_event for
  * every event, then trace_finish). o may be NULL.
- * @return GF_OK; GF_EINPUT with the reader's one-line message; GF_EINTERNAL
- * when a limit is exceeded (> 65535 host threads, > 4 G records).
+ * @return GF_OK; GF_EINPUT with the reader's one-line message, or when the
+ * GPU activities' or the host ranges' durations add up beyond INT64_MAX ns;
+ * GF_EINTERNAL when a
+ * limit is exceeded (> 65535 host threads, > 4 G records).
  */
 int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err);
 
@@ -238,7 +282,10 @@ void trace_update_thread_names(struct trace *t, const struct ktrack *tracks, uin
 
 /*
  * Sorts, nests, links and finds steps. Must be called once after the last
- * trace_add_event. o may be NULL. @return GF_OK or GF_EINTERNAL with err.
+ * trace_add_event. o may be NULL. @return GF_OK; GF_EINPUT with err when
+ * the durations of the GPU activities, or of the host ranges, add up
+ * beyond INT64_MAX ns (no file
+ * name: trace_load adds it); GF_EINTERNAL with err when called twice.
  */
 int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err);
 
@@ -319,6 +366,18 @@ struct trace_sweep {
 void trace_sweep_init(struct trace_sweep *s, const struct trace *t, uint32_t th, gf_ns lo, gf_ns hi);
 bool trace_sweep_next(struct trace_sweep *s, gf_ns *a, gf_ns *b, uint32_t *r);
 void trace_sweep_release(struct trace_sweep *s);
+
+/*
+ * The wording shared by info, fold, report and syncs for the model's
+ * data-loss counts: appends one line (no file name, no newline) to b.
+ *   if (t.warn.unweighted) trace_msg_unweighted(b, t.warn.unweighted);
+ *   if (t.warn.corr_shared || t.warn.cross_process) trace_msg_cross_process(b, &t);
+ * trace_msg_shared_ids is the first half of the latter, for info (which
+ * counts the shared ids itself but does not link).
+ */
+void trace_msg_unweighted(struct sbuf *b, uint64_t n);
+void trace_msg_cross_process(struct sbuf *b, const struct trace *t);
+void trace_msg_shared_ids(struct sbuf *b, uint64_t ids, uint32_t processes);
 
 /* Name of a range kind ("annotation", "python", "op", "runtime", "driver"). */
 const char *trace_kind_name(int kind);

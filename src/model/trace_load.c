@@ -64,7 +64,14 @@ static int load(struct trace *t, const char *path, bool mem, const void *buf, si
 	/* thread names may be declared after the events: take the final ones */
 	trace_update_thread_names(t, kt.tracks, kt.ntracks);
 	kineto_release(&kt);
-	return trace_finish(t, o, err);
+	rc = trace_finish(t, o, err);
+	if (rc == GF_EINPUT) {
+		struct sbuf m = SBUF_INIT;
+		sbuf_addf(&m, "'%s': %s", !mem && !strcmp(path, "-") ? "<stdin>" : path, err->buf);
+		sbuf_setf(err, "%s", m.buf);
+		sbuf_release(&m);
+	}
+	return rc;
 }
 
 int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err)
