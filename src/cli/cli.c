@@ -5,6 +5,7 @@
 #include "../read/folded.h"
 
 #include "../base/ofile.h"
+#include "../model/trace.h"
 #include "../write/escape.h"
 
 #include <errno.h>
@@ -399,4 +400,21 @@ void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct fol
 	}
 	cli_folded_report(&tt);
 	sbuf_release(&err);
+}
+
+void cli_warn_trace(const struct trace *t, const char *name)
+{
+	struct sbuf m = SBUF_INIT;
+	if (t->meta.truncated)
+		cli_warn("'%s': the trace is truncated; only the events before the cut were read", name);
+	if (t->warn.unweighted) {
+		trace_msg_unweighted(&m, t->warn.unweighted);
+		cli_warn("'%s': %s", name, m.buf);
+	}
+	if (t->warn.corr_shared || t->warn.cross_process) {
+		sbuf_reset(&m);
+		trace_msg_cross_process(&m, t);
+		cli_warn("'%s': %s", name, m.buf);
+	}
+	sbuf_release(&m);
 }

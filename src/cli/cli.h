@@ -123,6 +123,13 @@ void cli_folded_report(struct cli_folded_totals *tt);
  * then cli_folded_report; dies on errors. */
 void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo);
 
+/* The trace model's data-loss warnings, in the same words for every command
+ * that reads a trace (fold, report, syncs, diff; info prints its own lines):
+ * a truncated file, unweighted GPU activities, correlation ids shared by
+ * processes. */
+struct trace;
+void cli_warn_trace(const struct trace *t, const char *name);
+
 int cmd_svg(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_info(int argc, char **argv);

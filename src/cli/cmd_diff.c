@@ -187,6 +187,7 @@ static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
 	int rc = trace_load(&tr, path, &to, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
+	cli_warn_trace(&tr, cli_in_name(path));
 	struct fold_stats st;
 	memset(&st, 0, sizeof st);
 	rc = fold_trace(&tr, &o, t, &st, &err);

@@ -24,6 +24,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *fp)
 {
@@ -66,22 +67,6 @@ static const char *base_name(const char *p)
 {
 	const char *s = strrchr(p, '/');
 	return s ? s + 1 : p;
-}
-
-/* The trace model's data-loss warnings, in the words fold and info use. */
-static void warn_model(const struct trace *t, const char *name)
-{
-	struct sbuf m = SBUF_INIT;
-	if (t->warn.unweighted) {
-		trace_msg_unweighted(&m, t->warn.unweighted);
-		cli_warn("'%s': %s", name, m.buf);
-	}
-	if (t->warn.corr_shared || t->warn.cross_process) {
-		sbuf_reset(&m);
-		trace_msg_cross_process(&m, t);
-		cli_warn("'%s': %s", name, m.buf);
-	}
-	sbuf_release(&m);
 }
 
 static void pct(struct sbuf *b, int64_t part, int64_t whole)
@@ -207,15 +192,13 @@ int cmd_fold(int argc, char **argv)
 		cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
 	}
 	if (!quiet) {
-		if (t.meta.truncated)
-			cli_warn("'%s': the trace is truncated; folded the events before the cut", disp);
 		if (t.warn.clipped)
 			cli_warn("'%s': %llu host ranges overlapped without nesting; the shorter one was clipped",
 				 disp, (unsigned long long)t.warn.clipped);
 		if (t.warn.out_of_range)
 			cli_warn("'%s': %llu events with a timestamp or duration beyond 2^61 ns were ignored",
 				 disp, (unsigned long long)t.warn.out_of_range);
-		warn_model(&t, disp);
+		cli_warn_trace(&t, disp);
 		if (t.warn.bogus_external)
 			cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
 				 "ignored, launches are linked by correlation and time",
@@ -236,6 +219,8 @@ int cmd_fold(int argc, char **argv)
 			cli_warn("'%s': no '%s' steps; the window is the whole trace", disp,
 				 marker ? marker : "ProfilerStep");
 	}
+	/* folded text to a terminal shows control bytes and invalid UTF-8 escaped */
+	folded_out_set_terminal((!out_path || !strcmp(out_path, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(out_path, folded_write, &tree);
 	ftree_release(&tree);
 	trace_release(&t);

@@ -111,22 +111,6 @@ static void idle_stacks(struct trace *t, const struct report_opts *ro, struct re
 	sbuf_release(&path);
 }
 
-/* The trace model's data-loss warnings, in the words fold and info use. */
-static void warn_model(const struct trace *t, const char *name)
-{
-	struct sbuf m = SBUF_INIT;
-	if (t->warn.unweighted) {
-		trace_msg_unweighted(&m, t->warn.unweighted);
-		cli_warn("'%s': %s", name, m.buf);
-	}
-	if (t->warn.corr_shared || t->warn.cross_process) {
-		sbuf_reset(&m);
-		trace_msg_cross_process(&m, t);
-		cli_warn("'%s': %s", name, m.buf);
-	}
-	sbuf_release(&m);
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct tropts o;
@@ -152,7 +136,7 @@ int cmd_report(int argc, char **argv)
 		cli_progress_done();
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		warn_model(&tr[i], cli_in_name(files[i]));
+		cli_warn_trace(&tr[i], cli_in_name(files[i]));
 		rc = actx_init(&cx[i], &tr[i], o.device, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(files[i]), err.buf);

@@ -60,13 +60,14 @@ static void slurp(const char *path, struct sbuf *b)
 {
 	struct sbuf err = SBUF_INIT;
 	struct source *s;
-	if (source_open(&s, path, 1, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	int rc = source_open(&s, path, 1, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	for (;;) {
 		size_t got;
 		sbuf_grow(b, 1 << 16);
-		if (source_read(s, b->buf + b->len, 1 << 16, &got, &err))
-			cli_die(GF_EXIT_INPUT, "%s", err.buf);
+		if ((rc = source_read(s, b->buf + b->len, 1 << 16, &got, &err)))
+			cli_die(gf_err_exit(rc), "%s", err.buf); /* 4 for a limit (GPUFLAME_MAX_INPUT) */
 		if (!got)
 			break;
 		sbuf_setlen(b, b->len + got);
@@ -116,8 +117,9 @@ static void do_folded(const char *name, const struct sbuf *data, int format, str
 	struct folded_opts fo = { 0 };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
-	if (folded_read_mem(&t, data->buf, data->len, name, &fo, &st, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	int rc = folded_read_mem(&t, data->buf, data->len, name, &fo, &st, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	if (!st.stacks) {
 		if (st.invalid)
 			cli_die(GF_EXIT_INPUT, "'%s': line %llu: expected %s", name,
@@ -138,22 +140,6 @@ static void do_folded(const char *name, const struct sbuf *data, int format, str
 	sbuf_release(&err);
 }
 
-/* The trace model's data-loss warnings, in the words fold and info use. */
-static void warn_model(const struct trace *t, const char *name)
-{
-	struct sbuf m = SBUF_INIT;
-	if (t->warn.unweighted) {
-		trace_msg_unweighted(&m, t->warn.unweighted);
-		cli_warn("'%s': %s", name, m.buf);
-	}
-	if (t->warn.corr_shared || t->warn.cross_process) {
-		sbuf_reset(&m);
-		trace_msg_cross_process(&m, t);
-		cli_warn("'%s': %s", name, m.buf);
-	}
-	sbuf_release(&m);
-}
-
 static void do_trace(const char *path, const char *name, const struct sbuf *data,
 		     const struct trace_opts *to, const struct report_opts *ro, int device, int format,
 		     struct sbuf *out)
@@ -165,7 +151,7 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	cli_progress_done();
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	warn_model(&t, name);
+	cli_warn_trace(&t, name);
 	struct actx c;
 	rc = actx_init(&c, &t, device, &err);
 	if (rc)
