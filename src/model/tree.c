@@ -113,9 +113,9 @@ static void index_child(struct ftree *t, uint32_t parent, uint32_t i)
 		rehash(t);
 }
 
-static void grow(struct ftree *t)
+/* Every per-node array to c entries. */
+static void resize(struct ftree *t, uint32_t c)
 {
-	uint32_t c = t->cap * 2;
 	t->name = gf_xreallocarray(t->name, c, sizeof *t->name);
 	t->parent = gf_xreallocarray(t->parent, c, sizeof *t->parent);
 	t->child = gf_xreallocarray(t->child, c, sizeof *t->child);
@@ -127,6 +127,11 @@ static void grow(struct ftree *t)
 	if (t->last)
 		t->last = gf_xreallocarray(t->last, c, sizeof *t->last);
 	t->cap = c;
+}
+
+static void grow(struct ftree *t)
+{
+	resize(t, t->cap * 2);
 }
 
 uint32_t ftree_find(const struct ftree *t, uint32_t parent, uint32_t name)
@@ -216,20 +221,8 @@ void ftree_compact(struct ftree *t)
 	t->slot = NULL;
 	t->nslot = 0;
 	t->nhashed = 0;
-	if (t->cap > t->n) {
-		uint32_t c = t->n;
-		t->name = gf_xreallocarray(t->name, c, sizeof *t->name);
-		t->parent = gf_xreallocarray(t->parent, c, sizeof *t->parent);
-		t->child = gf_xreallocarray(t->child, c, sizeof *t->child);
-		t->sib = gf_xreallocarray(t->sib, c, sizeof *t->sib);
-		t->total = gf_xreallocarray(t->total, c, sizeof *t->total);
-		t->nkid = gf_xreallocarray(t->nkid, c, sizeof *t->nkid);
-		if (t->total2)
-			t->total2 = gf_xreallocarray(t->total2, c, sizeof *t->total2);
-		if (t->last)
-			t->last = gf_xreallocarray(t->last, c, sizeof *t->last);
-		t->cap = c;
-	}
+	if (t->cap > t->n)
+		resize(t, t->n);
 }
 
 size_t ftree_bytes(const struct ftree *t)
