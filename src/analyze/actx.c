@@ -21,6 +21,72 @@ static uint32_t pick_device(const struct trace *t)
 	return best;
 }
 
+static uint32_t site_walk(const struct trace *t, uint32_t ri);
+
+/* Name classes for actx_site, per pool id. */
+enum { NC_UNKNOWN = 0, NC_OTHER, NC_TORCH_SRC, NC_USER_SRC };
+
+static unsigned name_class(const struct trace *t, uint8_t *cls, uint32_t name)
+{
+	if (!cls[name]) {
+		const char *nm = pool_str(t->names, name);
+		if (!actx_is_source_frame(nm))
+			cls[name] = NC_OTHER;
+		else
+			cls[name] = pysync_in_torch(nm, (size_t)(strchr(nm, '(') - nm)) ? NC_TORCH_SRC : NC_USER_SRC;
+	}
+	return cls[name];
+}
+
+/* site_pref/site_src/nonrt for every range in one forward pass: a range
+ * inherits its parent's answers unless it is one itself. */
+static void sites_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	size_t n = t->nr ? t->nr : 1;
+	uint32_t np = pool_count(t->names);
+	uint8_t *cls = gf_xcalloc(np ? np : 1, 1);
+	c->site_pref = gf_xmalloc(n * sizeof *c->site_pref);
+	c->site_src = gf_xmalloc(n * sizeof *c->site_src);
+	c->nonrt = gf_xmalloc(n * sizeof *c->nonrt);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		uint32_t p = r->parent, pref = TRACE_NONE, src = TRACE_NONE, nrt = TRACE_NONE;
+		if (p != TRACE_NONE && p < i) {
+			pref = c->site_pref[p];
+			src = c->site_src[p];
+			nrt = t->r[p].kind < TR_RUNTIME ? p : c->nonrt[p];
+		} else if (p != TRACE_NONE) {
+			/* a parent after its child (the model never builds one): walk */
+			for (uint32_t q = p; q != TRACE_NONE; q = t->r[q].parent) {
+				if (t->r[q].kind != TR_PYTHON)
+					continue;
+				unsigned k = name_class(t, cls, t->r[q].name);
+				if (k != NC_OTHER && src == TRACE_NONE)
+					src = q;
+				if (k == NC_USER_SRC) {
+					pref = q;
+					break;
+				}
+			}
+			nrt = p;
+			while (nrt != TRACE_NONE && t->r[nrt].kind >= TR_RUNTIME)
+				nrt = t->r[nrt].parent;
+		}
+		if (r->kind == TR_PYTHON && r->name < np) {
+			unsigned k = name_class(t, cls, r->name);
+			if (k != NC_OTHER)
+				src = i;
+			if (k == NC_USER_SRC)
+				pref = i;
+		}
+		c->site_pref[i] = pref;
+		c->site_src[i] = src;
+		c->nonrt[i] = nrt;
+	}
+	free(cls);
+}
+
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 {
 	memset(c, 0, sizeof *c);
@@ -65,6 +131,8 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 		if (c->blk[i])
 			c->nblocking++;
 	}
+	sites_init(c);
+	trace_walk_init(&c->walk, t);
 	return GF_OK;
 }
 
@@ -72,6 +140,10 @@ void actx_release(struct actx *c)
 {
 	free(c->first_act);
 	free(c->blk);
+	free(c->site_pref);
+	free(c->site_src);
+	free(c->nonrt);
+	trace_walk_release(&c->walk);
 	memset(c, 0, sizeof *c);
 }
 
@@ -132,7 +204,14 @@ bool actx_is_source_frame(const char *s)
 
 uint32_t actx_site(const struct actx *c, uint32_t ri)
 {
-	const struct trace *t = c->t;
+	if (c->site_pref)
+		return c->site_pref[ri] != TRACE_NONE ? c->site_pref[ri] : c->site_src[ri];
+	return site_walk(c->t, ri);
+}
+
+/* The definition, by walking the parent chain (before actx_init). */
+static uint32_t site_walk(const struct trace *t, uint32_t ri)
+{
 	uint32_t fallback = TRACE_NONE;
 	for (uint32_t i = ri; i != TRACE_NONE; i = t->r[i].parent) {
 		if (t->r[i].kind != TR_PYTHON)

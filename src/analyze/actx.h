@@ -17,12 +17,18 @@
  * memory ("Memcpy DtoH (Device -> Pageable)"): CUDA makes those synchronous
  * (nsys rule cuda_memcpy_async).
  *
+ * Cost: everything per range is computed once in actx_init in one forward
+ * pass (a parent comes before its children), names are classified once per
+ * distinct name, so no query walks a parent chain: the analyses stay linear
+ * on traces nested 100k deep.
+ *
  * Layer: analyze. Never prints.
  */
 #ifndef GF_ACTX_H
 #define GF_ACTX_H
 
 #include "../model/trace.h"
+#include "../model/trace_walk.h"
 
 #define ACTX_B_SYNC 1u
 #define ACTX_B_PAGEABLE 2u
@@ -41,6 +47,10 @@ struct actx {
 	const gf_ns *busy;     /* busy union pairs of the device (trace_busy) */
 	size_t nbusy;
 	uint64_t nblocking;    /* ranges with blk != 0 */
+	uint32_t *site_pref;   /* per range: innermost non-torch source frame ancestor-or-self */
+	uint32_t *site_src;    /* per range: innermost source frame ancestor-or-self */
+	uint32_t *nonrt;       /* per range: nearest strict ancestor not a runtime/driver call */
+	struct trace_walk walk; /* O(log depth) sweeps (gaps) */
 };
 
 /* device: a device number to analyse, or -1 for the automatic choice.
@@ -84,6 +94,13 @@ gf_ns actx_next_busy(const struct actx *c, gf_ns ts);
  * the innermost source frame, else NULL. @return a range index or TRACE_NONE.
  */
 uint32_t actx_site(const struct actx *c, uint32_t ri);
+
+/* The nearest strict ancestor of ri that is not a runtime/driver call
+ * (TRACE_NONE). */
+static inline uint32_t actx_nonrt_parent(const struct actx *c, uint32_t ri)
+{
+	return c->nonrt[ri];
+}
 
 /* True when the python frame name is a source frame "path(line): func". */
 bool actx_is_source_frame(const char *name);

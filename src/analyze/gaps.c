@@ -131,11 +131,12 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 			struct kmap *m)
 {
 	const struct trace *t = c->t;
-	struct trace_sweep s;
+	struct trace_wsweep s;
 	gf_ns a, b;
 	uint32_t r;
-	trace_sweep_init(&s, t, th, lo, hi);
-	while (trace_sweep_next(&s, &a, &b, &r)) {
+	/* O(log depth) to start: one sweep per gap stays linear on deep stacks */
+	trace_wsweep_init(&s, &c->walk, th, lo, hi);
+	while (trace_wsweep_next(&s, &a, &b, &r)) {
 		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
 			g->untraced += b - a;
 			continue;
@@ -148,7 +149,7 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 			kmap_add(m, (uint64_t)sn << 32 | in, b - a);
 		}
 	}
-	trace_sweep_release(&s);
+	trace_wsweep_release(&s);
 }
 
 static void launch_diag(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
