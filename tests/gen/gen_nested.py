@@ -69,12 +69,12 @@ def main():
                 sync(s + 40)
     else:
         d, n = a.depth, a.n
-        total = 100 * n + 200
+        total = 100 * n + 4 * d + 200
         rng("user_annotation", "ProfilerStep#1", 0, total)
         for i in range(d):
             frame(i, 1 + i, total - 2 - 2 * i)
         for k in range(n):
-            s = 100 * k + 50
+            s = 2 * d + 100 * k + 50
             rng("cpu_op", "aten::op%d" % (k % 5), s, 30)
             launch(s + 5, s + 20)
     doc = ('{"schemaVersion":1,"deviceProperties":[{"id":0,"name":"gen"}],"baseTimeNanoseconds":1700000000000000000,'
