@@ -56,7 +56,7 @@ check "scale-report-nested" n report
 check "scale-report-json-nested" n report --format json
 check "scale-syncs-nested" n syncs
 check "scale-fold-idle-maxdepth-nested" n fold --weight idle --max-depth 3
-check "scale-fold-gpu-maxdepth-siblings" s fold --weight gpu --max-depth 3
+check "scale-fold-gpu-maxdepth-nested" n fold --weight gpu --max-depth 3
 check "scale-report-siblings" s report
 
 # the answers are still right on the deep trace: one sync site, the user's
