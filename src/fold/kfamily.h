@@ -45,7 +45,7 @@
 struct kfamily;
 
 /* Bytes of a kernel name that REGEX rules see. */
-#define KFAMILY_MATCH_MAX 1024
+#define KFAMILY_MATCH_MAX 4096
 
 /* A rule set holding the default rules. */
 struct kfamily *kfamily_new(void);

@@ -203,23 +203,24 @@ T_TEST(test_scale__regex_sees_a_bounded_prefix)
 	struct sbuf err = SBUF_INIT;
 	const char *rules = "x$\tends_x\n^a+b\tab\n\xc3$\tcut_char\n";
 	T_TRUE(kfamily_parse(k, rules, strlen(rules), "f.txt", &err) == GF_OK);
-	static char name[4096];
+	static char name[3 * KFAMILY_MATCH_MAX];
+	const int LONG = 2 * KFAMILY_MATCH_MAX;
 	/* short: the whole name */
 	memset(name, 'a', 1000);
 	strcpy(name + 1000, "x");
 	T_EQ_STR(family(k, name), "ends_x");
 	T_EQ_I64(kfamily_truncated(k), 0);
 	/* long: the first KFAMILY_MATCH_MAX bytes */
-	memset(name, 'a', 3000);
-	strcpy(name + 3000, "x");
+	memset(name, 'a', LONG);
+	strcpy(name + LONG, "x");
 	T_TRUE(strcmp(family(k, name), "ends_x") != 0);
 	T_EQ_I64(kfamily_truncated(k), 1);
-	memset(name, 'a', 3000);
+	memset(name, 'a', LONG);
 	name[100] = 'b';
 	T_EQ_STR(family(k, name), "ab");
 	T_EQ_I64(kfamily_truncated(k), 2);
 	/* the cut never leaves half a UTF-8 character: "é" (c3 a9) at 1023 */
-	memset(name, 'c', 3000);
+	memset(name, 'c', LONG);
 	name[KFAMILY_MATCH_MAX - 1] = (char)0xc3;
 	name[KFAMILY_MATCH_MAX] = (char)0xa9;
 	T_TRUE(strcmp(family(k, name), "cut_char") != 0);
