@@ -5,7 +5,8 @@
 # quadratic code: ~16). Each time is the best of 3 runs, so one disturbed
 # run on a busy machine does not decide; the sizes are ones where the old
 # code took seconds at 4N (ASan build), the fixed code a tenth of that.
-# Also: a --families regex sees only the first 4096 bytes of a kernel name.
+# syncs on py-spy folded input with many distinct sites is checked the same
+# way. Also: a --families regex sees only the first 4096 bytes of a kernel name.
 . "$(dirname "$0")/lib.sh"
 
 GEN=tests/gen/gen_nested.py
@@ -16,7 +17,17 @@ LIMIT=${SCALE_TIMEOUT:-60}
 python3 "$GEN" --shape nested -n "$N" -o "$T/n1.json" &&
   python3 "$GEN" --shape nested -n "$N4" -o "$T/n4.json" &&
   python3 "$GEN" --shape siblings -n "$N" --depth "$N" -o "$T/s1.json" &&
-  python3 "$GEN" --shape siblings -n "$N4" --depth "$N4" -o "$T/s4.json" ||
+  python3 "$GEN" --shape siblings -n "$N4" --depth "$N4" -o "$T/s4.json" &&
+  python3 - "$T" "$N" <<'EOF' ||
+# py-spy folded stacks: 2N (8N) distinct sync sites, each with two symbols
+import sys
+d, n = sys.argv[1], int(sys.argv[2])
+for tag, k in (("1", 2 * n), ("4", 8 * n)):
+    with open("%s/p%s.folded" % (d, tag), "w") as f:
+        for i in range(k):
+            f.write("main (train.py:1);step (s%d.py:%d);cudaStreamSynchronize (libcudart.so) %d\n" % (i, i, 1 + i % 3))
+            f.write("main (train.py:1);step (s%d.py:%d);cudaMemcpy%d (libcudart.so) 1\n" % (i, i, i))
+EOF
   { fail "scale-gen" "generator failed"; exit 0; }
 
 # best_ms FILE ARGS... : best wall time of 3 runs in ms (empty on failure)
@@ -36,9 +47,10 @@ best_ms() {
 # check NAME SHAPE ARGS... : ratio of the best times at 4N and N
 check() {
   local name=$1 shape=$2; shift 2
-  local a b
-  a=$(best_ms "$T/${shape}1.json" "$@")
-  b=$(best_ms "$T/${shape}4.json" "$@")
+  local a b ext=json
+  [ "$shape" = p ] && ext=folded
+  a=$(best_ms "$T/${shape}1.$ext" "$@")
+  b=$(best_ms "$T/${shape}4.$ext" "$@")
   if [ -z "$a" ] || [ -z "$b" ]; then
     fail "$name" "gpuflame $* failed or ran over ${LIMIT}s: $(head -c 300 "$T/err")"
     return
@@ -58,6 +70,7 @@ check "scale-syncs-nested" n syncs
 check "scale-fold-idle-maxdepth-nested" n fold --weight idle --max-depth 3
 check "scale-fold-gpu-maxdepth-nested" n fold --weight gpu --max-depth 3
 check "scale-report-siblings" s report
+check "scale-syncs-pyspy-sites" p syncs
 
 # the answers are still right on the deep trace: one sync site, the user's
 # frame found under 4N torch frames, one sync per two windows
