@@ -87,6 +87,22 @@ static void sites_init(struct actx *c)
 	free(cls);
 }
 
+/* Leaves: the end of each activity on the device (INT64_MIN for others and
+ * padding); each inner node the max of its two children; node 1 the root. */
+static void endmax_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	size_t L = 1;
+	while (L < t->nact)
+		L *= 2;
+	c->endleaves = L;
+	c->endmax = gf_xmalloc(2 * L * sizeof *c->endmax);
+	for (size_t i = 0; i < L; i++)
+		c->endmax[L + i] = i < t->nact && actx_on_dev(c, &t->act[i]) ? t->act[i].end : INT64_MIN;
+	for (size_t i = L; i-- > 1;)
+		c->endmax[i] = GF_MAX(c->endmax[2 * i], c->endmax[2 * i + 1]);
+}
+
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 {
 	memset(c, 0, sizeof *c);
@@ -133,6 +149,7 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 	}
 	sites_init(c);
 	trace_walk_init(&c->walk, t);
+	endmax_init(c);
 	return GF_OK;
 }
 
@@ -144,6 +161,7 @@ void actx_release(struct actx *c)
 	free(c->site_src);
 	free(c->nonrt);
 	trace_walk_release(&c->walk);
+	free(c->endmax);
 	memset(c, 0, sizeof *c);
 }
 
@@ -155,6 +173,37 @@ uint32_t actx_act_from(const struct actx *c, gf_ns lo)
 	while (i > 0 && t->act[i - 1].start >= back)
 		i--;
 	return i;
+}
+
+size_t actx_straddlers(const struct actx *c, gf_ns lo, uint32_t **v, size_t *cap)
+{
+	const struct trace *t = c->t;
+	size_t k = 0;
+	if (!c->endmax || !t->nact)
+		return 0;
+	uint32_t lim = trace_act_lower(t, lo); /* activities before it start before lo */
+	/* depth-first over the nodes meeting [0, lim) whose max end is > lo */
+	struct { size_t node, a, b; } st[2 * 64];
+	size_t sp = 0;
+	st[sp].node = 1, st[sp].a = 0, st[sp].b = c->endleaves, sp++;
+	while (sp) {
+		sp--;
+		size_t node = st[sp].node, a = st[sp].a, b = st[sp].b;
+		if (a >= lim || c->endmax[node] <= lo)
+			continue;
+		if (b - a == 1) {
+			if (k == *cap) {
+				*cap = *cap ? 2 * *cap : 64;
+				*v = gf_xreallocarray(*v, *cap, sizeof **v);
+			}
+			(*v)[k++] = (uint32_t)a;
+			continue;
+		}
+		size_t m = a + (b - a) / 2;
+		st[sp].node = 2 * node + 1, st[sp].a = m, st[sp].b = b, sp++;
+		st[sp].node = 2 * node, st[sp].a = a, st[sp].b = m, sp++;
+	}
+	return k;
 }
 
 size_t actx_busy_after(const struct actx *c, gf_ns ts)

@@ -51,6 +51,8 @@ struct actx {
 	uint32_t *site_src;    /* per range: innermost source frame ancestor-or-self */
 	uint32_t *nonrt;       /* per range: nearest strict ancestor not a runtime/driver call */
 	struct trace_walk walk; /* O(log depth) sweeps (gaps) */
+	gf_ns *endmax;         /* max-tree over the device's activity ends (actx_straddlers) */
+	size_t endleaves;      /* its leaves: a power of two >= t->nact */
 };
 
 /* device: a device number to analyse, or -1 for the automatic choice.
@@ -65,8 +67,16 @@ static inline bool actx_on_dev(const struct actx *c, const struct trace_act *a)
 }
 
 /* First index of an activity on the device that may overlap [lo, ...):
- * scans back from trace_act_lower(lo) by the longest duration. */
+ * scans back from trace_act_lower(lo) by the longest duration (O(n) per
+ * call when one activity is long: prefer actx_straddlers). */
 uint32_t actx_act_from(const struct actx *c, gf_ns lo);
+
+/* The activities on the device that start before lo and end after it
+ * (start < lo < end), by index, into *v (grown as needed; *cap its size).
+ * O((k + 1) log n) for k of them, through a max-tree of the ends: steps cost
+ * their own activities, not a scan back by the longest activity.
+ * @return k. */
+size_t actx_straddlers(const struct actx *c, gf_ns lo, uint32_t **v, size_t *cap);
 
 /* Length of [a0, a1) ∩ [b0, b1) (0 when disjoint). */
 static inline gf_ns actx_overlap(gf_ns a0, gf_ns a1, gf_ns b0, gf_ns b1)

@@ -18,6 +18,8 @@ python3 "$GEN" --shape nested -n "$N" -o "$T/n1.json" &&
   python3 "$GEN" --shape nested -n "$N4" -o "$T/n4.json" &&
   python3 "$GEN" --shape siblings -n "$N" --depth "$N" -o "$T/s1.json" &&
   python3 "$GEN" --shape siblings -n "$N4" --depth "$N4" -o "$T/s4.json" &&
+  python3 "$GEN" --shape longkernel -n "$((4 * N))" -o "$T/l1.json" &&
+  python3 "$GEN" --shape longkernel -n "$((16 * N))" -o "$T/l4.json" &&
   python3 - "$T" "$N" <<'EOF' ||
 # py-spy folded stacks: 2N (8N) distinct sync sites, each with two symbols
 import sys
@@ -71,6 +73,7 @@ check "scale-fold-idle-maxdepth-nested" n fold --weight idle --max-depth 3
 check "scale-fold-gpu-maxdepth-nested" n fold --weight gpu --max-depth 3
 check "scale-report-siblings" s report
 check "scale-syncs-pyspy-sites" p syncs
+check "scale-report-long-kernel" l report
 
 # the answers are still right on the deep trace: one sync site, the user's
 # frame found under 4N torch frames, one sync per two windows

@@ -14,6 +14,10 @@ depth x events show up as quadratic run times on these.
   --shape siblings  a chain of D nested frames (--depth), then N sibling
                     cpu_ops at depth D, each launching one kernel with a
                     gap before it.
+  --shape longkernel  N steps of three kernels each, and one kernel on
+                    another stream that runs through all of them (a step
+                    must not scan back over every activity the long one
+                    may overlap).
 
 Frames are torch-internal ("torch/nn/modules/module.py(L): _call_impl") so
 the user's site is the outermost frame: finding it walks the whole chain.
@@ -27,7 +31,7 @@ PID, TID = 4242, 4242
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shape", choices=["nested", "siblings"], default="nested")
+    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel"], default="nested")
     ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
     ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
     ap.add_argument("-o", "--output", required=True)
@@ -67,6 +71,15 @@ def main():
             launch(s + 10, s + 20)
             if w % 2 == 0:
                 sync(s + 40)
+    elif a.shape == "longkernel":
+        n = a.n
+        ev.append('{"ph":"X","cat":"kernel","name":"long","pid":0,"tid":8,"ts":0,"dur":%d,'
+                  '"args":{"device":0,"stream":8}}' % (100 * n + 100))
+        for k in range(n):
+            s = 100 * k + 1
+            rng("user_annotation", "ProfilerStep#%d" % k, s, 90)
+            for j in range(3):
+                launch(s + 2 + 20 * j, s + 5 + 20 * j)
     else:
         d, n = a.depth, a.n
         total = 100 * n + 4 * d + 200

@@ -189,6 +189,47 @@ T_TEST(test_scale__report_linear_on_deep_nesting)
 	trace_release(&t);
 }
 
+T_TEST(test_scale__straddlers_match_brute_force)
+{
+	/* random activities on two devices and streams, some very long */
+	unsigned x = 777;
+	jbegin();
+	jev("user_annotation", "ProfilerStep#1", 0, 100000, NULL);
+	for (int i = 0; i < 3000; i++) {
+		x = x * 1103515245u + 12345u;
+		long long ts = (x >> 8) % 100000;
+		x = x * 1103515245u + 12345u;
+		long long dur = i % 97 == 0 ? (x >> 8) % 80000 : (x >> 8) % 50;
+		sbuf_addf(&J, ",\n{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"k\",\"pid\":0,\"tid\":%d,\"ts\":%lld,"
+			      "\"dur\":%lld,\"args\":{\"device\":%d,\"stream\":%d}}",
+			  i % 5 ? "kernel" : "gpu_memcpy", 7 + i % 3, ts, dur, i % 4 == 0, 7 + i % 3);
+	}
+	struct trace t;
+	T_TRUE(load(&t) == GF_OK);
+	struct actx c;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
+	uint32_t *v = NULL;
+	size_t cap = 0, total = 0;
+	for (gf_ns lo = -5; lo < 101000000; lo += 99991) {
+		size_t k = actx_straddlers(&c, lo, &v, &cap), m = 0;
+		total += k;
+		for (uint32_t i = 0; i < t.nact; i++) {
+			const struct trace_act *a = &t.act[i];
+			if (!actx_on_dev(&c, a) || !(a->start < lo && lo < a->end))
+				continue;
+			T_TRUE(m < k && v[m] == i); /* same set, by index */
+			m++;
+		}
+		T_EQ_I64(m, k);
+	}
+	T_TRUE(total > 1000);
+	free(v);
+	actx_release(&c);
+	sbuf_release(&err);
+	trace_release(&t);
+}
+
 static struct sbuf fam_out;
 
 static const char *family(struct kfamily *k, const char *name)
@@ -239,6 +280,7 @@ int main(void)
 	T_RUN(test_scale__walk_matches_plain_queries);
 	T_RUN(test_scale__walk_log_hops_on_deep_chain);
 	T_RUN(test_scale__report_linear_on_deep_nesting);
+	T_RUN(test_scale__straddlers_match_brute_force);
 	T_RUN(test_scale__regex_sees_a_bounded_prefix);
 	return t_done();
 }
