@@ -103,6 +103,42 @@ static void endmax_init(struct actx *c)
 		c->endmax[i] = GF_MAX(c->endmax[2 * i], c->endmax[2 * i + 1]);
 }
 
+static const struct trace_range *sort_r;
+
+static int cmp_by_start(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	if (sort_r[a].start != sort_r[b].start)
+		return sort_r[a].start < sort_r[b].start ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Every thread's ranges merged by start (each thread's are sorted already). */
+static void by_start_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	c->by_start = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->by_start);
+	for (uint32_t i = 0; i < t->nr; i++)
+		c->by_start[i] = i;
+	sort_r = t->r;
+	qsort(c->by_start, t->nr, sizeof *c->by_start, cmp_by_start);
+	sort_r = NULL;
+}
+
+uint32_t actx_range_lower(const struct actx *c, gf_ns ts)
+{
+	const struct trace *t = c->t;
+	uint32_t l = 0, h = t->nr;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[c->by_start[m]].start < ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 {
 	memset(c, 0, sizeof *c);
@@ -150,6 +186,7 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 	sites_init(c);
 	trace_walk_init(&c->walk, t);
 	endmax_init(c);
+	by_start_init(c);
 	return GF_OK;
 }
 
@@ -162,6 +199,7 @@ void actx_release(struct actx *c)
 	free(c->nonrt);
 	trace_walk_release(&c->walk);
 	free(c->endmax);
+	free(c->by_start);
 	memset(c, 0, sizeof *c);
 }
 

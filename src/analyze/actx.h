@@ -52,6 +52,7 @@ struct actx {
 	uint32_t *nonrt;       /* per range: nearest strict ancestor not a runtime/driver call */
 	struct trace_walk walk; /* O(log depth) sweeps (gaps) */
 	gf_ns *endmax;         /* max-tree over the device's activity ends (actx_straddlers) */
+	uint32_t *by_start;    /* all host ranges (every thread) by start, then index */
 	size_t endleaves;      /* its leaves: a power of two >= t->nact */
 };
 
@@ -77,6 +78,12 @@ uint32_t actx_act_from(const struct actx *c, gf_ns lo);
  * their own activities, not a scan back by the longest activity.
  * @return k. */
 size_t actx_straddlers(const struct actx *c, gf_ns lo, uint32_t **v, size_t *cap);
+
+/* First position in c->by_start whose range starts at or after ts
+ * (t->nr when none): the ranges of every thread that start in [lo, hi) are
+ * by_start[actx_range_lower(lo) ..] while start < hi, so a window costs its
+ * own ranges, not one search per thread. */
+uint32_t actx_range_lower(const struct actx *c, gf_ns ts);
 
 /* Length of [a0, a1) ∩ [b0, b1) (0 when disjoint). */
 static inline gf_ns actx_overlap(gf_ns a0, gf_ns a1, gf_ns b0, gf_ns b1)

@@ -177,10 +177,10 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 					ld->short_kernels++;
 			}
 		}
-		for (uint32_t th = 0; th < t->nth; th++) {
-			uint32_t k = trace_range_lower(t, th, row->start), end = t->th[th].first + t->th[th].n;
-			for (; k < end && t->r[k].start < row->end; k++) {
-				const struct trace_range *x = &t->r[k];
+		{
+			for (uint32_t j = actx_range_lower(c, row->start);
+			     j < t->nr && t->r[c->by_start[j]].start < row->end; j++) {
+				const struct trace_range *x = &t->r[c->by_start[j]];
 				if (!(x->flags & TRF_LAUNCH) || (x->kind != TR_RUNTIME && x->kind != TR_DRIVER))
 					continue;
 				if (x->flags & TRF_GRAPH) {

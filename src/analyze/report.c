@@ -53,10 +53,11 @@ static void top_calls(struct report *r)
 		const struct step_row *row = &r->st.rows[s];
 		if (row->warmup && r->st.nsteady)
 			continue;
-		for (uint32_t th = 0; th < t->nth; th++) {
-			uint32_t k = trace_range_lower(t, th, row->start), end = t->th[th].first + t->th[th].n;
-			for (; k < end && t->r[k].start < row->end; k++) {
-				const struct trace_range *x = &t->r[k];
+		{
+			const struct actx *c = r->c;
+			for (uint32_t j = actx_range_lower(c, row->start);
+			     j < t->nr && t->r[c->by_start[j]].start < row->end; j++) {
+				const struct trace_range *x = &t->r[c->by_start[j]];
 				if (x->name >= np)
 					continue;
 				if (x->kind == TR_OP)

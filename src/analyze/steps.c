@@ -57,10 +57,9 @@ void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 	row->median_kernel = actx_median(kd.v, kd.n);
 	vec_free(&kd);
 	/* host calls on all threads that start in the window */
-	for (uint32_t th = 0; th < t->nth; th++) {
-		uint32_t endi = t->th[th].first + t->th[th].n;
-		uint32_t i = trace_range_lower(t, th, lo);
-		for (; i < endi && t->r[i].start < hi; i++) {
+	{
+		for (uint32_t j = actx_range_lower(c, lo); j < t->nr && t->r[c->by_start[j]].start < hi; j++) {
+			uint32_t i = c->by_start[j];
 			const struct trace_range *r = &t->r[i];
 			if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)
 				continue;

@@ -20,6 +20,8 @@ python3 "$GEN" --shape nested -n "$N" -o "$T/n1.json" &&
   python3 "$GEN" --shape siblings -n "$N4" --depth "$N4" -o "$T/s4.json" &&
   python3 "$GEN" --shape longkernel -n "$((4 * N))" -o "$T/l1.json" &&
   python3 "$GEN" --shape longkernel -n "$((16 * N))" -o "$T/l4.json" &&
+  python3 "$GEN" --shape threads -n "$((2 * N))" -o "$T/t1.json" &&
+  python3 "$GEN" --shape threads -n "$((8 * N))" -o "$T/t4.json" &&
   python3 - "$T" "$N" <<'EOF' ||
 # py-spy folded stacks: 2N (8N) distinct sync sites, each with two symbols
 import sys
@@ -74,6 +76,7 @@ check "scale-fold-gpu-maxdepth-nested" n fold --weight gpu --max-depth 3
 check "scale-report-siblings" s report
 check "scale-syncs-pyspy-sites" p syncs
 check "scale-report-long-kernel" l report
+check "scale-report-many-threads" t report
 
 # the answers are still right on the deep trace: one sync site, the user's
 # frame found under 4N torch frames, one sync per two windows

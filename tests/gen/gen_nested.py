@@ -18,6 +18,8 @@ depth x events show up as quadratic run times on these.
                     another stream that runs through all of them (a step
                     must not scan back over every activity the long one
                     may overlap).
+  --shape threads   N steps, and N host threads with one cpu_op each, one
+                    per step (a step must not search every thread).
 
 Frames are torch-internal ("torch/nn/modules/module.py(L): _call_impl") so
 the user's site is the outermost frame: finding it walks the whole chain.
@@ -31,7 +33,7 @@ PID, TID = 4242, 4242
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel"], default="nested")
+    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads"], default="nested")
     ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
     ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
     ap.add_argument("-o", "--output", required=True)
@@ -71,6 +73,14 @@ def main():
             launch(s + 10, s + 20)
             if w % 2 == 0:
                 sync(s + 40)
+    elif a.shape == "threads":
+        n = a.n
+        for k in range(n):
+            s = 100 * k + 1
+            rng("user_annotation", "ProfilerStep#%d" % k, s, 90)
+            ev.append('{"ph":"X","cat":"cpu_op","name":"aten::x","pid":%d,"tid":%d,"ts":%d,"dur":5,"args":{}}'
+                      % (PID, k + 1, s + 10))
+        launch(5, 10)
     elif a.shape == "longkernel":
         n = a.n
         ev.append('{"ph":"X","cat":"kernel","name":"long","pid":0,"tid":8,"ts":0,"dur":%d,'
