@@ -1,7 +1,8 @@
 /*
  * fold.c — the folders (see fold.h): gpu, cpu, wall, idle and calls weights
  * over the trace model, in one pass each. Host stacks are memoised per host
- * range (node_of), so a stack costs O(1) amortised per activity; host time is
+ * range (node_of; with --max-depth per shown range and shown parent, see
+ * node_for), so a stack costs O(1) amortised per activity; host time is
  * cut into segments by one stack sweep per thread (trace_wsweep) and
  * intersected with the window with a monotone pointer. Weights are summed as
  * self weights per tree node and totalled bottom-up at the end.
@@ -115,6 +116,9 @@ struct folder {
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
 	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet */
+	uint32_t *kdepth_of;     /* max_depth, per kept range: shown frames down to it */
+	uint32_t *win_of;        /* max_depth, per kept range: node of its stack */
+	uint32_t *pre_of;        /* max_depth, per kept range: node of its innermost max_depth - 1 frames */
 	struct trace_walk walk;  /* host weights: O(log depth) sweep starts */
 	bool has_walk;
 	uint32_t *sync_anc;      /* per host range: nearest blocking ancestor-or-self (host weights) */
@@ -256,45 +260,66 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 	return v;
 }
 
-/* Tree node of the shown stack of range ri (0 = empty stack). */
-static uint32_t node_for(struct folder *f, uint32_t ri)
+/* Tree node of the full shown stack of range ri, memoised per range: the
+ * chain up to a known range is walked once. */
+static uint32_t full_node(struct folder *f, uint32_t ri)
 {
 	const struct trace *t = f->t;
 	if (ri == TRACE_NONE)
 		return 0;
-	if (!f->o->max_depth) {
-		if (f->node_of[ri] != UINT32_MAX)
-			return f->node_of[ri];
-		/* collect the chain up to a memoised ancestor */
-		size_t k = 0;
-		uint32_t q = ri;
-		while (q != TRACE_NONE && f->node_of[q] == UINT32_MAX) {
-			if (k == f->bufcap) {
-				f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
-				f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
-			}
-			f->buf[k++] = q;
-			q = t->r[q].parent;
+	if (f->node_of[ri] != UINT32_MAX)
+		return f->node_of[ri];
+	size_t k = 0;
+	uint32_t q = ri;
+	while (q != TRACE_NONE && f->node_of[q] == UINT32_MAX) {
+		if (k == f->bufcap) {
+			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
+			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
 		}
-		uint32_t node = q == TRACE_NONE ? 0 : f->node_of[q];
-		while (k--) {
-			uint32_t x = f->buf[k];
-			if (keep(f->levels, &t->r[x]))
-				node = child(f, node, frame_id(f, x));
-			f->node_of[x] = node;
-		}
-		return node;
+		f->buf[k++] = q;
+		q = t->r[q].parent;
 	}
-	/* the innermost max_depth kept frames: memoised per innermost kept
-	 * range, each found by hops between kept ranges (O(max_depth), not
-	 * O(depth), per distinct stack) */
-	uint32_t kr = kept_anc(f, ri);
-	if (kr == TRACE_NONE)
+	uint32_t node = q == TRACE_NONE ? 0 : f->node_of[q];
+	while (k--) {
+		uint32_t x = f->buf[k];
+		if (keep(f->levels, &t->r[x]))
+			node = child(f, node, frame_id(f, x));
+		f->node_of[x] = node;
+	}
+	return node;
+}
+
+/* Shown frames from the root down to kept range kr (memoised). */
+static uint32_t kept_depth(struct folder *f, uint32_t kr)
+{
+	const struct trace *t = f->t;
+	size_t k = 0;
+	uint32_t q = kr;
+	while (q != TRACE_NONE && f->kdepth_of[q] == UINT32_MAX) {
+		if (k == f->framecap) {
+			f->framecap = f->framecap ? f->framecap * 2 : 64;
+			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
+		}
+		f->frames[k++] = q;
+		q = kept_anc(f, t->r[q].parent);
+	}
+	uint32_t d = q == TRACE_NONE ? 0 : f->kdepth_of[q];
+	while (k--)
+		f->kdepth_of[f->frames[k]] = ++d;
+	return f->kdepth_of[kr];
+}
+
+/* Node of the innermost n shown frames ending at kept range kr: the full
+ * stack when it is that short, else built from the root (O(n)). */
+static uint32_t window_node(struct folder *f, uint32_t kr, size_t n)
+{
+	const struct trace *t = f->t;
+	if (!n)
 		return 0;
-	if (f->node_of[kr] != UINT32_MAX)
-		return f->node_of[kr];
+	if (kept_depth(f, kr) <= n)
+		return full_node(f, kr);
 	size_t nf = 0;
-	for (uint32_t q = kr; q != TRACE_NONE && nf < f->o->max_depth; q = kept_anc(f, t->r[q].parent)) {
+	for (uint32_t q = kr; q != TRACE_NONE && nf < n; q = kept_anc(f, t->r[q].parent)) {
 		if (nf == f->framecap) {
 			f->framecap = f->framecap ? f->framecap * 2 : 64;
 			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
@@ -304,7 +329,38 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 	uint32_t node = 0;
 	while (nf--)
 		node = child(f, node, frame_id(f, f->frames[nf]));
-	f->node_of[kr] = node;
+	return node;
+}
+
+/* Tree node of the shown stack of range ri (0 = empty stack). */
+static uint32_t node_for(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	if (ri == TRACE_NONE)
+		return 0;
+	if (!f->o->max_depth)
+		return full_node(f, ri);
+	/* the innermost max_depth shown frames, memoised per innermost shown
+	 * range kr: the full stack when it is no deeper, else kr under the
+	 * innermost max_depth - 1 frames of its shown parent (memoised per
+	 * parent, so siblings under a deep stack cost O(1) each and each
+	 * parent O(max_depth) once) */
+	uint32_t kr = kept_anc(f, ri);
+	if (kr == TRACE_NONE)
+		return 0;
+	if (f->win_of[kr] != UINT32_MAX)
+		return f->win_of[kr];
+	size_t K = f->o->max_depth;
+	uint32_t node;
+	if (kept_depth(f, kr) <= K) {
+		node = full_node(f, kr);
+	} else {
+		uint32_t p = kept_anc(f, t->r[kr].parent);
+		if (f->pre_of[p] == UINT32_MAX)
+			f->pre_of[p] = window_node(f, p, K - 1);
+		node = child(f, f->pre_of[p], frame_id(f, kr));
+	}
+	f->win_of[kr] = node;
 	return node;
 }
 
@@ -683,9 +739,13 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	for (uint32_t i = 0; i < t->nr; i++)
 		f->node_of[i] = UINT32_MAX;
 	if (o->max_depth) {
-		f->kept_of = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->kept_of);
+		size_t n = t->nr ? t->nr : 1;
+		f->kept_of = gf_xmalloc(n * sizeof *f->kept_of);
+		f->kdepth_of = gf_xmalloc(n * sizeof *f->kdepth_of);
+		f->win_of = gf_xmalloc(n * sizeof *f->win_of);
+		f->pre_of = gf_xmalloc(n * sizeof *f->pre_of);
 		for (uint32_t i = 0; i < t->nr; i++)
-			f->kept_of[i] = UINT32_MAX;
+			f->kept_of[i] = f->kdepth_of[i] = f->win_of[i] = f->pre_of[i] = UINT32_MAX;
 	}
 	f->id_untraced = intern(f, "[untraced]", 10);
 	f->id_other = intern(f, "[other]", 7);
@@ -752,6 +812,9 @@ out:
 	free(f->map_leaf);
 	free(f->node_of);
 	free(f->kept_of);
+	free(f->kdepth_of);
+	free(f->win_of);
+	free(f->pre_of);
 	if (f->has_walk)
 		trace_walk_release(&f->walk);
 	free(f->sync_anc);
