@@ -25,7 +25,7 @@ sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(10000 20000 40000 80000)
 declare -A base=([10000]=1 [20000]=3.9 [40000]=15 [80000]=61)
 
-printf '%-36s %7s %10s %8s %8s %s\n' "command" "ranges" "time s" "growth" "RSS MB" "baseline (issue 16)"
+printf '%-42s %7s %10s %8s %8s %s\n' "command" "ranges" "time s" "growth" "RSS MB" "baseline (issue 16)"
 for c in "report" "syncs" "fold --weight idle --max-depth 3"; do
   for bin in "$GF" $GF_OLD; do
     prev=""
@@ -42,7 +42,7 @@ for c in "report" "syncs" "fold --weight idle --max-depth 3"; do
       [ "$c" = report ] && [ -n "${base[$n]:-}" ] && b="${base[$n]} s"
       label="$c"
       [ "$bin" != "$GF" ] && label="$c (old)"
-      printf '%-36s %7d %10s %8s %8d %s\n' "$label" "$n" "$w" "$g" $((k / 1024)) "$b"
+      printf '%-42s %7d %10s %8s %8d %s\n' "$label" "$n" "$w" "$g" $((k / 1024)) "$b"
       prev=$w
     done
   done
