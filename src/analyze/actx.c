@@ -2,6 +2,7 @@
 #include "actx.h"
 
 #include "pysync.h"
+#include "steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,8 @@ static int cmp_ns(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static gf_ns mid2(gf_ns a, gf_ns b);
+
 gf_ns actx_median(gf_ns *v, size_t n)
 {
 	if (!n)
@@ -328,7 +331,85 @@ gf_ns actx_median(gf_ns *v, size_t n)
 	qsort(v, n, sizeof *v, cmp_ns);
 	if (n & 1)
 		return v[n / 2];
-	gf_ns a = v[n / 2 - 1], b = v[n / 2];
+	return mid2(v[n / 2 - 1], v[n / 2]);
+}
+
+static int cmp_wval(const void *pa, const void *pb)
+{
+	const struct actx_wval *a = pa, *b = pb;
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* The value at 0-based position k of the multiset (v sorted). */
+static gf_ns wval_at(const struct actx_wval *v, size_t n, uint64_t k)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (k < v[i].w)
+			return v[i].v;
+		k -= v[i].w;
+	}
+	return n ? v[n - 1].v : 0;
+}
+
+gf_ns actx_wmedian(struct actx_wval *v, size_t n)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += v[i].w;
+	if (!total)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_wval);
+	if (total & 1)
+		return wval_at(v, n, total / 2);
+	return mid2(wval_at(v, n, total / 2 - 1), wval_at(v, n, total / 2));
+}
+
+void actx_cover_init(struct actx_cover *cv, const struct steps_result *st)
+{
+	cv->n = 0;
+	cv->starts = gf_xmalloc((st->n ? st->n : 1) * sizeof *cv->starts);
+	cv->ends = gf_xmalloc((st->n ? st->n : 1) * sizeof *cv->ends);
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->rows[i].warmup && st->nsteady)
+			continue;
+		cv->starts[cv->n] = st->rows[i].start;
+		cv->ends[cv->n] = st->rows[i].end;
+		cv->n++;
+	}
+	qsort(cv->starts, cv->n, sizeof *cv->starts, cmp_ns);
+	qsort(cv->ends, cv->n, sizeof *cv->ends, cmp_ns);
+}
+
+/* Elements of sorted v[0..n) that are <= ts. */
+static size_t count_le(const gf_ns *v, size_t n, gf_ns ts)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m] <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts)
+{
+	/* windows started by ts minus those ended by ts (start <= end) */
+	size_t a = count_le(cv->starts, cv->n, ts), b = count_le(cv->ends, cv->n, ts);
+	return a > b ? a - b : 0;
+}
+
+void actx_cover_release(struct actx_cover *cv)
+{
+	free(cv->starts);
+	free(cv->ends);
+	memset(cv, 0, sizeof *cv);
+}
+
+static gf_ns mid2(gf_ns a, gf_ns b)
+{
 	/* (a + b) / 2 without overflow, half to even */
 	gf_ns s = a / 2 + b / 2, r = a % 2 + b % 2; /* r in -2..2 */
 	if (r == 2)

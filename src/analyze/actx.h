@@ -126,4 +126,27 @@ bool actx_is_source_frame(const char *name);
  * rounded half to even; 0 for n = 0. */
 gf_ns actx_median(gf_ns *v, size_t n);
 
+/* A value and how many times it counts (actx_wmedian). */
+struct actx_wval {
+	gf_ns v;
+	uint64_t w;
+};
+
+/* Median of the multiset where v[i].v appears v[i].w times (sorts v): the
+ * same as actx_median of that list written out, in O(n log n) of the
+ * distinct entries. */
+gf_ns actx_wmedian(struct actx_wval *v, size_t n);
+
+/* Counts how many of a set of windows [start, end) contain a time: the
+ * steady steps of st (all steps when none is steady), each counted once. */
+struct steps_result;
+struct actx_cover {
+	gf_ns *starts, *ends;  /* each sorted */
+	size_t n;
+};
+void actx_cover_init(struct actx_cover *cv, const struct steps_result *st);
+/* Windows containing ts (start <= ts < end): O(log n). */
+uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts);
+void actx_cover_release(struct actx_cover *cv);
+
 #endif

@@ -78,6 +78,29 @@ check "scale-syncs-pyspy-sites" p syncs
 check "scale-report-long-kernel" l report
 check "scale-report-many-threads" t report
 
+# nested step markers: peak memory must not hold a copy of every kernel
+# per step (the launch diagnosis weighs each kernel by the steps holding
+# it). Release build: ASan keeps freed memory in quarantine.
+GFR=${GF_REL:-$GF}
+TIMEBIN=/usr/bin/time
+if [ -x "$TIMEBIN" ]; then
+  python3 "$GEN" --shape steps -n 1000 -o "$T/st1.json" && python3 "$GEN" --shape steps -n 4000 -o "$T/st4.json"
+  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/st1.json" >/dev/null 2>&1
+  r1=$?
+  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/st4.json" >/dev/null 2>&1
+  r4=$?
+  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
+  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
+    fail "scale-report-nested-steps-rss" "report failed on nested steps (exit $r1, $r4)"
+  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
+    pass "scale-report-nested-steps-rss"
+  else
+    fail "scale-report-nested-steps-rss" "peak RSS ${k1} KB at 1000 nested steps, ${k4} KB at 4000: grows faster than the input"
+  fi
+else
+  skip "scale-report-nested-steps-rss" "GNU time absent"
+fi
+
 # the answers are still right on the deep trace: one sync site, the user's
 # frame found under 4N torch frames, one sync per two windows
 gf syncs --format json "$T/n4.json"

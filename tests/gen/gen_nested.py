@@ -18,6 +18,10 @@ depth x events show up as quadratic run times on these.
                     another stream that runs through all of them (a step
                     must not scan back over every activity the long one
                     may overlap).
+  --shape steps     N ProfilerSteps, each inside the previous, and N
+                    kernels launched in the innermost (nested step markers:
+                    per-step work is what it is, but memory must not be a
+                    copy of every kernel per step).
   --shape threads   N steps, and N host threads with one cpu_op each, one
                     per step (a step must not search every thread).
 
@@ -33,7 +37,7 @@ PID, TID = 4242, 4242
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads"], default="nested")
+    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps"], default="nested")
     ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
     ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
     ap.add_argument("-o", "--output", required=True)
@@ -73,6 +77,12 @@ def main():
             launch(s + 10, s + 20)
             if w % 2 == 0:
                 sync(s + 40)
+    elif a.shape == "steps":
+        n = a.n
+        for i in range(n):
+            rng("user_annotation", "ProfilerStep#%d" % i, 10 * i, 20 * n - 20 * i + 10 * n)
+        for k in range(n):
+            launch(10 * n + 5 * k, 10 * n + 5 * k + 3, 2)
     elif a.shape == "threads":
         n = a.n
         for k in range(n):
