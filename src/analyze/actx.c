@@ -2,6 +2,7 @@
 #include "actx.h"
 
 #include "pysync.h"
+#include "steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,124 @@ static uint32_t pick_device(const struct trace *t)
 		}
 	}
 	return best;
+}
+
+static uint32_t site_walk(const struct trace *t, uint32_t ri);
+
+/* Name classes for actx_site, per pool id. */
+enum { NC_UNKNOWN = 0, NC_OTHER, NC_TORCH_SRC, NC_USER_SRC };
+
+static unsigned name_class(const struct trace *t, uint8_t *cls, uint32_t name)
+{
+	if (!cls[name]) {
+		const char *nm = pool_str(t->names, name);
+		if (!actx_is_source_frame(nm))
+			cls[name] = NC_OTHER;
+		else
+			cls[name] = pysync_in_torch(nm, (size_t)(strchr(nm, '(') - nm)) ? NC_TORCH_SRC : NC_USER_SRC;
+	}
+	return cls[name];
+}
+
+/* site_pref/site_src/nonrt for every range in one forward pass: a range
+ * inherits its parent's answers unless it is one itself. */
+static void sites_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	size_t n = t->nr ? t->nr : 1;
+	uint32_t np = pool_count(t->names);
+	uint8_t *cls = gf_xcalloc(np ? np : 1, 1);
+	c->site_pref = gf_xmalloc(n * sizeof *c->site_pref);
+	c->site_src = gf_xmalloc(n * sizeof *c->site_src);
+	c->nonrt = gf_xmalloc(n * sizeof *c->nonrt);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		uint32_t p = r->parent, pref = TRACE_NONE, src = TRACE_NONE, nrt = TRACE_NONE;
+		if (p != TRACE_NONE && p < i) {
+			pref = c->site_pref[p];
+			src = c->site_src[p];
+			nrt = t->r[p].kind < TR_RUNTIME ? p : c->nonrt[p];
+		} else if (p != TRACE_NONE) {
+			/* a parent after its child (the model never builds one): walk */
+			for (uint32_t q = p; q != TRACE_NONE; q = t->r[q].parent) {
+				if (t->r[q].kind != TR_PYTHON)
+					continue;
+				unsigned k = name_class(t, cls, t->r[q].name);
+				if (k != NC_OTHER && src == TRACE_NONE)
+					src = q;
+				if (k == NC_USER_SRC) {
+					pref = q;
+					break;
+				}
+			}
+			nrt = p;
+			while (nrt != TRACE_NONE && t->r[nrt].kind >= TR_RUNTIME)
+				nrt = t->r[nrt].parent;
+		}
+		if (r->kind == TR_PYTHON && r->name < np) {
+			unsigned k = name_class(t, cls, r->name);
+			if (k != NC_OTHER)
+				src = i;
+			if (k == NC_USER_SRC)
+				pref = i;
+		}
+		c->site_pref[i] = pref;
+		c->site_src[i] = src;
+		c->nonrt[i] = nrt;
+	}
+	free(cls);
+}
+
+/* Leaves: the end of each activity on the device (INT64_MIN for others and
+ * padding); each inner node the max of its two children; node 1 the root. */
+static void endmax_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	size_t L = 1;
+	while (L < t->nact)
+		L *= 2;
+	c->endleaves = L;
+	c->endmax = gf_xmalloc(2 * L * sizeof *c->endmax);
+	for (size_t i = 0; i < L; i++)
+		c->endmax[L + i] = i < t->nact && actx_on_dev(c, &t->act[i]) ? t->act[i].end : INT64_MIN;
+	for (size_t i = L; i-- > 1;)
+		c->endmax[i] = GF_MAX(c->endmax[2 * i], c->endmax[2 * i + 1]);
+}
+
+static const struct trace_range *sort_r;
+
+static int cmp_by_start(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	if (sort_r[a].start != sort_r[b].start)
+		return sort_r[a].start < sort_r[b].start ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Every thread's ranges merged by start (each thread's are sorted already). */
+static void by_start_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	c->by_start = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->by_start);
+	for (uint32_t i = 0; i < t->nr; i++)
+		c->by_start[i] = i;
+	sort_r = t->r;
+	qsort(c->by_start, t->nr, sizeof *c->by_start, cmp_by_start);
+	sort_r = NULL;
+}
+
+uint32_t actx_range_lower(const struct actx *c, gf_ns ts)
+{
+	const struct trace *t = c->t;
+	uint32_t l = 0, h = t->nr;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[c->by_start[m]].start < ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
 }
 
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
@@ -65,6 +184,10 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 		if (c->blk[i])
 			c->nblocking++;
 	}
+	sites_init(c);
+	trace_walk_init(&c->walk, t);
+	endmax_init(c);
+	by_start_init(c);
 	return GF_OK;
 }
 
@@ -72,6 +195,12 @@ void actx_release(struct actx *c)
 {
 	free(c->first_act);
 	free(c->blk);
+	free(c->site_pref);
+	free(c->site_src);
+	free(c->nonrt);
+	trace_walk_release(&c->walk);
+	free(c->endmax);
+	free(c->by_start);
 	memset(c, 0, sizeof *c);
 }
 
@@ -83,6 +212,37 @@ uint32_t actx_act_from(const struct actx *c, gf_ns lo)
 	while (i > 0 && t->act[i - 1].start >= back)
 		i--;
 	return i;
+}
+
+size_t actx_straddlers(const struct actx *c, gf_ns lo, uint32_t **v, size_t *cap)
+{
+	const struct trace *t = c->t;
+	size_t k = 0;
+	if (!c->endmax || !t->nact)
+		return 0;
+	uint32_t lim = trace_act_lower(t, lo); /* activities before it start before lo */
+	/* depth-first over the nodes meeting [0, lim) whose max end is > lo */
+	struct { size_t node, a, b; } st[2 * 64];
+	size_t sp = 0;
+	st[sp].node = 1, st[sp].a = 0, st[sp].b = c->endleaves, sp++;
+	while (sp) {
+		sp--;
+		size_t node = st[sp].node, a = st[sp].a, b = st[sp].b;
+		if (a >= lim || c->endmax[node] <= lo)
+			continue;
+		if (b - a == 1) {
+			if (k == *cap) {
+				*cap = *cap ? 2 * *cap : 64;
+				*v = gf_xreallocarray(*v, *cap, sizeof **v);
+			}
+			(*v)[k++] = (uint32_t)a;
+			continue;
+		}
+		size_t m = a + (b - a) / 2;
+		st[sp].node = 2 * node + 1, st[sp].a = m, st[sp].b = b, sp++;
+		st[sp].node = 2 * node, st[sp].a = a, st[sp].b = m, sp++;
+	}
+	return k;
 }
 
 size_t actx_busy_after(const struct actx *c, gf_ns ts)
@@ -132,7 +292,14 @@ bool actx_is_source_frame(const char *s)
 
 uint32_t actx_site(const struct actx *c, uint32_t ri)
 {
-	const struct trace *t = c->t;
+	if (c->site_pref)
+		return c->site_pref[ri] != TRACE_NONE ? c->site_pref[ri] : c->site_src[ri];
+	return site_walk(c->t, ri);
+}
+
+/* The definition, by walking the parent chain (before actx_init). */
+static uint32_t site_walk(const struct trace *t, uint32_t ri)
+{
 	uint32_t fallback = TRACE_NONE;
 	for (uint32_t i = ri; i != TRACE_NONE; i = t->r[i].parent) {
 		if (t->r[i].kind != TR_PYTHON)
@@ -155,6 +322,8 @@ static int cmp_ns(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static gf_ns mid2(gf_ns a, gf_ns b);
+
 gf_ns actx_median(gf_ns *v, size_t n)
 {
 	if (!n)
@@ -162,7 +331,85 @@ gf_ns actx_median(gf_ns *v, size_t n)
 	qsort(v, n, sizeof *v, cmp_ns);
 	if (n & 1)
 		return v[n / 2];
-	gf_ns a = v[n / 2 - 1], b = v[n / 2];
+	return mid2(v[n / 2 - 1], v[n / 2]);
+}
+
+static int cmp_wval(const void *pa, const void *pb)
+{
+	const struct actx_wval *a = pa, *b = pb;
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* The value at 0-based position k of the multiset (v sorted). */
+static gf_ns wval_at(const struct actx_wval *v, size_t n, uint64_t k)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (k < v[i].w)
+			return v[i].v;
+		k -= v[i].w;
+	}
+	return n ? v[n - 1].v : 0;
+}
+
+gf_ns actx_wmedian(struct actx_wval *v, size_t n)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += v[i].w;
+	if (!total)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_wval);
+	if (total & 1)
+		return wval_at(v, n, total / 2);
+	return mid2(wval_at(v, n, total / 2 - 1), wval_at(v, n, total / 2));
+}
+
+void actx_cover_init(struct actx_cover *cv, const struct steps_result *st)
+{
+	cv->n = 0;
+	cv->starts = gf_xmalloc((st->n ? st->n : 1) * sizeof *cv->starts);
+	cv->ends = gf_xmalloc((st->n ? st->n : 1) * sizeof *cv->ends);
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->rows[i].warmup && st->nsteady)
+			continue;
+		cv->starts[cv->n] = st->rows[i].start;
+		cv->ends[cv->n] = st->rows[i].end;
+		cv->n++;
+	}
+	qsort(cv->starts, cv->n, sizeof *cv->starts, cmp_ns);
+	qsort(cv->ends, cv->n, sizeof *cv->ends, cmp_ns);
+}
+
+/* Elements of sorted v[0..n) that are <= ts. */
+static size_t count_le(const gf_ns *v, size_t n, gf_ns ts)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m] <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts)
+{
+	/* windows started by ts minus those ended by ts (start <= end) */
+	size_t a = count_le(cv->starts, cv->n, ts), b = count_le(cv->ends, cv->n, ts);
+	return a > b ? a - b : 0;
+}
+
+void actx_cover_release(struct actx_cover *cv)
+{
+	free(cv->starts);
+	free(cv->ends);
+	memset(cv, 0, sizeof *cv);
+}
+
+static gf_ns mid2(gf_ns a, gf_ns b)
+{
 	/* (a + b) / 2 without overflow, half to even */
 	gf_ns s = a / 2 + b / 2, r = a % 2 + b % 2; /* r in -2..2 */
 	if (r == 2)

@@ -17,12 +17,18 @@
  * memory ("Memcpy DtoH (Device -> Pageable)"): CUDA makes those synchronous
  * (nsys rule cuda_memcpy_async).
  *
+ * Cost: everything per range is computed once in actx_init in one forward
+ * pass (a parent comes before its children), names are classified once per
+ * distinct name, so no query walks a parent chain: the analyses stay linear
+ * on traces nested 100k deep.
+ *
  * Layer: analyze. Never prints.
  */
 #ifndef GF_ACTX_H
 #define GF_ACTX_H
 
 #include "../model/trace.h"
+#include "../model/trace_walk.h"
 
 #define ACTX_B_SYNC 1u
 #define ACTX_B_PAGEABLE 2u
@@ -41,6 +47,13 @@ struct actx {
 	const gf_ns *busy;     /* busy union pairs of the device (trace_busy) */
 	size_t nbusy;
 	uint64_t nblocking;    /* ranges with blk != 0 */
+	uint32_t *site_pref;   /* per range: innermost non-torch source frame ancestor-or-self */
+	uint32_t *site_src;    /* per range: innermost source frame ancestor-or-self */
+	uint32_t *nonrt;       /* per range: nearest strict ancestor not a runtime/driver call */
+	struct trace_walk walk; /* O(log depth) sweeps (gaps) */
+	gf_ns *endmax;         /* max-tree over the device's activity ends (actx_straddlers) */
+	uint32_t *by_start;    /* all host ranges (every thread) by start, then index */
+	size_t endleaves;      /* its leaves: a power of two >= t->nact */
 };
 
 /* device: a device number to analyse, or -1 for the automatic choice.
@@ -55,8 +68,22 @@ static inline bool actx_on_dev(const struct actx *c, const struct trace_act *a)
 }
 
 /* First index of an activity on the device that may overlap [lo, ...):
- * scans back from trace_act_lower(lo) by the longest duration. */
+ * scans back from trace_act_lower(lo) by the longest duration (O(n) per
+ * call when one activity is long: prefer actx_straddlers). */
 uint32_t actx_act_from(const struct actx *c, gf_ns lo);
+
+/* The activities on the device that start before lo and end after it
+ * (start < lo < end), by index, into *v (grown as needed; *cap its size).
+ * O((k + 1) log n) for k of them, through a max-tree of the ends: steps cost
+ * their own activities, not a scan back by the longest activity.
+ * @return k. */
+size_t actx_straddlers(const struct actx *c, gf_ns lo, uint32_t **v, size_t *cap);
+
+/* First position in c->by_start whose range starts at or after ts
+ * (t->nr when none): the ranges of every thread that start in [lo, hi) are
+ * by_start[actx_range_lower(lo) ..] while start < hi, so a window costs its
+ * own ranges, not one search per thread. */
+uint32_t actx_range_lower(const struct actx *c, gf_ns ts);
 
 /* Length of [a0, a1) ∩ [b0, b1) (0 when disjoint). */
 static inline gf_ns actx_overlap(gf_ns a0, gf_ns a1, gf_ns b0, gf_ns b1)
@@ -85,11 +112,41 @@ gf_ns actx_next_busy(const struct actx *c, gf_ns ts);
  */
 uint32_t actx_site(const struct actx *c, uint32_t ri);
 
+/* The nearest strict ancestor of ri that is not a runtime/driver call
+ * (TRACE_NONE). */
+static inline uint32_t actx_nonrt_parent(const struct actx *c, uint32_t ri)
+{
+	return c->nonrt[ri];
+}
+
 /* True when the python frame name is a source frame "path(line): func". */
 bool actx_is_source_frame(const char *name);
 
 /* Median of v[0..n) (sorts v); the mean of the middle two for even n,
  * rounded half to even; 0 for n = 0. */
 gf_ns actx_median(gf_ns *v, size_t n);
+
+/* A value and how many times it counts (actx_wmedian). */
+struct actx_wval {
+	gf_ns v;
+	uint64_t w;
+};
+
+/* Median of the multiset where v[i].v appears v[i].w times (sorts v): the
+ * same as actx_median of that list written out, in O(n log n) of the
+ * distinct entries. */
+gf_ns actx_wmedian(struct actx_wval *v, size_t n);
+
+/* Counts how many of a set of windows [start, end) contain a time: the
+ * steady steps of st (all steps when none is steady), each counted once. */
+struct steps_result;
+struct actx_cover {
+	gf_ns *starts, *ends;  /* each sorted */
+	size_t n;
+};
+void actx_cover_init(struct actx_cover *cv, const struct steps_result *st);
+/* Windows containing ts (start <= ts < end): O(log n). */
+uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts);
+void actx_cover_release(struct actx_cover *cv);
 
 #endif

@@ -29,20 +29,38 @@ static void kunion(const struct actx *c, bool want, nsvec *u)
 	}
 }
 
+/* Index (even) of the first pair of u whose end is > lo: pairs before it
+ * cannot meet [lo, ...). */
+static size_t first_after(const nsvec *u, gf_ns lo)
+{
+	size_t l = 0, h = u->n / 2;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (u->v[2 * m + 1] <= lo)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return 2 * l;
+}
+
+/* |u ∩ [lo, hi)|: only the pairs that meet the window are visited, so a
+ * step costs O(log n + its pairs), not O(n). */
 static gf_ns measure(const nsvec *u, gf_ns lo, gf_ns hi)
 {
 	gf_ns s = 0;
-	for (size_t i = 0; i + 1 < u->n; i += 2)
+	for (size_t i = first_after(u, lo); i + 1 < u->n && u->v[i] < hi; i += 2)
 		s += actx_overlap(u->v[i], u->v[i + 1], lo, hi);
 	return s;
 }
 
-/* |a ∩ b ∩ [lo, hi)| by a two-pointer sweep. */
+/* |a ∩ b ∩ [lo, hi)| by a two-pointer sweep over the pairs that meet the
+ * window (pairs ending by lo or starting at hi or later add nothing). */
 static gf_ns inter(const nsvec *a, const nsvec *b, gf_ns lo, gf_ns hi)
 {
 	gf_ns s = 0;
-	size_t i = 0, j = 0;
-	while (i + 1 < a->n && j + 1 < b->n) {
+	size_t i = first_after(a, lo), j = first_after(b, lo);
+	while (i + 1 < a->n && j + 1 < b->n && a->v[i] < hi && b->v[j] < hi) {
 		gf_ns x0 = a->v[i] > b->v[j] ? a->v[i] : b->v[j];
 		gf_ns x1 = a->v[i + 1] < b->v[j + 1] ? a->v[i + 1] : b->v[j + 1];
 		if (x1 > x0)

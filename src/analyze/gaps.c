@@ -131,11 +131,12 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 			struct kmap *m)
 {
 	const struct trace *t = c->t;
-	struct trace_sweep s;
+	struct trace_wsweep s;
 	gf_ns a, b;
 	uint32_t r;
-	trace_sweep_init(&s, t, th, lo, hi);
-	while (trace_sweep_next(&s, &a, &b, &r)) {
+	/* O(log depth) to start: one sweep per gap stays linear on deep stacks */
+	trace_wsweep_init(&s, &c->walk, th, lo, hi);
+	while (trace_wsweep_next(&s, &a, &b, &r)) {
 		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
 			g->untraced += b - a;
 			continue;
@@ -148,52 +149,61 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 			kmap_add(m, (uint64_t)sn << 32 | in, b - a);
 		}
 	}
-	trace_sweep_release(&s);
+	trace_wsweep_release(&s);
 }
 
 static void launch_diag(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
 {
 	const struct trace *t = c->t;
 	struct launch_diag *ld = &r->ld;
-	VEC(gf_ns) kd = VEC_INIT;
-	VEC(gf_ns) ldur = VEC_INIT;
-	for (size_t i = 0; i < st->n; i++) {
-		const struct step_row *row = &st->rows[i];
-		if (row->warmup && st->nsteady)
-			continue;
-		if (c->dev != TRACE_NONE) {
-			for (uint32_t k = trace_act_lower(t, row->start); k < t->nact && t->act[k].start < row->end; k++) {
-				const struct trace_act *a = &t->act[k];
-				if (!actx_on_dev(c, a) || a->kind != TA_KERNEL)
-					continue;
-				vec_push(&kd, a->end - a->start);
-				if (a->launch == TRACE_NONE || (a->flags & TAF_GRAPH))
-					continue;
-				const struct trace_range *l = &t->r[a->launch];
-				ld->compared++;
-				gf_ns cd = l->end - l->start;
-				if (cd <= RUNTIME_CUTOFF_NS && a->end - a->start < cd)
-					ld->short_kernels++;
-			}
-		}
-		for (uint32_t th = 0; th < t->nth; th++) {
-			uint32_t k = trace_range_lower(t, th, row->start), end = t->th[th].first + t->th[th].n;
-			for (; k < end && t->r[k].start < row->end; k++) {
-				const struct trace_range *x = &t->r[k];
-				if (!(x->flags & TRF_LAUNCH) || (x->kind != TR_RUNTIME && x->kind != TR_DRIVER))
-					continue;
-				if (x->flags & TRF_GRAPH) {
-					ld->graph_launches++;
-					continue;
-				}
-				vec_push(&ldur, x->end - x->start);
-			}
+	/* Every activity and call counts once per steady step whose window
+	 * holds its start (steps may overlap): weighted, so overlapping or
+	 * nested steps cost O(n log steps), not a copy per step. */
+	struct actx_cover cv;
+	actx_cover_init(&cv, st);
+	VEC(struct actx_wval) kd = VEC_INIT;
+	VEC(struct actx_wval) ldur = VEC_INIT;
+	uint64_t nkd = 0, nldur = 0;
+	if (c->dev != TRACE_NONE && cv.n) {
+		for (uint32_t k = 0; k < t->nact; k++) {
+			const struct trace_act *a = &t->act[k];
+			if (!actx_on_dev(c, a) || a->kind != TA_KERNEL)
+				continue;
+			uint64_t w = actx_cover_at(&cv, a->start);
+			if (!w)
+				continue;
+			struct actx_wval x = { a->end - a->start, w };
+			vec_push(&kd, x);
+			nkd += w;
+			if (a->launch == TRACE_NONE || (a->flags & TAF_GRAPH))
+				continue;
+			const struct trace_range *l = &t->r[a->launch];
+			ld->compared += w;
+			gf_ns cd = l->end - l->start;
+			if (cd <= RUNTIME_CUTOFF_NS && a->end - a->start < cd)
+				ld->short_kernels += w;
 		}
 	}
-	ld->kernels = kd.n;
-	ld->launch_calls = ldur.n;
-	ld->median_kernel = actx_median(kd.v, kd.n);
-	ld->median_launch = actx_median(ldur.v, ldur.n);
+	for (uint32_t k = 0; k < t->nr && cv.n; k++) {
+		const struct trace_range *x = &t->r[k];
+		if (!(x->flags & TRF_LAUNCH) || (x->kind != TR_RUNTIME && x->kind != TR_DRIVER))
+			continue;
+		uint64_t w = actx_cover_at(&cv, x->start);
+		if (!w)
+			continue;
+		if (x->flags & TRF_GRAPH) {
+			ld->graph_launches += w;
+			continue;
+		}
+		struct actx_wval y = { x->end - x->start, w };
+		vec_push(&ldur, y);
+		nldur += w;
+	}
+	actx_cover_release(&cv);
+	ld->kernels = nkd;
+	ld->launch_calls = nldur;
+	ld->median_kernel = actx_wmedian(kd.v, kd.n);
+	ld->median_launch = actx_wmedian(ldur.v, ldur.n);
 	ld->kernels_per_step = (gf_ns)st->steady.kernels;
 	ld->launches_per_step = (gf_ns)st->steady.launches;
 	ld->graphs = ld->graph_launches > 0;

@@ -113,15 +113,44 @@ struct acc {
 	int64_t w;
 };
 
-static struct acc *find_acc(void *vp, const char *site)
+/* Sites and (site, symbol) pairs are interned in pools whose ids are dense
+ * in order of first appearance: a site's id is its index in accs, a pair's
+ * id indexes symref (where that symbol sits in its site's syms), so each
+ * sample costs O(its names), not O(sites + symbols so far). */
+struct accmap {
+	struct pool *sites, *pairs;
+	VEC(size_t) symref;
+	struct sbuf key;
+};
+
+static struct acc *find_acc(void *vp, struct accmap *m, const char *site)
 {
 	VEC(struct acc) *v = vp;
-	for (size_t i = 0; i < v->n; i++)
-		if (!strcmp(v->v[i].site, site))
-			return &v->v[i];
+	uint32_t id = pool_intern(m->sites, site, strlen(site));
+	if (id < v->n)
+		return &v->v[id];
 	struct acc *a = vec_add(v);
 	a->site = gf_xstrdup(site);
 	return a;
+}
+
+/* The symbol entry sym[0..symlen) of site a (index ai), added when new. */
+static void add_sym(struct accmap *m, struct acc *a, size_t ai, const char *sym, size_t symlen, int64_t w)
+{
+	uint32_t i32 = (uint32_t)ai;
+	sbuf_reset(&m->key);
+	sbuf_add(&m->key, (const char *)&i32, sizeof i32);
+	/* the symbol as stored (gf_xstrndup stops at a NUL byte) */
+	const char *z = memchr(sym, '\0', symlen);
+	sbuf_add(&m->key, sym, z ? (size_t)(z - sym) : symlen);
+	uint32_t id = pool_intern(m->pairs, m->key.buf, m->key.len);
+	if (id < m->symref.n) {
+		a->syms.v[m->symref.v[id]].w += w;
+		return;
+	}
+	vec_push(&m->symref, a->syms.n);
+	struct symw sw = { gf_xstrndup(sym, symlen), w };
+	vec_push(&a->syms, sw);
 }
 
 static int cmp_site(const void *a, const void *b)
@@ -158,6 +187,7 @@ int pysync_analyze(const struct ftree *t, struct pysync_result *r, struct sbuf *
 	VEC(struct acc) accs = VEC_INIT;
 	VEC(uint32_t) path = VEC_INIT;
 	struct sbuf lab = SBUF_INIT, fallback = SBUF_INIT;
+	struct accmap am = { pool_new(), pool_new(), VEC_INIT, SBUF_INIT };
 	/* iterative DFS: path holds the nodes from the root's child to the current */
 	uint32_t node = t->child[0];
 	while (node != FT_NONE) {
@@ -203,20 +233,10 @@ int pysync_analyze(const struct ftree *t, struct pysync_result *r, struct sbuf *
 						break;
 				}
 				const char *site = found ? lab.buf : any ? fallback.buf : "[no Python frame]";
-				struct acc *a = find_acc(&accs, site);
+				struct acc *a = find_acc(&accs, &am, site);
 				a->w += self;
 				const char *sym = pool_str(t->names, t->name[path.v[s]]);
-				bool have = false;
-				for (size_t k = 0; k < a->syms.n; k++)
-					if (strlen(a->syms.v[k].sym) == symlen &&
-					    !memcmp(a->syms.v[k].sym, sym, symlen)) {
-						a->syms.v[k].w += self;
-						have = true;
-					}
-				if (!have) {
-					struct symw sw = { gf_xstrndup(sym, symlen), self };
-					vec_push(&a->syms, sw);
-				}
+				add_sym(&am, a, (size_t)(a - accs.v), sym, symlen, self);
 				r->sync += self;
 			}
 		}
@@ -264,6 +284,10 @@ int pysync_analyze(const struct ftree *t, struct pysync_result *r, struct sbuf *
 	vec_free(&path);
 	sbuf_release(&lab);
 	sbuf_release(&fallback);
+	pool_free(am.sites);
+	pool_free(am.pairs);
+	vec_free(&am.symref);
+	sbuf_release(&am.key);
 	return GF_OK;
 }
 

@@ -49,23 +49,24 @@ static void top_calls(struct report *r)
 	const struct trace *t = r->c->t;
 	uint32_t np = pool_count(t->names);
 	uint64_t *cnt = gf_xcalloc((size_t)np * 2 + 1, sizeof *cnt);
-	for (size_t s = 0; s < r->st.n; s++) {
-		const struct step_row *row = &r->st.rows[s];
-		if (row->warmup && r->st.nsteady)
+	/* each call counts once per steady step holding its start (weights:
+	 * overlapping steps cost O(n log steps), not a pass per step) */
+	struct actx_cover cv;
+	actx_cover_init(&cv, &r->st);
+	for (uint32_t k = 0; k < t->nr && cv.n; k++) {
+		const struct trace_range *x = &t->r[k];
+		if (x->name >= np)
 			continue;
-		for (uint32_t th = 0; th < t->nth; th++) {
-			uint32_t k = trace_range_lower(t, th, row->start), end = t->th[th].first + t->th[th].n;
-			for (; k < end && t->r[k].start < row->end; k++) {
-				const struct trace_range *x = &t->r[k];
-				if (x->name >= np)
-					continue;
-				if (x->kind == TR_OP)
-					cnt[x->name]++;
-				else if ((x->kind == TR_RUNTIME || x->kind == TR_DRIVER) && (x->flags & TRF_LAUNCH))
-					cnt[(size_t)np + x->name]++;
-			}
-		}
+		size_t slot;
+		if (x->kind == TR_OP)
+			slot = x->name;
+		else if ((x->kind == TR_RUNTIME || x->kind == TR_DRIVER) && (x->flags & TRF_LAUNCH))
+			slot = (size_t)np + x->name;
+		else
+			continue;
+		cnt[slot] += actx_cover_at(&cv, x->start);
 	}
+	actx_cover_release(&cv);
 	/* keep the top REPORT_TOP_CALLS */
 	for (size_t i = 0; i < (size_t)np * 2; i++) {
 		if (!cnt[i])

@@ -23,7 +23,15 @@ void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 	row->idle = row->wall - row->busy;
 	VEC(gf_ns) kd = VEC_INIT;
 	if (c->dev != TRACE_NONE) {
-		for (uint32_t i = actx_act_from(c, lo); i < t->nact && t->act[i].start < hi; i++) {
+		/* the activities that started before lo and still run, then those
+		 * starting in the window: each step costs its own activities */
+		uint32_t *sv = NULL;
+		size_t scap = 0, ns = c->endmax ? actx_straddlers(c, lo, &sv, &scap) : 0;
+		uint32_t i0 = c->endmax ? trace_act_lower(t, lo) : actx_act_from(c, lo);
+		for (size_t j = 0;; j++) {
+			uint32_t i = j < ns ? sv[j] : i0 + (uint32_t)(j - ns);
+			if (j >= ns && (i >= t->nact || t->act[i].start >= hi))
+				break;
 			const struct trace_act *a = &t->act[i];
 			if (!actx_on_dev(c, a))
 				continue;
@@ -44,14 +52,14 @@ void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 				break;
 			}
 		}
+		free(sv);
 	}
 	row->median_kernel = actx_median(kd.v, kd.n);
 	vec_free(&kd);
 	/* host calls on all threads that start in the window */
-	for (uint32_t th = 0; th < t->nth; th++) {
-		uint32_t endi = t->th[th].first + t->th[th].n;
-		uint32_t i = trace_range_lower(t, th, lo);
-		for (; i < endi && t->r[i].start < hi; i++) {
+	{
+		for (uint32_t j = actx_range_lower(c, lo); j < t->nr && t->r[c->by_start[j]].start < hi; j++) {
+			uint32_t i = c->by_start[j];
 			const struct trace_range *r = &t->r[i];
 			if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)
 				continue;

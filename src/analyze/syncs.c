@@ -154,14 +154,84 @@ static int cmp_site(const void *a, const void *b)
 	return k ? k : strcmp(x->api, y->api);
 }
 
+/* Sites are grouped by their three names compared as C strings (a name may
+ * hold a NUL byte from \u0000): each trace name id maps once to a canonical
+ * id of its C string, and the triple of canonical ids is hashed, so grouping
+ * costs O(1) per blocking call whatever the number of sites. */
+struct sitemap {
+	struct pool *cstr;      /* C strings of the names seen */
+	uint32_t *canon;        /* per trace name id: id in cstr, UINT32_MAX = not yet */
+	uint8_t *known;         /* per trace name id: 0 not yet, 1 not a sync op, 2 a sync op */
+	uint32_t np;
+	struct skey { uint32_t k[3]; uint32_t idx; } *tab; /* idx UINT32_MAX = empty */
+	size_t cap, n;
+};
+
+static uint32_t canon_of(struct sitemap *m, const struct trace *t, uint32_t name)
+{
+	if (name >= m->np)
+		return pool_intern_str(m->cstr, pool_str(t->names, name));
+	if (m->canon[name] == UINT32_MAX)
+		m->canon[name] = pool_intern_str(m->cstr, pool_str(t->names, name));
+	return m->canon[name];
+}
+
+static bool known_id(struct sitemap *m, const struct trace *t, uint32_t name)
+{
+	if (name >= m->np)
+		return known_op(pool_str(t->names, name));
+	if (!m->known[name])
+		m->known[name] = known_op(pool_str(t->names, name)) ? 2 : 1;
+	return m->known[name] == 2;
+}
+
+static uint64_t skey_hash(const uint32_t k[3])
+{
+	return gf_hash_u64(((uint64_t)k[0] << 32 | k[1]) ^ gf_hash_u64(k[2]));
+}
+
+/* Slot of key k (empty when absent). */
+static struct skey *smap_slot(struct sitemap *m, const uint32_t k[3])
+{
+	size_t mask = m->cap - 1, h = (size_t)skey_hash(k) & mask;
+	while (m->tab[h].idx != UINT32_MAX &&
+	       (m->tab[h].k[0] != k[0] || m->tab[h].k[1] != k[1] || m->tab[h].k[2] != k[2]))
+		h = (h + 1) & mask;
+	return &m->tab[h];
+}
+
+static void smap_grow(struct sitemap *m)
+{
+	size_t oc = m->cap, nc = oc ? 2 * oc : 64;
+	struct skey *old = m->tab;
+	m->tab = gf_xmalloc(nc * sizeof *m->tab);
+	for (size_t i = 0; i < nc; i++)
+		m->tab[i].idx = UINT32_MAX;
+	m->cap = nc;
+	for (size_t i = 0; i < oc; i++)
+		if (old[i].idx != UINT32_MAX)
+			*smap_slot(m, old[i].k) = old[i];
+	free(old);
+}
+
 int syncs_analyze(const struct actx *c, const struct steps_result *st, struct syncs_result *r)
 {
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
 	r->nsteps = st->n;
 	VEC(struct sync_site) v = VEC_INIT;
-	struct sbuf api = SBUF_INIT, chain = SBUF_INIT;
+	struct sbuf chain = SBUF_INIT;
 	uint32_t ops[64];
+	struct sitemap sm = { 0 };
+	sm.cstr = pool_new();
+	sm.np = pool_count(t->names);
+	sm.canon = gf_xmalloc((sm.np ? sm.np : 1) * sizeof *sm.canon);
+	for (uint32_t i = 0; i < sm.np; i++)
+		sm.canon[i] = UINT32_MAX;
+	sm.known = gf_xcalloc(sm.np ? sm.np : 1, 1);
+	uint32_t no_site = pool_intern_str(sm.cstr, "[no Python frame]");
+	uint32_t no_op = pool_intern_str(sm.cstr, "-");
+	smap_grow(&sm);
 	for (uint32_t i = 0; i < t->nr; i++) {
 		if (!c->blk[i])
 			continue;
@@ -169,13 +239,10 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 		if (row_at(st, s->start) < 0)
 			continue;
 		uint32_t mc = (s->flags & TRF_SYNC) ? dtoh_before(c, i) : TRACE_NONE;
-		sbuf_reset(&api);
-		sbuf_addstr(&api, trace_rname(t, i));
-		/* the op chain: contiguous cpu_op ancestors above the call */
+		/* the op chain: contiguous cpu_op ancestors above the call (the
+		 * runtime/driver calls between are skipped without a walk) */
 		size_t nops = 0;
-		uint32_t p = s->parent;
-		while (p != TRACE_NONE && t->r[p].kind != TR_OP && t->r[p].kind >= TR_RUNTIME)
-			p = t->r[p].parent;
+		uint32_t p = actx_nonrt_parent(c, i);
 		while (p != TRACE_NONE && t->r[p].kind == TR_OP && nops < GF_ARRAY_LEN(ops)) {
 			ops[nops++] = p;
 			p = t->r[p].parent;
@@ -183,17 +250,12 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 		/* ops[] is innermost first */
 		uint32_t op = nops ? ops[0] : TRACE_NONE;
 		for (size_t k = nops; k-- > 0;) {
-			if (known_op(trace_rname(t, ops[k]))) {
+			if (known_id(&sm, t, t->r[ops[k]].name)) {
 				op = ops[k];
 				break;
 			}
 		}
-		sbuf_reset(&chain);
-		for (size_t k = nops; k-- > 0;)
-			sbuf_addf(&chain, "%s%s", k + 1 < nops ? " > " : "", trace_rname(t, ops[k]));
 		uint32_t site = actx_site(c, i);
-		const char *site_name = site == TRACE_NONE ? "[no Python frame]" : trace_rname(t, site);
-		const char *op_name = op == TRACE_NONE ? "-" : trace_rname(t, op);
 		gf_ns wait = s->end - s->start;
 		gf_ns bubble = 0;
 		if (c->dev != TRACE_NONE) {
@@ -201,25 +263,36 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 			if (nb >= 0 && nb != INT64_MAX)
 				bubble = nb - s->end;
 		}
-		struct sync_site *g = NULL;
-		for (size_t k = v.n; k-- > 0;) {
-			if (!strcmp(v.v[k].site_name, site_name) && !strcmp(v.v[k].op_name, op_name) &&
-			    !strcmp(v.v[k].api, api.buf)) {
-				g = &v.v[k];
-				break;
-			}
-		}
-		if (!g) {
+		uint32_t key[3] = {
+			site == TRACE_NONE ? no_site : canon_of(&sm, t, t->r[site].name),
+			op == TRACE_NONE ? no_op : canon_of(&sm, t, t->r[op].name),
+			canon_of(&sm, t, s->name),
+		};
+		struct skey *slot = smap_slot(&sm, key);
+		struct sync_site *g;
+		if (slot->idx != UINT32_MAX) {
+			g = &v.v[slot->idx];
+		} else {
+			slot->idx = (uint32_t)v.n;
+			memcpy(slot->k, key, sizeof key);
+			if (2 * ++sm.n > sm.cap)
+				smap_grow(&sm);
+			const char *site_name = site == TRACE_NONE ? "[no Python frame]" : trace_rname(t, site);
+			const char *op_name = op == TRACE_NONE ? "-" : trace_rname(t, op);
+			const char *api = trace_rname(t, i);
+			sbuf_reset(&chain);
+			for (size_t k = nops; k-- > 0;)
+				sbuf_addf(&chain, "%s%s", k + 1 < nops ? " > " : "", trace_rname(t, ops[k]));
 			g = vec_add(&v);
 			g->site = site;
 			g->op = op;
 			g->site_name = gf_xstrdup(site_name);
 			g->op_name = gf_xstrdup(op_name);
 			g->op_chain = gf_xstrdup(nops ? chain.buf : "-");
-			g->api = gf_xstrdup(api.buf);
+			g->api = gf_xstrdup(api);
 			g->copy = mc == TRACE_NONE ? NULL : gf_xstrdup(trace_rname(t, mc));
 			g->pageable = c->blk[i] & ACTX_B_PAGEABLE;
-			g->fix = pick_fix(c, i, api.buf, op_name, mc);
+			g->fix = pick_fix(c, i, api, op_name, mc);
 		}
 		g->count++;
 		g->wait += wait;
@@ -240,8 +313,11 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 		qsort(v.v, v.n, sizeof *v.v, cmp_site);
 	r->sites = v.v;
 	r->nsites = v.n;
-	sbuf_release(&api);
 	sbuf_release(&chain);
+	pool_free(sm.cstr);
+	free(sm.canon);
+	free(sm.known);
+	free(sm.tab);
 	return GF_OK;
 }
 

@@ -1,14 +1,16 @@
 /*
  * fold.c — the folders (see fold.h): gpu, cpu, wall, idle and calls weights
  * over the trace model, in one pass each. Host stacks are memoised per host
- * range (node_of), so a stack costs O(1) amortised per activity; host time is
- * cut into segments by one stack sweep per thread (trace_sweep) and
+ * range (node_of; with --max-depth per shown range and shown parent, see
+ * node_for), so a stack costs O(1) amortised per activity; host time is
+ * cut into segments by one stack sweep per thread (trace_wsweep) and
  * intersected with the window with a monotone pointer. Weights are summed as
  * self weights per tree node and totalled bottom-up at the end.
  */
 #include "fold.h"
 
 #include "../base/num.h"
+#include "../model/trace_walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,11 +115,18 @@ struct folder {
 	uint32_t nnames;
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
+	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet */
+	uint32_t *kdepth_of;     /* max_depth, per kept range: shown frames down to it */
+	uint32_t *win_of;        /* max_depth, per kept range: node of its stack */
+	uint32_t *pre_of;        /* max_depth, per kept range: node of its innermost max_depth - 1 frames */
+	struct trace_walk walk;  /* host weights: O(log depth) sweep starts */
+	bool has_walk;
 	uint32_t *sync_anc;      /* per host range: nearest blocking ancestor-or-self (host weights) */
 	struct sbuf tmp, tmp2;
 	uint32_t *buf;
 	size_t bufcap;
 	uint32_t *frames;
+	size_t framecap;
 	gf_ns *win;              /* window pairs */
 	size_t nwin;
 	gf_ns *stepwin;          /* all selected/whole step windows (wall [untraced]) */
@@ -224,52 +233,134 @@ static uint32_t child(struct folder *f, uint32_t node, uint32_t name)
 	return ftree_child(f->tree, node, name);
 }
 
+/* Nearest ancestor-or-self of ri that is a shown frame (TRACE_NONE),
+ * memoised: the chain up to a known range is walked once. */
+static uint32_t kept_anc(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	if (ri == TRACE_NONE)
+		return TRACE_NONE;
+	if (f->kept_of[ri] != UINT32_MAX)
+		return f->kept_of[ri];
+	size_t k = 0;
+	uint32_t q = ri;
+	while (q != TRACE_NONE && f->kept_of[q] == UINT32_MAX && !keep(f->levels, &t->r[q])) {
+		if (k == f->bufcap) {
+			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
+			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
+		}
+		f->buf[k++] = q;
+		q = t->r[q].parent;
+	}
+	uint32_t v = q == TRACE_NONE ? TRACE_NONE : f->kept_of[q] != UINT32_MAX ? f->kept_of[q] : q;
+	if (q != TRACE_NONE)
+		f->kept_of[q] = v;
+	while (k--)
+		f->kept_of[f->buf[k]] = v;
+	return v;
+}
+
+/* Tree node of the full shown stack of range ri, memoised per range: the
+ * chain up to a known range is walked once. */
+static uint32_t full_node(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	if (ri == TRACE_NONE)
+		return 0;
+	if (f->node_of[ri] != UINT32_MAX)
+		return f->node_of[ri];
+	size_t k = 0;
+	uint32_t q = ri;
+	while (q != TRACE_NONE && f->node_of[q] == UINT32_MAX) {
+		if (k == f->bufcap) {
+			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
+			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
+		}
+		f->buf[k++] = q;
+		q = t->r[q].parent;
+	}
+	uint32_t node = q == TRACE_NONE ? 0 : f->node_of[q];
+	while (k--) {
+		uint32_t x = f->buf[k];
+		if (keep(f->levels, &t->r[x]))
+			node = child(f, node, frame_id(f, x));
+		f->node_of[x] = node;
+	}
+	return node;
+}
+
+/* Shown frames from the root down to kept range kr (memoised). */
+static uint32_t kept_depth(struct folder *f, uint32_t kr)
+{
+	const struct trace *t = f->t;
+	size_t k = 0;
+	uint32_t q = kr;
+	while (q != TRACE_NONE && f->kdepth_of[q] == UINT32_MAX) {
+		if (k == f->framecap) {
+			f->framecap = f->framecap ? f->framecap * 2 : 64;
+			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
+		}
+		f->frames[k++] = q;
+		q = kept_anc(f, t->r[q].parent);
+	}
+	uint32_t d = q == TRACE_NONE ? 0 : f->kdepth_of[q];
+	while (k--)
+		f->kdepth_of[f->frames[k]] = ++d;
+	return f->kdepth_of[kr];
+}
+
+/* Node of the innermost n shown frames ending at kept range kr: the full
+ * stack when it is that short, else built from the root (O(n)). */
+static uint32_t window_node(struct folder *f, uint32_t kr, size_t n)
+{
+	const struct trace *t = f->t;
+	if (!n)
+		return 0;
+	if (kept_depth(f, kr) <= n)
+		return full_node(f, kr);
+	size_t nf = 0;
+	for (uint32_t q = kr; q != TRACE_NONE && nf < n; q = kept_anc(f, t->r[q].parent)) {
+		if (nf == f->framecap) {
+			f->framecap = f->framecap ? f->framecap * 2 : 64;
+			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
+		}
+		f->frames[nf++] = q;
+	}
+	uint32_t node = 0;
+	while (nf--)
+		node = child(f, node, frame_id(f, f->frames[nf]));
+	return node;
+}
+
 /* Tree node of the shown stack of range ri (0 = empty stack). */
 static uint32_t node_for(struct folder *f, uint32_t ri)
 {
 	const struct trace *t = f->t;
 	if (ri == TRACE_NONE)
 		return 0;
-	if (!f->o->max_depth) {
-		if (f->node_of[ri] != UINT32_MAX)
-			return f->node_of[ri];
-		/* collect the chain up to a memoised ancestor */
-		size_t k = 0;
-		uint32_t q = ri;
-		while (q != TRACE_NONE && f->node_of[q] == UINT32_MAX) {
-			if (k == f->bufcap) {
-				f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
-				f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
-			}
-			f->buf[k++] = q;
-			q = t->r[q].parent;
-		}
-		uint32_t node = q == TRACE_NONE ? 0 : f->node_of[q];
-		while (k--) {
-			uint32_t x = f->buf[k];
-			if (keep(f->levels, &t->r[x]))
-				node = child(f, node, frame_id(f, x));
-			f->node_of[x] = node;
-		}
-		return node;
+	if (!f->o->max_depth)
+		return full_node(f, ri);
+	/* the innermost max_depth shown frames, memoised per innermost shown
+	 * range kr: the full stack when it is no deeper, else kr under the
+	 * innermost max_depth - 1 frames of its shown parent (memoised per
+	 * parent, so siblings under a deep stack cost O(1) each and each
+	 * parent O(max_depth) once) */
+	uint32_t kr = kept_anc(f, ri);
+	if (kr == TRACE_NONE)
+		return 0;
+	if (f->win_of[kr] != UINT32_MAX)
+		return f->win_of[kr];
+	size_t K = f->o->max_depth;
+	uint32_t node;
+	if (kept_depth(f, kr) <= K) {
+		node = full_node(f, kr);
+	} else {
+		uint32_t p = kept_anc(f, t->r[kr].parent);
+		if (f->pre_of[p] == UINT32_MAX)
+			f->pre_of[p] = window_node(f, p, K - 1);
+		node = child(f, f->pre_of[p], frame_id(f, kr));
 	}
-	size_t depth = trace_ancestors(t, ri, NULL, 0);
-	if (depth > f->bufcap) {
-		f->bufcap = depth + 64;
-		f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
-		f->frames = gf_xreallocarray(f->frames, f->bufcap, sizeof *f->frames);
-	}
-	if (!f->frames)
-		f->frames = gf_xreallocarray(f->frames, f->bufcap ? f->bufcap : 1, sizeof *f->frames);
-	trace_ancestors(t, ri, f->buf, f->bufcap);
-	size_t nf = 0;
-	for (size_t i = 0; i < depth; i++)
-		if (keep(f->levels, &t->r[f->buf[i]]))
-			f->frames[nf++] = f->buf[i];
-	size_t from = nf > f->o->max_depth ? nf - f->o->max_depth : 0;
-	uint32_t node = 0;
-	for (size_t i = from; i < nf; i++)
-		node = child(f, node, frame_id(f, f->frames[i]));
+	f->win_of[kr] = node;
 	return node;
 }
 
@@ -334,6 +425,12 @@ static void sync_table(struct folder *f)
 		else
 			f->sync_anc[i] = TRACE_NONE;
 	}
+}
+
+static void walk_init(struct folder *f)
+{
+	trace_walk_init(&f->walk, f->t);
+	f->has_walk = true;
 }
 
 static uint32_t sync_of(const struct folder *f, uint32_t ri)
@@ -416,12 +513,12 @@ static void fold_host(struct folder *f, bool wall)
 	for (uint32_t th = 0; th < t->nth; th++) {
 		if (!t->th[th].n)
 			continue;
-		struct trace_sweep s;
-		trace_sweep_init(&s, t, th, f->win[0], f->win[2 * f->nwin - 1]);
+		struct trace_wsweep s;
+		trace_wsweep_init(&s, &f->walk, th, f->win[0], f->win[2 * f->nwin - 1]);
 		size_t pw = 0, ps = 0;
 		gf_ns a, b;
 		uint32_t r;
-		while (trace_sweep_next(&s, &a, &b, &r)) {
+		while (trace_wsweep_next(&s, &a, &b, &r)) {
 			gf_ns w;
 			if (r == TRACE_NONE) {
 				/* wall: time inside a step of this thread that no range covers
@@ -440,7 +537,7 @@ static void fold_host(struct folder *f, bool wall)
 				continue;
 			add(f, host_node(f, r), w);
 		}
-		trace_sweep_release(&s);
+		trace_wsweep_release(&s);
 	}
 }
 
@@ -492,17 +589,17 @@ static void fold_idle(struct folder *f)
 			add(f, child(f, 0, f->id_untraced), w);
 			continue;
 		}
-		struct trace_sweep s;
-		trace_sweep_init(&s, t, th, idle[0], idle[2 * ni - 1]);
+		struct trace_wsweep s;
+		trace_wsweep_init(&s, &f->walk, th, idle[0], idle[2 * ni - 1]);
 		size_t p = 0;
 		gf_ns a, b;
 		uint32_t r;
-		while (trace_sweep_next(&s, &a, &b, &r)) {
+		while (trace_wsweep_next(&s, &a, &b, &r)) {
 			gf_ns w = overlap(idle, ni, &p, a, b);
 			if (w)
 				add(f, host_node(f, r), w);
 		}
-		trace_sweep_release(&s);
+		trace_wsweep_release(&s);
 	}
 	free(idle);
 }
@@ -641,6 +738,15 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	f->node_of = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->node_of);
 	for (uint32_t i = 0; i < t->nr; i++)
 		f->node_of[i] = UINT32_MAX;
+	if (o->max_depth) {
+		size_t n = t->nr ? t->nr : 1;
+		f->kept_of = gf_xmalloc(n * sizeof *f->kept_of);
+		f->kdepth_of = gf_xmalloc(n * sizeof *f->kdepth_of);
+		f->win_of = gf_xmalloc(n * sizeof *f->win_of);
+		f->pre_of = gf_xmalloc(n * sizeof *f->pre_of);
+		for (uint32_t i = 0; i < t->nr; i++)
+			f->kept_of[i] = f->kdepth_of[i] = f->win_of[i] = f->pre_of[i] = UINT32_MAX;
+	}
 	f->id_untraced = intern(f, "[untraced]", 10);
 	f->id_other = intern(f, "[other]", 7);
 	f->id_unattr = intern(f, "[unattributed]", 14);
@@ -648,9 +754,9 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	unsigned scale = o->weight == FW_CALLS ? 0 : (unsigned)o->unit * 3;
 	switch (o->weight) {
 	case FW_GPU: fold_gpu(f); break;
-	case FW_CPU: sync_table(f); fold_host(f, false); break;
-	case FW_WALL: sync_table(f); fold_host(f, true); break;
-	case FW_IDLE: sync_table(f); fold_idle(f); break;
+	case FW_CPU: sync_table(f); walk_init(f); fold_host(f, false); break;
+	case FW_WALL: sync_table(f); walk_init(f); fold_host(f, true); break;
+	case FW_IDLE: sync_table(f); walk_init(f); fold_idle(f); break;
 	case FW_CALLS: fold_calls(f); break;
 	default:
 		sbuf_setf(err, "unknown weight %d", o->weight);
@@ -705,6 +811,12 @@ out:
 	free(f->map_step);
 	free(f->map_leaf);
 	free(f->node_of);
+	free(f->kept_of);
+	free(f->kdepth_of);
+	free(f->win_of);
+	free(f->pre_of);
+	if (f->has_walk)
+		trace_walk_release(&f->walk);
 	free(f->sync_anc);
 	free(f->buf);
 	free(f->frames);

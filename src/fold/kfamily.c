@@ -18,6 +18,8 @@ struct kfamily {
 	struct krule *r;
 	size_t n, cap;
 	bool nodefaults;
+	bool has_re;
+	uint64_t *truncated;  /* names cut to KFAMILY_MATCH_MAX for the regex rules */
 };
 
 static const char *const defaults[][2] = {
@@ -28,7 +30,14 @@ static const char *const defaults[][2] = {
 
 struct kfamily *kfamily_new(void)
 {
-	return gf_xcalloc(1, sizeof(struct kfamily));
+	struct kfamily *k = gf_xcalloc(1, sizeof(struct kfamily));
+	k->truncated = gf_xcalloc(1, sizeof *k->truncated);
+	return k;
+}
+
+uint64_t kfamily_truncated(const struct kfamily *k)
+{
+	return k ? *k->truncated : 0;
 }
 
 void kfamily_free(struct kfamily *k)
@@ -42,6 +51,7 @@ void kfamily_free(struct kfamily *k)
 		free(k->r[i].family);
 	}
 	free(k->r);
+	free(k->truncated);
 	free(k);
 }
 
@@ -228,6 +238,7 @@ int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fna
 				break;
 			}
 			r.is_re = true;
+			k->has_re = true;
 		}
 		if (k->n == k->cap) {
 			k->cap = k->cap ? k->cap * 2 : 8;
@@ -268,8 +279,19 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 			const struct krule *r = &k->r[i];
 			bool hit;
 			if (r->is_re) {
-				if (!z)
-					z = gf_xstrndup(name, n);
+				if (!z) {
+					/* regexec's work grows with the text: it sees at most
+					 * KFAMILY_MATCH_MAX bytes, cut at a UTF-8 boundary */
+					size_t m = n;
+					if (m > KFAMILY_MATCH_MAX) {
+						m = KFAMILY_MATCH_MAX;
+						while (m > KFAMILY_MATCH_MAX - 3 && ((unsigned char)name[m] & 0xc0) == 0x80)
+							m--;
+						if (memchr(name, '\0', m) == NULL)
+							(*k->truncated)++;
+					}
+					z = gf_xstrndup(name, m);
+				}
 				hit = regexec(&r->re, z, 0, NULL, 0) == 0;
 			} else {
 				hit = has_ci(name, n, r->sub);

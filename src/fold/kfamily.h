@@ -26,6 +26,14 @@
  *
  * Example:  "^sm90_xmma\tgemm", "=rms_norm\tnorm", "all_?gather\tnccl".
  *
+ * Bounded work: a REGEX rule is matched against the first KFAMILY_MATCH_MAX
+ * bytes of the name (cut back to a UTF-8 character boundary; a NUL byte
+ * ends the text earlier), so one name costs at most that many bytes of
+ * regexec per rule whatever its length; =SUBSTRING rules and the defaults
+ * read the whole name (linear). kfamily_truncated() counts the names that
+ * were cut. Callers match each distinct name once (fold.c memoises per name
+ * id), so the total is linear in the distinct names' bytes.
+ *
  * Layer: fold. Never prints.
  */
 #ifndef GF_KFAMILY_H
@@ -35,6 +43,9 @@
 #include "../base/sbuf.h"
 
 struct kfamily;
+
+/* Bytes of a kernel name that REGEX rules see. */
+#define KFAMILY_MATCH_MAX 4096
 
 /* A rule set holding the default rules. */
 struct kfamily *kfamily_new(void);
@@ -53,5 +64,10 @@ int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fna
  * result is appended to out (which is reset first).
  */
 void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf *out);
+
+/* Names longer than KFAMILY_MATCH_MAX bytes (without a NUL byte before the
+ * cut) matched by their first KFAMILY_MATCH_MAX bytes against the regex
+ * rules so far, each call counted once (0 for NULL). */
+uint64_t kfamily_truncated(const struct kfamily *k);
 
 #endif

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# hostile_scale.sh — report, syncs and fold stay linear on deeply nested
+# traces (issue 16): run time at 4N over run time at N must stay under 8
+# (linear: ~4 or less, the fixed start-up cost making it smaller; the old
+# quadratic code: ~16). Each time is the best of 3 runs, so one disturbed
+# run on a busy machine does not decide; the sizes are ones where the old
+# code took seconds at 4N (ASan build), the fixed code a tenth of that.
+# syncs on py-spy folded input with many distinct sites is checked the same
+# way. Also: a --families regex sees only the first 4096 bytes of a kernel name.
+. "$(dirname "$0")/lib.sh"
+
+GEN=tests/gen/gen_nested.py
+N=${SCALE_N:-1500}
+N4=$((4 * N))
+LIMIT=${SCALE_TIMEOUT:-60}
+
+python3 "$GEN" --shape nested -n "$N" -o "$T/n1.json" &&
+  python3 "$GEN" --shape nested -n "$N4" -o "$T/n4.json" &&
+  python3 "$GEN" --shape siblings -n "$N" --depth "$N" -o "$T/s1.json" &&
+  python3 "$GEN" --shape siblings -n "$N4" --depth "$N4" -o "$T/s4.json" &&
+  python3 "$GEN" --shape longkernel -n "$((4 * N))" -o "$T/l1.json" &&
+  python3 "$GEN" --shape longkernel -n "$((16 * N))" -o "$T/l4.json" &&
+  python3 "$GEN" --shape threads -n "$((2 * N))" -o "$T/t1.json" &&
+  python3 "$GEN" --shape threads -n "$((8 * N))" -o "$T/t4.json" &&
+  python3 - "$T" "$N" <<'EOF' ||
+# py-spy folded stacks: 2N (8N) distinct sync sites, each with two symbols
+import sys
+d, n = sys.argv[1], int(sys.argv[2])
+for tag, k in (("1", 2 * n), ("4", 8 * n)):
+    with open("%s/p%s.folded" % (d, tag), "w") as f:
+        for i in range(k):
+            f.write("main (train.py:1);step (s%d.py:%d);cudaStreamSynchronize (libcudart.so) %d\n" % (i, i, 1 + i % 3))
+            f.write("main (train.py:1);step (s%d.py:%d);cudaMemcpy%d (libcudart.so) 1\n" % (i, i, i))
+EOF
+  { fail "scale-gen" "generator failed"; exit 0; }
+
+# best_ms FILE ARGS... : best wall time of 3 runs in ms (empty on failure)
+best_ms() {
+  local f=$1; shift
+  local best="" i t0 t1 ms
+  for i in 1 2 3; do
+    t0=$(date +%s%N)
+    timeout "$LIMIT" "$GF" "$@" "$f" >/dev/null 2>"$T/err" || { echo ""; return; }
+    t1=$(date +%s%N)
+    ms=$(((t1 - t0) / 1000000))
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  echo "$best"
+}
+
+# check NAME SHAPE ARGS... : ratio of the best times at 4N and N
+check() {
+  local name=$1 shape=$2; shift 2
+  local a b ext=json
+  [ "$shape" = p ] && ext=folded
+  a=$(best_ms "$T/${shape}1.$ext" "$@")
+  b=$(best_ms "$T/${shape}4.$ext" "$@")
+  if [ -z "$a" ] || [ -z "$b" ]; then
+    fail "$name" "gpuflame $* failed or ran over ${LIMIT}s: $(head -c 300 "$T/err")"
+    return
+  fi
+  [ "$a" -lt 1 ] && a=1
+  # 4N / N < 8, with 20 ms of slack for the start-up noise of tiny runs
+  if [ $((b)) -lt $((8 * a + 20)) ]; then
+    pass "$name"
+  else
+    fail "$name" "gpuflame $*: ${a} ms at N=$N, ${b} ms at 4N (ratio $((b / a)), expected < 8: cost grows faster than the input)"
+  fi
+}
+
+check "scale-report-nested" n report
+check "scale-report-json-nested" n report --format json
+check "scale-syncs-nested" n syncs
+check "scale-fold-idle-maxdepth-nested" n fold --weight idle --max-depth 3
+check "scale-fold-gpu-maxdepth-nested" n fold --weight gpu --max-depth 3
+check "scale-report-siblings" s report
+check "scale-syncs-pyspy-sites" p syncs
+check "scale-report-long-kernel" l report
+check "scale-report-many-threads" t report
+
+# nested step markers: peak memory must not hold a copy of every kernel
+# per step (the launch diagnosis weighs each kernel by the steps holding
+# it). Release build: ASan keeps freed memory in quarantine.
+GFR=${GF_REL:-$GF}
+TIMEBIN=/usr/bin/time
+if [ -x "$TIMEBIN" ]; then
+  python3 "$GEN" --shape steps -n 1000 -o "$T/st1.json" && python3 "$GEN" --shape steps -n 4000 -o "$T/st4.json"
+  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/st1.json" >/dev/null 2>&1
+  r1=$?
+  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/st4.json" >/dev/null 2>&1
+  r4=$?
+  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
+  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
+    fail "scale-report-nested-steps-rss" "report failed on nested steps (exit $r1, $r4)"
+  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
+    pass "scale-report-nested-steps-rss"
+  else
+    fail "scale-report-nested-steps-rss" "peak RSS ${k1} KB at 1000 nested steps, ${k4} KB at 4000: grows faster than the input"
+  fi
+else
+  skip "scale-report-nested-steps-rss" "GNU time absent"
+fi
+
+# the answers are still right on the deep trace: one sync site, the user's
+# frame found under 4N torch frames, one sync per two windows
+gf syncs --format json "$T/n4.json"
+expect_rc "scale-syncs-rc" 0
+expect_grep "scale-syncs-site" '"site": "train.py\(10\): main"' "$T/out"
+expect_grep "scale-syncs-count" "\"count\": $((N4))," "$T/out"
+
+# --families: a regex sees the first 4096 bytes of a kernel name
+python3 - "$T/long.json" <<'EOF'
+import sys
+long = "a" * 5000 + "x"
+short = "b" * 1000 + "x"
+ev = []
+for i, name in enumerate([long, short]):
+    ev.append('{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":2,"args":{"correlation":%d}}' % (10 * i, i + 1))
+    ev.append('{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%d,"dur":5,"args":{"device":0,"stream":7,"correlation":%d}}' % (name, 10 * i + 3, i + 1))
+open(sys.argv[1], "w").write('{"traceEvents":[' + ",".join(ev) + "]}")
+EOF
+printf 'x$\tends_x\n' >"$T/fam.txt"
+gf fold --families "$T/fam.txt" "$T/long.json"
+expect_rc "families-long-rc" 0
+expect_grep "families-short-whole-name" '^ends_x 5$' "$T/out"
+expect_grep "families-long-prefix-only" '^a{5000}x 5$' "$T/out"

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""gen_nested.py — hostile-shape Kineto traces for the scaling tests
+(tests/cli/hostile_scale.sh, bench/bench_nested.sh): costs that grow with
+depth x events show up as quadratic run times on these.
+
+  --shape nested    N python frames, each inside the previous (frame i spans
+                    [100 i, 100 (2N - i)) us), under one ProfilerStep#1. In
+                    each of the 2N windows between two frame starts or ends
+                    the innermost open frame launches one kernel; every other
+                    window also calls cudaStreamSynchronize after it. The gap
+                    before each kernel is idle time charged to the host
+                    (report, fold --weight idle), each sync is a sync site
+                    (syncs), all of them under stacks N/2 deep on average.
+  --shape siblings  a chain of D nested frames (--depth), then N sibling
+                    cpu_ops at depth D, each launching one kernel with a
+                    gap before it.
+  --shape longkernel  N steps of three kernels each, and one kernel on
+                    another stream that runs through all of them (a step
+                    must not scan back over every activity the long one
+                    may overlap).
+  --shape steps     N ProfilerSteps, each inside the previous, and N
+                    kernels launched in the innermost (nested step markers:
+                    per-step work is what it is, but memory must not be a
+                    copy of every kernel per step).
+  --shape threads   N steps, and N host threads with one cpu_op each, one
+                    per step (a step must not search every thread).
+
+Frames are torch-internal ("torch/nn/modules/module.py(L): _call_impl") so
+the user's site is the outermost frame: finding it walks the whole chain.
+Output: plain JSON (-o FILE).
+"""
+import argparse
+import json
+
+PID, TID = 4242, 4242
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps"], default="nested")
+    ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
+    ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
+    ap.add_argument("-o", "--output", required=True)
+    a = ap.parse_args()
+    ev = []
+    corr = [1]
+
+    def rng(cat, name, ts, dur, args=None):
+        ev.append('{"ph":"X","cat":%s,"name":%s,"pid":%d,"tid":%d,"ts":%d,"dur":%d,"args":%s}'
+                  % (json.dumps(cat), json.dumps(name), PID, TID, ts, dur, json.dumps(args or {})))
+
+    def launch(ts, kts, kdur=10, api="cudaLaunchKernel"):
+        c = corr[0]
+        corr[0] += 1
+        rng("cuda_runtime", api, ts, 2, {"correlation": c})
+        ev.append('{"ph":"X","cat":"kernel","name":"void k_%d<float>(int)","pid":0,"tid":7,"ts":%d,"dur":%d,'
+                  '"args":{"device":0,"stream":7,"correlation":%d}}' % (c % 7, kts, kdur, c))
+
+    def sync(ts):
+        c = corr[0]
+        corr[0] += 1
+        rng("cuda_runtime", "cudaStreamSynchronize", ts, 5, {"correlation": c})
+
+    def frame(i, ts, dur):
+        name = "train.py(10): main" if i == 0 else "torch/nn/modules/module.py(%d): _call_impl" % (i % 97 + 1)
+        rng("python_function", name, ts, dur, {"Python id": i + 1, "Python parent id": i})
+
+    if a.shape == "nested":
+        n = a.n
+        total = 100 * 2 * n + 200
+        rng("user_annotation", "ProfilerStep#1", 0, total)
+        for i in range(n):
+            frame(i, 100 * i + 50, 100 * (2 * n - 2 * i))
+        # windows: [100 w + 50, 100 (w + 1) + 50) for w in 0 .. 2n-2
+        for w in range(2 * n - 1):
+            s = 100 * w + 50
+            launch(s + 10, s + 20)
+            if w % 2 == 0:
+                sync(s + 40)
+    elif a.shape == "steps":
+        n = a.n
+        for i in range(n):
+            rng("user_annotation", "ProfilerStep#%d" % i, 10 * i, 20 * n - 20 * i + 10 * n)
+        for k in range(n):
+            launch(10 * n + 5 * k, 10 * n + 5 * k + 3, 2)
+    elif a.shape == "threads":
+        n = a.n
+        for k in range(n):
+            s = 100 * k + 1
+            rng("user_annotation", "ProfilerStep#%d" % k, s, 90)
+            ev.append('{"ph":"X","cat":"cpu_op","name":"aten::x","pid":%d,"tid":%d,"ts":%d,"dur":5,"args":{}}'
+                      % (PID, k + 1, s + 10))
+        launch(5, 10)
+    elif a.shape == "longkernel":
+        n = a.n
+        ev.append('{"ph":"X","cat":"kernel","name":"long","pid":0,"tid":8,"ts":0,"dur":%d,'
+                  '"args":{"device":0,"stream":8}}' % (100 * n + 100))
+        for k in range(n):
+            s = 100 * k + 1
+            rng("user_annotation", "ProfilerStep#%d" % k, s, 90)
+            for j in range(3):
+                launch(s + 2 + 20 * j, s + 5 + 20 * j)
+    else:
+        d, n = a.depth, a.n
+        total = 100 * n + 4 * d + 200
+        rng("user_annotation", "ProfilerStep#1", 0, total)
+        for i in range(d):
+            frame(i, 1 + i, total - 2 - 2 * i)
+        for k in range(n):
+            s = 2 * d + 100 * k + 50
+            rng("cpu_op", "aten::op%d" % (k % 5), s, 30)
+            launch(s + 5, s + 20)
+    doc = ('{"schemaVersion":1,"deviceProperties":[{"id":0,"name":"gen"}],"baseTimeNanoseconds":1700000000000000000,'
+           '"traceEvents":[\n' + ",\n".join(ev) + "\n]}\n")
+    with open(a.output, "w") as fp:
+        fp.write(doc)
+
+
+if __name__ == "__main__":
+    main()
