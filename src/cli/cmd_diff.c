@@ -601,6 +601,10 @@ int cmd_diff(int argc, char **argv)
 	ftree_init(&after, NULL, 0);
 	read_profile(&before, bpath, strict, &fc);
 	read_profile(&after, apath, strict, &fc);
+	if (fc.kf && kfamily_truncated(fc.kf))
+		cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
+			 "first %d bytes", fc.families, (unsigned long long)kfamily_truncated(fc.kf), KFAMILY_MATCH_MAX,
+			 KFAMILY_MATCH_MAX);
 	kfamily_free(fc.kf);
 
 	if (diff_check_meta(&before.meta, &after.meta, &diffs)) {

@@ -199,6 +199,10 @@ int cmd_fold(int argc, char **argv)
 			cli_warn("'%s': %llu events with a timestamp or duration beyond 2^61 ns were ignored",
 				 disp, (unsigned long long)t.warn.out_of_range);
 		cli_warn_trace(&t, disp);
+		if (kf && kfamily_truncated(kf))
+			cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
+				 "first %d bytes", families, (unsigned long long)kfamily_truncated(kf), KFAMILY_MATCH_MAX,
+				 KFAMILY_MATCH_MAX);
 		if (t.warn.bogus_external)
 			cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
 				 "ignored, launches are linked by correlation and time",

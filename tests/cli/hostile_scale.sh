@@ -124,3 +124,6 @@ gf fold --families "$T/fam.txt" "$T/long.json"
 expect_rc "families-long-rc" 0
 expect_grep "families-short-whole-name" '^ends_x 5$' "$T/out"
 expect_grep "families-long-prefix-only" '^a{5000}x 5$' "$T/out"
+expect_grep "families-long-warned" "warning: '$T/fam.txt': 1 kernel names longer than 4096 bytes were matched against its regexes by their first 4096 bytes" "$T/err"
+gf diff --families "$T/fam.txt" "$T/long.json" "$T/long.json"
+expect_grep "families-long-warned-diff" "[12] kernel names longer than 4096 bytes" "$T/err"
