@@ -170,8 +170,21 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 		sbuf_addf(l, "%llu ts/dur values had digits below 1 ns (rounded)", (unsigned long long)kt->stats.ts_rounded);
 	}
 	if (kt->stats.skipped) {
+		const struct kstats *k = &kt->stats;
 		l = lines[n++];
-		sbuf_addf(l, "%llu events without a usable ts were skipped", (unsigned long long)kt->stats.skipped);
+		sbuf_addf(l, "%llu events without a usable ts were skipped", (unsigned long long)k->skipped);
+		if (k->ts_null || k->ts_invalid || k->ts_overflow)
+			sbuf_addf(l, " (ts null %llu, not a number %llu, out of range %llu; the rest had no ts)",
+				  (unsigned long long)k->ts_null, (unsigned long long)k->ts_invalid,
+				  (unsigned long long)k->ts_overflow);
+	}
+	if (kt->stats.dur_null || kt->stats.dur_invalid || kt->stats.dur_overflow) {
+		const struct kstats *k = &kt->stats;
+		l = lines[n++];
+		sbuf_addf(l, "%llu events have a dur that could not be read (null %llu, not a number %llu, out of range %llu); "
+			  "they add no time", (unsigned long long)(k->dur_null + k->dur_invalid + k->dur_overflow),
+			  (unsigned long long)k->dur_null, (unsigned long long)k->dur_invalid,
+			  (unsigned long long)k->dur_overflow);
 	}
 	if (in->gpu_unweighted)
 		trace_msg_unweighted(lines[n++], in->gpu_unweighted);
@@ -205,7 +218,7 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 	return n;
 }
 
-#define NWARN 16
+#define NWARN 20
 
 
 /* The host_threads (device = false) or gpu_streams (device = true) array
@@ -288,8 +301,13 @@ static void write_json(struct sbuf *b, const char *file, const struct info *in, 
 		esc_json_str(b, m->display_time_unit, strlen(m->display_time_unit));
 	else
 		sbuf_addstr(b, "null");
-	sbuf_addf(b, ", \"rounded\": %llu, \"negative_dur\": %llu}", (unsigned long long)st->ts_rounded,
+	sbuf_addf(b, ", \"rounded\": %llu, \"negative_dur\": %llu", (unsigned long long)st->ts_rounded,
 		  (unsigned long long)st->dur_negative);
+	sbuf_addf(b, ", \"ts_null\": %llu, \"ts_invalid\": %llu, \"ts_overflow\": %llu, \"dur_null\": %llu, "
+		  "\"dur_invalid\": %llu, \"dur_overflow\": %llu}", (unsigned long long)st->ts_null,
+		  (unsigned long long)st->ts_invalid, (unsigned long long)st->ts_overflow,
+		  (unsigned long long)st->dur_null, (unsigned long long)st->dur_invalid,
+		  (unsigned long long)st->dur_overflow);
 	sbuf_addstr(b, ",\n  \"span\": ");
 	int64_t abs_a, abs_b;
 	if (in->have_span && abs_span(in, kt, &abs_a, &abs_b))

@@ -78,3 +78,34 @@ gf info "$T/big.json"
 expect_eq "two-cores-same-rc" "$rc" "$rc1"
 expect_same "two-cores-same-error" "$T/err" "$T/err1"
 expect_grep "two-cores-error" "expected one \"ts\" key in an event" "$T/err"
+
+# info reports the unusable ts/dur counts by reason, in JSON and in its warnings
+cat >"$T/unusable.json" <<'J'
+{"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":null},
+{"ph":"X","cat":"cpu_op","name":"b","pid":1,"tid":1,"ts":2,"dur":"soon"},
+{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":3,"dur":1e400},
+{"ph":"X","cat":"cpu_op","name":"c","pid":1,"tid":1,"ts":null,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"d","pid":1,"tid":1,"ts":"x","dur":1},
+{"ph":"X","cat":"cpu_op","name":"e","pid":1,"tid":1,"ts":-1e400,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"f","pid":1,"tid":1,"dur":1},
+{"ph":"X","cat":"cpu_op","name":"g","pid":1,"tid":1,"ts":9,"dur":1}
+]}
+J
+gf info --format json "$T/unusable.json"
+expect_rc "unusable-info-json" 0
+python3 - "$T/out" >"$T/check" 2>&1 <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["traces"][0]
+ts = t["timestamps"]
+want = {"ts_null": 1, "ts_invalid": 1, "ts_overflow": 1, "dur_null": 1, "dur_invalid": 1, "dur_overflow": 1}
+assert {k: ts[k] for k in want} == want, ts
+assert t["events_skipped"] == 4, t["events_skipped"]
+w = " | ".join(t["warnings"])
+assert "4 events without a usable ts were skipped (ts null 1, not a number 1, out of range 1; the rest had no ts)" in w, w
+assert "3 events have a dur that could not be read (null 1, not a number 1, out of range 1); they add no time" in w, w
+print("ok")
+PY
+expect_grep "unusable-info-counts" "^ok$" "$T/check"
+gf info "$T/unusable.json"
+expect_grep "unusable-info-text" "^warning: 3 events have a dur that could not be read \(null 1, not a number 1, out of range 1\)" "$T/out"
