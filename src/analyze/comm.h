@@ -10,6 +10,8 @@
  *   exposed   comm - overlap: communication the step waits for
  * HTA's get_comm_comp_overlap is the same sweep over the whole trace
  * (hta_comm, hta_overlap; ratio = overlap / comm), without step windows.
+ * A step costs O(log n) (prefix sums over the two unions' pieces), however
+ * many steps hold the same kernels.
  *
  * Straggler (several traces, one per rank; ranks are never merged): the
  * collectives of each rank are its comm kernels starting inside its selected
