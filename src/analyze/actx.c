@@ -158,6 +158,10 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 		c->device = t->dev[c->dev].device;
 		c->busy = trace_busy(t, c->dev, &c->nbusy);
 	}
+	c->busy_pre = gf_xmalloc((c->nbusy + 1) * sizeof *c->busy_pre);
+	c->busy_pre[0] = 0;
+	for (size_t i = 0; i < c->nbusy; i++)
+		c->busy_pre[i + 1] = c->busy_pre[i] + ((uint64_t)c->busy[2 * i + 1] - (uint64_t)c->busy[2 * i]);
 	c->first_act = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->first_act);
 	c->blk = gf_xcalloc(t->nr ? t->nr : 1, 1);
 	for (uint32_t i = 0; i < t->nr; i++)
@@ -201,6 +205,7 @@ void actx_release(struct actx *c)
 	trace_walk_release(&c->walk);
 	free(c->endmax);
 	free(c->by_start);
+	free(c->busy_pre);
 	memset(c, 0, sizeof *c);
 }
 
@@ -258,12 +263,264 @@ size_t actx_busy_after(const struct actx *c, gf_ns ts)
 	return lo;
 }
 
+static int cmp_ns(const void *a, const void *b);
+static gf_ns mid2(gf_ns a, gf_ns b);
+
 gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
 {
-	gf_ns sum = 0;
-	for (size_t i = actx_busy_after(c, lo); i < c->nbusy && c->busy[2 * i] < hi; i++)
-		sum += actx_overlap(c->busy[2 * i], c->busy[2 * i + 1], lo, hi);
-	return sum;
+	if (hi <= lo || !c->busy_pre)
+		return 0;
+	size_t i0 = actx_busy_after(c, lo), i1 = i0, h = c->nbusy;
+	/* i1: first pair starting at or after hi */
+	while (i1 < h) {
+		size_t m = i1 + (h - i1) / 2;
+		if (c->busy[2 * m] < hi)
+			i1 = m + 1;
+		else
+			h = m;
+	}
+	if (i1 <= i0)
+		return 0;
+	/* whole pairs i0..i1-1, less what lies before lo and after hi (the
+	 * exact sum fits; unsigned arithmetic wraps back to it) */
+	uint64_t s = c->busy_pre[i1] - c->busy_pre[i0];
+	if (c->busy[2 * i0] < lo)
+		s -= (uint64_t)lo - (uint64_t)c->busy[2 * i0];
+	if (c->busy[2 * (i1 - 1) + 1] > hi)
+		s -= (uint64_t)c->busy[2 * (i1 - 1) + 1] - (uint64_t)hi;
+	return (gf_ns)s;
+}
+
+void actx_pairs_add(struct actx_pairs *p, gf_ns a, gf_ns b)
+{
+	if (b <= a)
+		return;
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->v = gf_xreallocarray(p->v, p->cap, 2 * sizeof *p->v);
+	}
+	p->v[2 * p->n] = a;
+	p->v[2 * p->n + 1] = b;
+	p->n++;
+}
+
+void actx_pairs_seal(struct actx_pairs *p)
+{
+	free(p->pre);
+	p->pre = gf_xmalloc((p->n + 1) * sizeof *p->pre);
+	p->pre[0] = 0;
+	for (size_t i = 0; i < p->n; i++)
+		p->pre[i + 1] = p->pre[i] + ((uint64_t)p->v[2 * i + 1] - (uint64_t)p->v[2 * i]);
+}
+
+gf_ns actx_pairs_in(const struct actx_pairs *p, gf_ns lo, gf_ns hi)
+{
+	if (hi <= lo || !p->n)
+		return 0;
+	size_t i0 = 0, h = p->n;
+	while (i0 < h) { /* first interval ending after lo */
+		size_t m = i0 + (h - i0) / 2;
+		if (p->v[2 * m + 1] <= lo)
+			i0 = m + 1;
+		else
+			h = m;
+	}
+	size_t i1 = i0;
+	h = p->n;
+	while (i1 < h) { /* first interval starting at or after hi */
+		size_t m = i1 + (h - i1) / 2;
+		if (p->v[2 * m] < hi)
+			i1 = m + 1;
+		else
+			h = m;
+	}
+	if (i1 <= i0)
+		return 0;
+	uint64_t s = p->pre[i1] - p->pre[i0];
+	if (p->v[2 * i0] < lo)
+		s -= (uint64_t)lo - (uint64_t)p->v[2 * i0];
+	if (p->v[2 * (i1 - 1) + 1] > hi)
+		s -= (uint64_t)p->v[2 * (i1 - 1) + 1] - (uint64_t)hi;
+	return (gf_ns)s;
+}
+
+void actx_pairs_release(struct actx_pairs *p)
+{
+	free(p->v);
+	free(p->pre);
+	memset(p, 0, sizeof *p);
+}
+
+void actx_span_add(struct actx_span *o, gf_ns a, gf_ns b)
+{
+	if (b <= a)
+		return;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 16;
+		o->s = gf_xreallocarray(o->s, o->cap, sizeof *o->s);
+		o->e = gf_xreallocarray(o->e, o->cap, sizeof *o->e);
+	}
+	o->s[o->n] = a;
+	o->e[o->n] = b;
+	o->n++;
+}
+
+void actx_span_seal(struct actx_span *o)
+{
+	if (o->n) {
+		qsort(o->s, o->n, sizeof *o->s, cmp_ns);
+		qsort(o->e, o->n, sizeof *o->e, cmp_ns);
+	}
+	o->ps = gf_xmalloc((o->n + 1) * sizeof *o->ps);
+	o->pe = gf_xmalloc((o->n + 1) * sizeof *o->pe);
+	o->ps[0] = o->pe[0] = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		o->ps[i + 1] = o->ps[i] + (uint64_t)o->s[i];
+		o->pe[i + 1] = o->pe[i] + (uint64_t)o->e[i];
+	}
+}
+
+static size_t count_lt(const gf_ns *v, size_t n, gf_ns x)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m] < x)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+static uint64_t span_f(const struct actx_span *o, gf_ns x)
+{
+	size_t a = count_lt(o->s, o->n, x), b = count_lt(o->e, o->n, x);
+	return (uint64_t)a * (uint64_t)x - o->ps[a] - ((uint64_t)b * (uint64_t)x - o->pe[b]);
+}
+
+gf_ns actx_span_in(const struct actx_span *o, gf_ns lo, gf_ns hi)
+{
+	if (hi <= lo || !o->n)
+		return 0;
+	return (gf_ns)(span_f(o, hi) - span_f(o, lo));
+}
+
+void actx_span_release(struct actx_span *o)
+{
+	free(o->s);
+	free(o->e);
+	free(o->ps);
+	free(o->pe);
+	memset(o, 0, sizeof *o);
+}
+
+void actx_kth_init(struct actx_kth *w, const gf_ns *v, size_t n)
+{
+	memset(w, 0, sizeof *w);
+	w->n = n;
+	w->vals = gf_xmalloc((n ? n : 1) * sizeof *w->vals);
+	memcpy(w->vals, v, n * sizeof *v);
+	qsort(w->vals, n, sizeof *w->vals, cmp_ns);
+	size_t d = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!d || w->vals[d - 1] != w->vals[i])
+			w->vals[d++] = w->vals[i];
+	unsigned L = 1;
+	while (L < 32 && ((size_t)1 << L) < d)
+		L++;
+	w->levels = L;
+	uint32_t *cur = gf_xmalloc((n ? n : 1) * sizeof *cur), *nxt = gf_xmalloc((n ? n : 1) * sizeof *nxt);
+	for (size_t i = 0; i < n; i++) {
+		size_t l = 0, h = d;
+		while (l < h) {
+			size_t m = l + (h - l) / 2;
+			if (w->vals[m] < v[i])
+				l = m + 1;
+			else
+				h = m;
+		}
+		cur[i] = (uint32_t)l;
+	}
+	size_t nw = n / 64 + 1;
+	w->bits = gf_xcalloc(L, sizeof *w->bits);
+	w->ones = gf_xcalloc(L, sizeof *w->ones);
+	w->zeros = gf_xcalloc(L, sizeof *w->zeros);
+	for (unsigned lv = L; lv-- > 0;) {
+		uint64_t *b = gf_xcalloc(nw, sizeof *b);
+		uint32_t *o = gf_xmalloc(nw * sizeof *o);
+		size_t z = 0;
+		for (size_t i = 0; i < n; i++)
+			if (cur[i] >> lv & 1)
+				b[i / 64] |= (uint64_t)1 << (i % 64);
+			else
+				z++;
+		uint32_t acc = 0;
+		for (size_t k = 0; k < nw; k++) {
+			o[k] = acc;
+			acc += (uint32_t)__builtin_popcountll(b[k]);
+		}
+		/* stable: zeros first, then ones */
+		size_t zi = 0, oi = z;
+		for (size_t i = 0; i < n; i++)
+			nxt[(cur[i] >> lv & 1) ? oi++ : zi++] = cur[i];
+		uint32_t *tmp = cur;
+		cur = nxt;
+		nxt = tmp;
+		w->bits[lv] = b;
+		w->ones[lv] = o;
+		w->zeros[lv] = z;
+	}
+	free(cur);
+	free(nxt);
+}
+
+static size_t kth_rank1(const struct actx_kth *w, unsigned lv, size_t i)
+{
+	uint64_t word = w->bits[lv][i / 64] & (((uint64_t)1 << (i % 64)) - 1);
+	return w->ones[lv][i / 64] + (size_t)__builtin_popcountll(word);
+}
+
+gf_ns actx_kth_at(const struct actx_kth *w, size_t l, size_t r, size_t k)
+{
+	size_t val = 0;
+	for (unsigned lv = w->levels; lv-- > 0;) {
+		size_t ol = kth_rank1(w, lv, l), orr = kth_rank1(w, lv, r);
+		size_t zl = l - ol, zr = r - orr;
+		if (k < zr - zl) {
+			l = zl;
+			r = zr;
+		} else {
+			k -= zr - zl;
+			l = w->zeros[lv] + ol;
+			r = w->zeros[lv] + orr;
+			val |= (size_t)1 << lv;
+		}
+	}
+	return w->vals[val];
+}
+
+gf_ns actx_kth_median(const struct actx_kth *w, size_t l, size_t r)
+{
+	size_t m = r > l ? r - l : 0;
+	if (!m)
+		return 0;
+	if (m & 1)
+		return actx_kth_at(w, l, r, m / 2);
+	return mid2(actx_kth_at(w, l, r, m / 2 - 1), actx_kth_at(w, l, r, m / 2));
+}
+
+void actx_kth_release(struct actx_kth *w)
+{
+	for (unsigned lv = 0; lv < w->levels; lv++) {
+		free(w->bits ? w->bits[lv] : NULL);
+		free(w->ones ? w->ones[lv] : NULL);
+	}
+	free(w->bits);
+	free(w->ones);
+	free(w->zeros);
+	free(w->vals);
+	memset(w, 0, sizeof *w);
 }
 
 gf_ns actx_next_busy(const struct actx *c, gf_ns ts)

@@ -54,6 +54,7 @@ struct actx {
 	gf_ns *endmax;         /* max-tree over the device's activity ends (actx_straddlers) */
 	uint32_t *by_start;    /* all host ranges (every thread) by start, then index */
 	size_t endleaves;      /* its leaves: a power of two >= t->nact */
+	uint64_t *busy_pre;    /* busy_pre[i]: Σ lengths of busy pairs 0..i-1 (mod 2^64) */
 };
 
 /* device: a device number to analyse, or -1 for the automatic choice.
@@ -96,7 +97,8 @@ static inline gf_ns actx_overlap(gf_ns a0, gf_ns a1, gf_ns b0, gf_ns b1)
  * is > ts; c->nbusy when none. */
 size_t actx_busy_after(const struct actx *c, gf_ns ts);
 
-/* Busy time of the device inside [lo, hi). */
+/* Busy time of the device inside [lo, hi): O(log n) by prefix sums, so
+ * nested or overlapping step windows cost no scan of their pairs. */
 gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi);
 
 /* Start of the first busy interval that starts at or after ts, or -1 when
@@ -136,6 +138,50 @@ struct actx_wval {
  * same as actx_median of that list written out, in O(n log n) of the
  * distinct entries. */
 gf_ns actx_wmedian(struct actx_wval *v, size_t n);
+
+/* Sorted disjoint intervals with prefix sums of their lengths: the length
+ * of their union inside any window in O(log n). */
+struct actx_pairs {
+	gf_ns *v;          /* v[2i], v[2i+1]: interval i */
+	size_t n, cap;     /* intervals */
+	uint64_t *pre;     /* after actx_pairs_seal: Σ lengths of 0..i-1 (mod 2^64) */
+};
+/* Appends [a, b) (nothing when b <= a); a must be >= the last end. */
+void actx_pairs_add(struct actx_pairs *p, gf_ns a, gf_ns b);
+void actx_pairs_seal(struct actx_pairs *p);
+/* |(∪ intervals) ∩ [lo, hi)| (sealed). */
+gf_ns actx_pairs_in(const struct actx_pairs *p, gf_ns lo, gf_ns hi);
+void actx_pairs_release(struct actx_pairs *p);
+
+/* Any intervals (they may overlap): Σ |interval ∩ [lo, hi)| in O(log n),
+ * as F(hi) - F(lo) with F(x) = Σ |interval ∩ (-inf, x)| = #starts<x · x -
+ * Σ starts<x - (#ends<x · x - Σ ends<x), exact modulo 2^64. */
+struct actx_span {
+	gf_ns *s, *e;         /* sorted starts, sorted ends (intervals with end > start) */
+	uint64_t *ps, *pe;    /* prefix sums */
+	size_t n, cap;
+};
+void actx_span_add(struct actx_span *o, gf_ns a, gf_ns b);
+void actx_span_seal(struct actx_span *o);
+gf_ns actx_span_in(const struct actx_span *o, gf_ns lo, gf_ns hi);
+void actx_span_release(struct actx_span *o);
+
+/* k-th smallest of any range of a fixed list (a wavelet matrix over the
+ * values' ranks): O(n log n) to build, O(log n) a query, n log n bits. */
+struct actx_kth {
+	size_t n;
+	unsigned levels;
+	uint64_t **bits;   /* per level, bit i of the value's rank, level order */
+	uint32_t **ones;   /* per level, ones before each 64-bit word */
+	size_t *zeros;     /* per level, zeros in the level */
+	gf_ns *vals;       /* distinct values, sorted (rank -> value) */
+};
+void actx_kth_init(struct actx_kth *w, const gf_ns *v, size_t n);
+/* The k-th smallest (0-based, k < r - l) of v[l..r). */
+gf_ns actx_kth_at(const struct actx_kth *w, size_t l, size_t r, size_t k);
+/* actx_median of v[l..r) without copying it: O(log n). */
+gf_ns actx_kth_median(const struct actx_kth *w, size_t l, size_t r);
+void actx_kth_release(struct actx_kth *w);
 
 /* Counts how many of a set of windows [start, end) contain a time: the
  * steady steps of st (all steps when none is steady), each counted once. */

@@ -73,6 +73,65 @@ static gf_ns inter(const nsvec *a, const nsvec *b, gf_ns lo, gf_ns hi)
 	return s;
 }
 
+/* u (sorted disjoint pairs) with prefix sums of its lengths: |u ∩ [lo, hi)|
+ * in O(log n), so a step costs no scan of the pairs it holds (nested or
+ * overlapping steps would make that steps x pairs). */
+struct pmeasure {
+	const nsvec *u;
+	uint64_t *pre;
+};
+
+static void pmeasure_init(struct pmeasure *p, const nsvec *u)
+{
+	size_t n = u->n / 2;
+	p->u = u;
+	p->pre = gf_xmalloc((n + 1) * sizeof *p->pre);
+	p->pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		p->pre[i + 1] = p->pre[i] + ((uint64_t)u->v[2 * i + 1] - (uint64_t)u->v[2 * i]);
+}
+
+static gf_ns pmeasure_in(const struct pmeasure *p, gf_ns lo, gf_ns hi)
+{
+	const nsvec *u = p->u;
+	if (hi <= lo)
+		return 0;
+	size_t i0 = first_after(u, lo) / 2, i1 = i0, h = u->n / 2;
+	while (i1 < h) {
+		size_t m = i1 + (h - i1) / 2;
+		if (u->v[2 * m] < hi)
+			i1 = m + 1;
+		else
+			h = m;
+	}
+	if (i1 <= i0)
+		return 0;
+	uint64_t s = p->pre[i1] - p->pre[i0];
+	if (u->v[2 * i0] < lo)
+		s -= (uint64_t)lo - (uint64_t)u->v[2 * i0];
+	if (u->v[2 * (i1 - 1) + 1] > hi)
+		s -= (uint64_t)u->v[2 * (i1 - 1) + 1] - (uint64_t)hi;
+	return (gf_ns)s;
+}
+
+/* a ∩ b as sorted disjoint pairs (the pieces inter() sums). */
+static void inter_pairs(const nsvec *a, const nsvec *b, nsvec *out)
+{
+	size_t i = 0, j = 0;
+	while (i + 1 < a->n && j + 1 < b->n) {
+		gf_ns x0 = a->v[i] > b->v[j] ? a->v[i] : b->v[j];
+		gf_ns x1 = a->v[i + 1] < b->v[j + 1] ? a->v[i + 1] : b->v[j + 1];
+		if (x1 > x0) {
+			vec_push(out, x0);
+			vec_push(out, x1);
+		}
+		if (a->v[i + 1] < b->v[j + 1])
+			i += 2;
+		else
+			j += 2;
+	}
+}
+
 int comm_analyze(const struct actx *c, const struct steps_result *st, struct comm_result *r)
 {
 	const struct trace *t = c->t;
@@ -91,13 +150,18 @@ int comm_analyze(const struct actx *c, const struct steps_result *st, struct com
 	kunion(c, false, &pu);
 	r->hta_comm = measure(&cu, INT64_MIN, INT64_MAX);
 	r->hta_overlap = inter(&cu, &pu, INT64_MIN, INT64_MAX);
+	nsvec iu = VEC_INIT;
+	inter_pairs(&cu, &pu, &iu);
+	struct pmeasure pc, pi;
+	pmeasure_init(&pc, &cu);
+	pmeasure_init(&pi, &iu);
 	struct comm_row sum = { 0 };
 	size_t m = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		const struct step_row *row = &st->rows[i];
 		struct comm_row *x = &r->rows[i];
-		x->comm = measure(&cu, row->start, row->end);
-		x->overlap = inter(&cu, &pu, row->start, row->end);
+		x->comm = pmeasure_in(&pc, row->start, row->end);
+		x->overlap = pmeasure_in(&pi, row->start, row->end);
 		x->exposed = x->comm - x->overlap;
 		if (row->warmup && st->nsteady)
 			continue;
@@ -109,6 +173,9 @@ int comm_analyze(const struct actx *c, const struct steps_result *st, struct com
 	r->steady.comm = gaps_mean(sum.comm, m);
 	r->steady.overlap = gaps_mean(sum.overlap, m);
 	r->steady.exposed = gaps_mean(sum.exposed, m);
+	free(pc.pre);
+	free(pi.pre);
+	vec_free(&iu);
 	vec_free(&cu);
 	vec_free(&pu);
 	return GF_OK;
@@ -120,22 +187,58 @@ void comm_release(struct comm_result *r)
 	memset(r, 0, sizeof *r);
 }
 
+static int cmp_win(const void *a, const void *b)
+{
+	const gf_ns *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n)
 {
 	const struct trace *t = c->t;
 	VEC(struct coll) v = VEC_INIT;
-	if (c->dev != TRACE_NONE) {
-		for (size_t s = 0; s < st->n; s++) {
-			const struct step_row *row = &st->rows[s];
-			for (uint32_t i = trace_act_lower(t, row->start); i < t->nact && t->act[i].start < row->end; i++) {
-				const struct trace_act *a = &t->act[i];
-				if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
-					continue;
-				struct coll x = { a->name, a->start, a->end - a->start };
-				vec_push(&v, x);
+	if (c->dev != TRACE_NONE && st->n) {
+		/* the union of the step windows: a kernel whose start lies in
+		 * any step counts once, however many steps hold it (nested or
+		 * overlapping steps would otherwise copy it once per step) */
+		gf_ns *w = gf_xmalloc(2 * st->n * sizeof *w);
+		size_t nw = 0;
+		for (size_t s = 0; s < st->n; s++)
+			if (st->rows[s].end > st->rows[s].start) {
+				w[2 * nw] = st->rows[s].start;
+				w[2 * nw + 1] = st->rows[s].end;
+				nw++;
 			}
+		qsort(w, nw, 2 * sizeof *w, cmp_win);
+		size_t m = 0;
+		for (size_t i = 0; i < nw; i++) {
+			if (m && w[2 * i] <= w[2 * m - 1]) {
+				if (w[2 * i + 1] > w[2 * m - 1])
+					w[2 * m - 1] = w[2 * i + 1];
+				continue;
+			}
+			w[2 * m] = w[2 * i];
+			w[2 * m + 1] = w[2 * i + 1];
+			m++;
 		}
+		size_t k = 0;
+		for (uint32_t i = m ? trace_act_lower(t, w[0]) : t->nact; i < t->nact; i++) {
+			const struct trace_act *a = &t->act[i];
+			while (k < m && w[2 * k + 1] <= a->start)
+				k++;
+			if (k >= m)
+				break;
+			if (a->start < w[2 * k])
+				continue;
+			if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
+				continue;
+			struct coll x = { a->name, a->start, a->end - a->start };
+			vec_push(&v, x);
+		}
+		free(w);
 	}
 	*out = v.v;
 	*n = v.n;

@@ -10,9 +10,12 @@
  *   exposed   comm - overlap: communication the step waits for
  * HTA's get_comm_comp_overlap is the same sweep over the whole trace
  * (hta_comm, hta_overlap; ratio = overlap / comm), without step windows.
+ * A step costs O(log n) (prefix sums over the two unions' pieces), however
+ * many steps hold the same kernels.
  *
  * Straggler (several traces, one per rank; ranks are never merged): the
- * collectives of each rank are its comm kernels inside its selected steps,
+ * collectives of each rank are its comm kernels starting inside its selected
+ * steps (each kernel once, even where steps nest or overlap),
  * matched across ranks by (kernel name, occurrence number of that name).
  * For each instance found on every rank: min = the shortest duration,
  * each rank's wait = its duration - min; the rank with the shortest duration
@@ -48,7 +51,9 @@ struct coll {
 	gf_ns start, dur;
 };
 
-/* The rank's collectives inside its step rows, by start. Caller frees *out. */
+/* The rank's collectives: its comm kernels starting inside any of its step
+ * rows, each once (steps that nest or overlap do not repeat a kernel), by
+ * start. O(n + steps log steps). Caller frees *out. */
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n);
 

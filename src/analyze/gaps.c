@@ -127,7 +127,26 @@ static uint32_t next_act(const struct actx *c, gf_ns ts)
 	return TRACE_NONE;
 }
 
-static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, struct gap_row *g,
+struct bends {
+	struct bend *v;
+	size_t n;
+};
+
+/* The causes of gaps.h as sorted disjoint intervals of time: gap j's cause
+ * does not depend on the step (it is decided on the gap's full extent), so
+ * a step's row is the measure of each list inside its window, O(log n)
+ * however many steps hold the same gaps (nested or overlapping markers). */
+enum { GC_SYNC, GC_LAUNCH, GC_HOST, GC_UNTRACED, GC_OTHER, GC_HTA_HOST, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N };
+
+struct gcause {
+	struct actx_pairs p[GC_N];
+	struct actx_span steady; /* the steady step windows */
+};
+
+/* Charges [lo, hi) of a host-late gap by what the launching thread was
+ * doing; each stack gets its time inside the steady steps (once per step
+ * holding it). */
+static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, struct gcause *gc,
 			struct kmap *m)
 {
 	const struct trace *t = c->t;
@@ -138,18 +157,89 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 	trace_wsweep_init(&s, &c->walk, th, lo, hi);
 	while (trace_wsweep_next(&s, &a, &b, &r)) {
 		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
-			g->untraced += b - a;
+			actx_pairs_add(&gc->p[GC_UNTRACED], a, b);
 			continue;
 		}
-		g->host += b - a;
-		if (m) {
+		actx_pairs_add(&gc->p[GC_HOST], a, b);
+		gf_ns w = actx_span_in(&gc->steady, a, b);
+		if (w) {
 			uint32_t site = actx_site(c, r);
 			uint32_t sn = site == TRACE_NONE ? UINT32_MAX : t->r[site].name;
 			uint32_t in = site == r ? UINT32_MAX : t->r[r].name;
-			kmap_add(m, (uint64_t)sn << 32 | in, b - a);
+			kmap_add(m, (uint64_t)sn << 32 | in, w);
 		}
 	}
 	trace_wsweep_release(&s);
+}
+
+/* Classifies the idle gap [af, bf) (busy pair ends and starts; INT64_MIN /
+ * INT64_MAX at the trace's ends), as far as [cur, e) (the steps' span). */
+static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af, gf_ns bf, gf_ns cur,
+			 gf_ns e, struct gcause *gc, struct kmap *hostm, struct kmap *syncm)
+{
+	const struct trace *t = c->t;
+	bool full_short = af != INT64_MIN && bf != INT64_MAX && bf - af < ACTX_KERNEL_WAIT_NS;
+	/* the next activity and its launch */
+	uint32_t na = bf == INT64_MAX ? TRACE_NONE : next_act(c, bf);
+	uint32_t L = na == TRACE_NONE ? TRACE_NONE : t->act[na].launch;
+	bool late = L != TRACE_NONE && t->r[L].start > af;
+	/* HTA's rule */
+	actx_pairs_add(&gc->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
+	/* a blocking call returning within [af, bf] */
+	size_t lo2 = 0, hi2 = be->n;
+	while (lo2 < hi2) {
+		size_t m = lo2 + (hi2 - lo2) / 2;
+		if (be->v[m].end < af)
+			lo2 = m + 1;
+		else
+			hi2 = m;
+	}
+	if (lo2 < be->n && be->v[lo2].end <= bf) {
+		actx_pairs_add(&gc->p[GC_SYNC], cur, e);
+		gf_ns w = actx_span_in(&gc->steady, cur, e);
+		if (w) {
+			uint32_t sr = be->v[lo2].ri;
+			uint32_t site = actx_site(c, sr);
+			uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[sr].name
+							  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
+			kmap_add(syncm, key, w);
+		}
+	} else if (full_short) {
+		actx_pairs_add(&gc->p[GC_LAUNCH], cur, e);
+	} else if (late) {
+		charge_host(c, t->r[L].thread, cur, e, gc, hostm);
+	} else {
+		actx_pairs_add(&gc->p[GC_OTHER], cur, e);
+	}
+}
+
+/* Gap j of the device (0 <= j <= nbusy): [end of busy pair j-1, start of
+ * pair j), unbounded at the ends. */
+static gf_ns gap_af(const struct actx *c, size_t j)
+{
+	return j > 0 ? c->busy[2 * j - 1] : INT64_MIN;
+}
+
+static gf_ns gap_bf(const struct actx *c, size_t j)
+{
+	return j < c->nbusy ? c->busy[2 * j] : INT64_MAX;
+}
+
+/* The gaps meeting [lo, hi) (hi > lo) are among jf..jl. */
+static void gap_span(const struct actx *c, gf_ns lo, gf_ns hi, size_t *jf, size_t *jl)
+{
+	size_t i = actx_busy_after(c, lo);
+	*jf = (i < c->nbusy && c->busy[2 * i] <= lo) ? i + 1 : i;
+	/* jl: pairs ending before hi */
+	size_t l = 0, h = c->nbusy;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (c->busy[2 * m + 1] < hi)
+			l = m + 1;
+		else
+			h = m;
+	}
+	*jl = l;
 }
 
 static void launch_diag(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
@@ -234,69 +324,68 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 	if (be.n)
 		qsort(be.v, be.n, sizeof *be.v, cmp_bend);
 	struct kmap hostm = { 0 }, syncm = { 0 };
+	struct bends bs = { be.v, be.n };
+	/*
+	 * Each gap is classified once, on its full extent, as far as the steps
+	 * reach (only gaps meeting a step); a step's row is then the measure of
+	 * each cause inside its window, and a stack or sync site counts its time
+	 * inside each steady step (actx_span): O(n log n) even when every step
+	 * holds most of the trace.
+	 */
+	struct gcause gc;
+	memset(&gc, 0, sizeof gc);
+	size_t ng = c->dev == TRACE_NONE ? 0 : c->nbusy + 1;
+	int64_t *dall = gf_xcalloc(ng + 1, sizeof *dall);
+	gf_ns slo = INT64_MAX, shi = INT64_MIN;
+	for (size_t ri = 0; ri < st->n && ng; ri++) {
+		const struct step_row *row = &st->rows[ri];
+		size_t jf, jl;
+		if (row->end <= row->start)
+			continue;
+		if (!row->warmup || !st->nsteady)
+			actx_span_add(&gc.steady, row->start, row->end);
+		slo = row->start < slo ? row->start : slo;
+		shi = row->end > shi ? row->end : shi;
+		gap_span(c, row->start, row->end, &jf, &jl);
+		if (jf > jl)
+			continue;
+		dall[jf]++;
+		dall[jl + 1]--;
+	}
+	actx_span_seal(&gc.steady);
+	int64_t call = 0;
+	for (size_t j = 0; j < ng; j++) {
+		call += dall[j];
+		gf_ns af = gap_af(c, j), bf = gap_bf(c, j);
+		gf_ns cur = af > slo ? af : slo, e = bf < shi ? bf : shi;
+		if (!call || e <= cur)
+			continue;
+		gap_classify(c, &bs, af, bf, cur, e, &gc, &hostm, &syncm);
+	}
+	free(dall);
+	for (int k = 0; k < GC_N; k++)
+		actx_pairs_seal(&gc.p[k]);
 	for (size_t ri = 0; ri < st->n; ri++) {
 		const struct step_row *row = &st->rows[ri];
 		struct gap_row *g = &r->rows[ri];
-		bool steady = !row->warmup || !st->nsteady;
 		gf_ns lo = row->start, hi = row->end;
 		if (c->dev == TRACE_NONE) {
 			g->other = hi - lo;
 			g->hta_other = hi - lo;
 			continue;
 		}
-		size_t i = actx_busy_after(c, lo);
-		gf_ns cur = lo;
-		while (cur < hi) {
-			if (i < c->nbusy && c->busy[2 * i] <= cur) {
-				cur = c->busy[2 * i + 1];
-				i++;
-				continue;
-			}
-			gf_ns af = i > 0 ? c->busy[2 * i - 1] : INT64_MIN;
-			gf_ns bf = i < c->nbusy ? c->busy[2 * i] : INT64_MAX;
-			gf_ns e = bf < hi ? bf : hi;
-			gf_ns len = e - cur;
-			bool full_short = af != INT64_MIN && bf != INT64_MAX && bf - af < ACTX_KERNEL_WAIT_NS;
-			/* the next activity and its launch */
-			uint32_t na = bf == INT64_MAX ? TRACE_NONE : next_act(c, bf);
-			uint32_t L = na == TRACE_NONE ? TRACE_NONE : t->act[na].launch;
-			bool late = L != TRACE_NONE && t->r[L].start > af;
-			/* HTA's rule */
-			if (late)
-				g->hta_host += len;
-			else if (full_short)
-				g->hta_kernel += len;
-			else
-				g->hta_other += len;
-			/* a blocking call returning within [af, bf] */
-			size_t lo2 = 0, hi2 = be.n;
-			while (lo2 < hi2) {
-				size_t m = lo2 + (hi2 - lo2) / 2;
-				if (be.v[m].end < af)
-					lo2 = m + 1;
-				else
-					hi2 = m;
-			}
-			if (lo2 < be.n && be.v[lo2].end <= bf) {
-				g->sync += len;
-				if (steady) {
-					uint32_t sr = be.v[lo2].ri;
-					uint32_t site = actx_site(c, sr);
-					uint64_t key = site == TRACE_NONE
-						? (uint64_t)UINT32_MAX << 32 | t->r[sr].name
-						: (uint64_t)t->r[site].name << 32 | UINT32_MAX;
-					kmap_add(&syncm, key, len);
-				}
-			} else if (full_short) {
-				g->launch += len;
-			} else if (late) {
-				charge_host(c, t->r[L].thread, cur, e, g, steady ? &hostm : NULL);
-			} else {
-				g->other += len;
-			}
-			cur = e;
-		}
+		g->sync = actx_pairs_in(&gc.p[GC_SYNC], lo, hi);
+		g->launch = actx_pairs_in(&gc.p[GC_LAUNCH], lo, hi);
+		g->host = actx_pairs_in(&gc.p[GC_HOST], lo, hi);
+		g->untraced = actx_pairs_in(&gc.p[GC_UNTRACED], lo, hi);
+		g->other = actx_pairs_in(&gc.p[GC_OTHER], lo, hi);
+		g->hta_host = actx_pairs_in(&gc.p[GC_HTA_HOST], lo, hi);
+		g->hta_kernel = actx_pairs_in(&gc.p[GC_HTA_KERNEL], lo, hi);
+		g->hta_other = actx_pairs_in(&gc.p[GC_HTA_OTHER], lo, hi);
 	}
+	for (int k = 0; k < GC_N; k++)
+		actx_pairs_release(&gc.p[k]);
+	actx_span_release(&gc.steady);
 	vec_free(&be);
 	/* steady means */
 	struct gap_row sum = { 0 };

@@ -23,6 +23,11 @@
  * alone (hta_host: launch started after a; hta_kernel: else gap < 30 us;
  * hta_other), per device rather than per stream.
  *
+ * Cost: each gap is classified once, on its full extent; a step's row is
+ * the measure of each cause inside its window, and a host stack or sync
+ * site adds its time inside every steady step (actx_span): O(n log n) even
+ * when steps nest or overlap.
+ *
  * Layer: analyze. Never prints.
  */
 #ifndef GF_GAPS_H

@@ -26,6 +26,12 @@
  * is flagged warm-up. The steady state is the per-column median over the
  * non-warm-up steps (all steps when every one is warm-up).
  *
+ * Cost: O((events + steps) log n) even when steps nest or overlap (every
+ * window holding most of the trace): sums, counts and the busy union come
+ * from prefix sums, the median kernel from a range query (actx_kth), so no
+ * step visits its own events. steps_row is the plain definition (a visit of
+ * the window), kept for tests and the whole-trace row.
+ *
  * Layer: analyze. Never prints.
  */
 #ifndef GF_STEPS_H

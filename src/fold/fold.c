@@ -115,7 +115,7 @@ struct folder {
 	uint32_t nnames;
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
-	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet */
+	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet, KEPT_NONE = none */
 	uint32_t *kdepth_of;     /* max_depth, per kept range: shown frames down to it */
 	uint32_t *win_of;        /* max_depth, per kept range: node of its stack */
 	uint32_t *pre_of;        /* max_depth, per kept range: node of its innermost max_depth - 1 frames */
@@ -233,6 +233,11 @@ static uint32_t child(struct folder *f, uint32_t node, uint32_t name)
 	return ftree_child(f->tree, node, name);
 }
 
+/* kept_of's mark for "no shown ancestor" (UINT32_MAX is "not yet"): that
+ * answer is memoised too, so ranges under a deep chain of hidden frames
+ * (nested step markers) do not each walk it. */
+#define KEPT_NONE (UINT32_MAX - 1)
+
 /* Nearest ancestor-or-self of ri that is a shown frame (TRACE_NONE),
  * memoised: the chain up to a known range is walked once. */
 static uint32_t kept_anc(struct folder *f, uint32_t ri)
@@ -241,7 +246,7 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 	if (ri == TRACE_NONE)
 		return TRACE_NONE;
 	if (f->kept_of[ri] != UINT32_MAX)
-		return f->kept_of[ri];
+		return f->kept_of[ri] == KEPT_NONE ? TRACE_NONE : f->kept_of[ri];
 	size_t k = 0;
 	uint32_t q = ri;
 	while (q != TRACE_NONE && f->kept_of[q] == UINT32_MAX && !keep(f->levels, &t->r[q])) {
@@ -252,12 +257,12 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 		f->buf[k++] = q;
 		q = t->r[q].parent;
 	}
-	uint32_t v = q == TRACE_NONE ? TRACE_NONE : f->kept_of[q] != UINT32_MAX ? f->kept_of[q] : q;
+	uint32_t v = q == TRACE_NONE ? KEPT_NONE : f->kept_of[q] != UINT32_MAX ? f->kept_of[q] : q;
 	if (q != TRACE_NONE)
 		f->kept_of[q] = v;
 	while (k--)
 		f->kept_of[f->buf[k]] = v;
-	return v;
+	return v == KEPT_NONE ? TRACE_NONE : v;
 }
 
 /* Tree node of the full shown stack of range ri, memoised per range: the

@@ -6,7 +6,10 @@
 # run on a busy machine does not decide; the sizes are ones where the old
 # code took seconds at 4N (ASan build), the fixed code a tenth of that.
 # syncs on py-spy folded input with many distinct sites is checked the same
-# way. Also: a --families regex sees only the first 4096 bytes of a kernel name.
+# way. Nested step markers (step i inside step i-1, every kernel in the
+# innermost) and heavily overlapping ones (each step holds half the trace):
+# the step table, gaps, comm, stacks and fold cost O(n log n), not steps x
+# events. Also: a --families regex sees only the first 4096 bytes of a kernel name.
 . "$(dirname "$0")/lib.sh"
 
 GEN=tests/gen/gen_nested.py
@@ -22,6 +25,10 @@ python3 "$GEN" --shape nested -n "$N" -o "$T/n1.json" &&
   python3 "$GEN" --shape longkernel -n "$((16 * N))" -o "$T/l4.json" &&
   python3 "$GEN" --shape threads -n "$((2 * N))" -o "$T/t1.json" &&
   python3 "$GEN" --shape threads -n "$((8 * N))" -o "$T/t4.json" &&
+  python3 "$GEN" --shape steps -n "$N" -o "$T/q1.json" &&
+  python3 "$GEN" --shape steps -n "$N4" -o "$T/q4.json" &&
+  python3 "$GEN" --shape overlap -n "$N" -o "$T/o1.json" &&
+  python3 "$GEN" --shape overlap -n "$N4" -o "$T/o4.json" &&
   python3 - "$T" "$N" <<'EOF' ||
 # py-spy folded stacks: 2N (8N) distinct sync sites, each with two symbols
 import sys
@@ -77,6 +84,29 @@ check "scale-report-siblings" s report
 check "scale-syncs-pyspy-sites" p syncs
 check "scale-report-long-kernel" l report
 check "scale-report-many-threads" t report
+check "scale-report-nested-steps" q report
+check "scale-report-json-nested-steps" q report --format json
+check "scale-syncs-nested-steps" q syncs
+check "scale-fold-idle-maxdepth-nested-steps" q fold --weight idle --max-depth 3
+check "scale-fold-wall-steps-nested-steps" q fold --weight wall --max-depth 2 --steps 2..
+check "scale-report-overlap-steps" o report
+check "scale-report-md-overlap-steps" o report --format md --skip 1
+check "scale-syncs-overlap-steps" o syncs --format json
+check "scale-fold-idle-overlap-steps" o fold --weight idle --steps 3..
+
+# two ranks (the straggler's collectives): the same trace twice
+a=$(best_ms "$T/o1.json" report "$T/o1.json")
+b=$(best_ms "$T/o4.json" report "$T/o4.json")
+if [ -z "$a" ] || [ -z "$b" ]; then
+  fail "scale-report-ranks-overlap-steps" "gpuflame report (two ranks) failed or ran over ${LIMIT}s: $(head -c 300 "$T/err")"
+else
+  [ "$a" -lt 1 ] && a=1
+  if [ $((b)) -lt $((8 * a + 20)) ]; then
+    pass "scale-report-ranks-overlap-steps"
+  else
+    fail "scale-report-ranks-overlap-steps" "gpuflame report (two ranks): ${a} ms at N=$N, ${b} ms at 4N (ratio $((b / a)), expected < 8)"
+  fi
+fi
 
 # nested step markers: peak memory must not hold a copy of every kernel
 # per step (the launch diagnosis weighs each kernel by the steps holding
@@ -97,8 +127,23 @@ if [ -x "$TIMEBIN" ]; then
   else
     fail "scale-report-nested-steps-rss" "peak RSS ${k1} KB at 1000 nested steps, ${k4} KB at 4000: grows faster than the input"
   fi
+  # two ranks of overlapping steps: each NCCL kernel is one collective,
+  # not one per step holding it
+  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/o1.json" "$T/o1.json" >/dev/null 2>&1
+  r1=$?
+  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/o4.json" "$T/o4.json" >/dev/null 2>&1
+  r4=$?
+  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
+  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
+    fail "scale-report-ranks-overlap-rss" "report of two ranks failed on overlapping steps (exit $r1, $r4)"
+  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
+    pass "scale-report-ranks-overlap-rss"
+  else
+    fail "scale-report-ranks-overlap-rss" "peak RSS ${k1} KB at N=$N overlapping steps, ${k4} KB at 4N: grows faster than the input"
+  fi
 else
   skip "scale-report-nested-steps-rss" "GNU time absent"
+  skip "scale-report-ranks-overlap-rss" "GNU time absent"
 fi
 
 # the answers are still right on the deep trace: one sync site, the user's

@@ -22,6 +22,12 @@ depth x events show up as quadratic run times on these.
                     kernels launched in the innermost (nested step markers:
                     per-step work is what it is, but memory must not be a
                     copy of every kernel per step).
+  --shape overlap   N ProfilerSteps, step i from i T/2N for T/2 (every
+                    step overlaps half the others), over 2N launches of
+                    kernels (short and long gaps, every fifth an NCCL kernel
+                    on a second stream), a cpu_op around each launch and a
+                    sync every third (the step table, gaps, comm and stacks
+                    must not cost steps x events).
   --shape threads   N steps, and N host threads with one cpu_op each, one
                     per step (a step must not search every thread).
 
@@ -37,7 +43,7 @@ PID, TID = 4242, 4242
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps"], default="nested")
+    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps", "overlap"], default="nested")
     ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
     ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
     ap.add_argument("-o", "--output", required=True)
@@ -49,12 +55,13 @@ def main():
         ev.append('{"ph":"X","cat":%s,"name":%s,"pid":%d,"tid":%d,"ts":%d,"dur":%d,"args":%s}'
                   % (json.dumps(cat), json.dumps(name), PID, TID, ts, dur, json.dumps(args or {})))
 
-    def launch(ts, kts, kdur=10, api="cudaLaunchKernel"):
+    def launch(ts, kts, kdur=10, api="cudaLaunchKernel", kname=None, stream=7):
         c = corr[0]
         corr[0] += 1
         rng("cuda_runtime", api, ts, 2, {"correlation": c})
-        ev.append('{"ph":"X","cat":"kernel","name":"void k_%d<float>(int)","pid":0,"tid":7,"ts":%d,"dur":%d,'
-                  '"args":{"device":0,"stream":7,"correlation":%d}}' % (c % 7, kts, kdur, c))
+        ev.append('{"ph":"X","cat":"kernel","name":%s,"pid":0,"tid":%d,"ts":%d,"dur":%d,'
+                  '"args":{"device":0,"stream":%d,"correlation":%d}}'
+                  % (json.dumps(kname or "void k_%d<float>(int)" % (c % 7)), stream, kts, kdur, stream, c))
 
     def sync(ts):
         c = corr[0]
@@ -83,6 +90,20 @@ def main():
             rng("user_annotation", "ProfilerStep#%d" % i, 10 * i, 20 * n - 20 * i + 10 * n)
         for k in range(n):
             launch(10 * n + 5 * k, 10 * n + 5 * k + 3, 2)
+    elif a.shape == "overlap":
+        n = a.n
+        pos = 0
+        for k in range(2 * n):
+            rng("cpu_op", "aten::op%d" % (k % 3), pos, 8)
+            if k % 5 == 0:
+                launch(pos + 1, pos + 4, 40, "cudaLaunchKernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)", 9)
+            else:
+                launch(pos + 1, pos + 4, 3 + k % 4)
+            if k % 3 == 0:
+                sync(pos + 9)
+            pos += 12 if k % 4 else 70
+        for i in range(n):
+            rng("user_annotation", "ProfilerStep#%d" % i, i * pos // (2 * n), pos // 2)
     elif a.shape == "threads":
         n = a.n
         for k in range(n):
