@@ -38,6 +38,7 @@ depth x events show up as quadratic run times on these.
                       later   the next frame's id (not open yet)
                       cycle   its own id (every frame has the same id)
                       nolink  absent (no Python id either)
+                      ops     absent, and the chain is cpu_ops
                       flood   the previous frame's (the plain link), with
                               Python ids crafted to collide in one bucket of
                               a hash table (murmur3 fmix64, inverted)
@@ -87,7 +88,7 @@ def main():
     ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps", "pychain", "pythreads", "overlap", "random"], default="nested")
     ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
     ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
-    ap.add_argument("--link", choices=["root", "far", "stair", "none", "later", "cycle", "nolink", "flood"],
+    ap.add_argument("--link", choices=["root", "far", "stair", "none", "later", "cycle", "nolink", "flood", "ops"],
                     default="root", help="pychain: what each frame's Python parent id names")
     ap.add_argument("--seed", type=int, default=1, help="random: the seed")
     ap.add_argument("-o", "--output", required=True)
@@ -167,10 +168,10 @@ def main():
         for i in range(n):
             name = "torch/nn/modules/module.py(%d): _call_impl" % (i % 97 + 1)
             pid = {"root": root_id, "far": ids[0], "flood": ids[max(i - 1, 0)], "stair": ids[max(i - 2, 0)],
-                   "none": 10 ** 15 + i, "later": i + 3, "cycle": 7, "nolink": None}[a.link]
+                   "none": 10 ** 15 + i, "later": i + 3, "cycle": 7, "nolink": None, "ops": None}[a.link]
             my = 7 if a.link == "cycle" else ids[i]
-            args = {} if a.link == "nolink" else {"Python id": my, "Python parent id": pid}
-            rng("python_function", name, 10 + 100 * i, total - 20 - 200 * i, args)
+            args = {} if a.link in ("nolink", "ops") else {"Python id": my, "Python parent id": pid}
+            rng("cpu_op" if a.link == "ops" else "python_function", name, 10 + 100 * i, total - 20 - 200 * i, args)
         for i in range(n):
             launch(11 + 100 * i, 12 + 100 * i)
     elif a.shape == "pythreads":
