@@ -406,70 +406,133 @@ static void sort_maybe(void *v, size_t n, size_t sz, int (*cmp)(const void *, co
 		}
 }
 
-/* Python id -> range index hash for one thread. */
-struct pymap {
-	int64_t *key;
-	uint32_t *val;
-	size_t cap;
+unsigned long long trace_nest_steps;
+
+/* Python id -> frame, for one thread: (id, range index) pairs sorted by id
+ * then index, so the first frame with an id is the first pair with it.
+ * Sorted rather than hashed: ids are untrusted, and a fixed hash of crafted
+ * ids would put them all in one bucket. */
+struct pyent {
+	int64_t id;
+	uint32_t idx;
 };
 
-static void pymap_reset(struct pymap *m, size_t n)
+static int cmp_pyent(const void *pa, const void *pb)
 {
-	size_t cap = 16;
-	while (cap < n * 2 + 1)
-		cap *= 2;
-	if (cap > m->cap) {
-		free(m->key);
-		free(m->val);
-		m->key = gf_xmalloc(cap * sizeof *m->key);
-		m->val = gf_xmalloc(cap * sizeof *m->val);
-		m->cap = cap;
-	}
-	for (size_t i = 0; i < m->cap; i++)
-		m->val[i] = TRACE_NONE;
+	const struct pyent *a = pa, *b = pb;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static void pymap_put(struct pymap *m, int64_t k, uint32_t v)
+/* The first frame (lowest index) with Python id k, TRACE_NONE. */
+static uint32_t pyent_find(const struct pyent *v, size_t n, int64_t k)
 {
-	size_t mask = m->cap - 1, i = (size_t)gf_hash_u64((uint64_t)k) & mask;
-	while (m->val[i] != TRACE_NONE) {
-		if (m->key[i] == k)
-			return; /* first frame with the id wins */
-		i = (i + 1) & mask;
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m].id < k)
+			l = m + 1;
+		else
+			h = m;
 	}
-	m->key[i] = k;
-	m->val[i] = v;
+	return l < n && v[l].id == k ? v[l].idx : TRACE_NONE;
 }
 
-static uint32_t pymap_get(const struct pymap *m, int64_t k)
+/* Scratch of nest_thread, reused across threads (sized for the largest). */
+struct nest_scratch {
+	uint32_t *stack;
+	size_t cap;
+	struct pyent *py;  /* this thread's Python ids */
+	size_t cappy;
+	/* per range of the thread (index - lo), for the re-parent check:
+	 * depth in the parent tree (roots 1), a skew-binary jump ancestor
+	 * (TRACE_NONE above the roots) and the nearest ancestor-or-self that
+	 * is not a Python frame (TRACE_NONE: none) */
+	uint32_t *depth, *jump, *top;
+	size_t capn;
+};
+
+static void nest_scratch_free(struct nest_scratch *s)
 {
-	size_t mask = m->cap - 1, i = (size_t)gf_hash_u64((uint64_t)k) & mask;
-	while (m->val[i] != TRACE_NONE) {
-		if (m->key[i] == k)
-			return m->val[i];
-		i = (i + 1) & mask;
+	free(s->stack);
+	free(s->py);
+	free(s->depth);
+	free(s->jump);
+	free(s->top);
+}
+
+static inline uint32_t nest_depth(const struct nest_scratch *s, uint32_t lo, uint32_t q)
+{
+	return q == TRACE_NONE ? 0 : s->depth[q - lo];
+}
+
+/* Records range i's final parent in the jump tables. */
+static void nest_link(const struct trace *t, struct nest_scratch *s, uint32_t lo, uint32_t i)
+{
+	uint32_t u = t->r[i].parent, k = i - lo;
+	s->depth[k] = nest_depth(s, lo, u) + 1;
+	s->top[k] = t->r[i].kind != TR_PYTHON ? i : u == TRACE_NONE ? TRACE_NONE : s->top[u - lo];
+	s->jump[k] = u;
+	if (u != TRACE_NONE) {
+		uint32_t j = s->jump[u - lo];
+		if (j != TRACE_NONE) {
+			uint32_t jj = s->jump[j - lo];
+			/* two equal segments above: one jump over both */
+			if (s->depth[u - lo] - s->depth[j - lo] == s->depth[j - lo] - nest_depth(s, lo, jj))
+				s->jump[k] = jj;
+		}
 	}
-	return TRACE_NONE;
+}
+
+/* Whether the parent chain from x reaches p through Python frames only
+ * (x itself included, p excluded): p is an ancestor of x and the first
+ * non-Python frame above x is also the first one above p. O(log depth). */
+static bool nest_python_path(const struct trace *t, const struct nest_scratch *s, uint32_t lo, uint32_t x,
+			     uint32_t p)
+{
+	uint32_t dp = s->depth[p - lo];
+	if (dp >= s->depth[x - lo] || s->top[p - lo] != s->top[x - lo])
+		return false;
+	while (s->depth[x - lo] > dp) {
+		trace_nest_steps++;
+		uint32_t j = s->jump[x - lo];
+		x = nest_depth(s, lo, j) >= dp ? j : t->r[x].parent;
+	}
+	return x == p;
 }
 
 /* Nests the ranges of one thread [lo, hi) (global indices). */
-static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uint32_t hi,
-			uint32_t **stackp, size_t *capp, struct pymap *pm)
+static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uint32_t hi, struct nest_scratch *s)
 {
 	struct trace_range *r = t->r;
 	size_t npy = 0;
 	for (uint32_t i = lo; i < hi; i++)
-		if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE)
+		if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE && b->py[r[i].corr].id != KEV_NONE)
 			npy++;
 	if (npy) {
-		pymap_reset(pm, npy);
+		if (npy > s->cappy) {
+			free(s->py);
+			s->py = gf_xreallocarray(NULL, npy, sizeof *s->py);
+			s->cappy = npy;
+		}
+		size_t k = 0;
 		for (uint32_t i = lo; i < hi; i++)
-			if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE &&
-			    b->py[r[i].corr].id != KEV_NONE)
-				pymap_put(pm, b->py[r[i].corr].id, i);
+			if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE && b->py[r[i].corr].id != KEV_NONE)
+				s->py[k++] = (struct pyent){ b->py[r[i].corr].id, i };
+		qsort(s->py, npy, sizeof *s->py, cmp_pyent);
+		if (hi - lo > s->capn) {
+			free(s->depth);
+			free(s->jump);
+			free(s->top);
+			s->capn = hi - lo;
+			s->depth = gf_xreallocarray(NULL, s->capn, sizeof *s->depth);
+			s->jump = gf_xreallocarray(NULL, s->capn, sizeof *s->jump);
+			s->top = gf_xreallocarray(NULL, s->capn, sizeof *s->top);
+		}
 	}
-	uint32_t *st = *stackp;
-	size_t sp = 0, cap = *capp;
+	uint32_t *st = s->stack;
+	size_t sp = 0, cap = s->cap;
 	for (uint32_t i = lo; i < hi; i++) {
 		struct trace_range *R = &r[i];
 		while (sp && r[st[sp - 1]].end <= R->start)
@@ -492,21 +555,19 @@ static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uin
 		if (R->kind == TR_PYTHON && R->corr != KEV_NONE) {
 			int64_t pid = b->py[R->corr].parent;
 			if (npy && pid != KEV_NONE && R->parent != TRACE_NONE) {
-				uint32_t p = pymap_get(pm, pid);
-				if (p != TRACE_NONE && p != R->parent && p < i &&
-				    r[p].start <= R->start && r[p].end >= R->end) {
-					/* walk up python-only frames from the time parent */
-					uint32_t q = R->parent;
-					while (q != TRACE_NONE && q != p && r[q].kind == TR_PYTHON)
-						q = r[q].parent;
-					if (q == p) {
-						R->parent = p;
-						R->flags |= TRF_PYFIX;
-						t->warn.pyparent_fixed++;
-					}
+				uint32_t p = pyent_find(s->py, npy, pid);
+				/* the named frame, when it encloses R and the time
+				 * parent reaches it through Python frames only */
+				if (p != TRACE_NONE && p != R->parent && p < i && r[p].start <= R->start &&
+				    r[p].end >= R->end && nest_python_path(t, s, lo, R->parent, p)) {
+					R->parent = p;
+					R->flags |= TRF_PYFIX;
+					t->warn.pyparent_fixed++;
 				}
 			}
 		}
+		if (npy)
+			nest_link(t, s, lo, i);
 		if (sp == cap) {
 			cap = cap ? cap * 2 : 64;
 			st = gf_xreallocarray(st, cap, sizeof *st);
@@ -516,8 +577,8 @@ static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uin
 	for (uint32_t i = lo; i < hi; i++)
 		if (r[i].kind == TR_PYTHON)
 			r[i].corr = KEV_NONE;
-	*stackp = st;
-	*capp = cap;
+	s->stack = st;
+	s->cap = cap;
 }
 
 struct corr_ent {
@@ -1093,15 +1154,12 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	t->nsteps = (uint32_t)steps.n;
 
 	/* nesting per thread */
-	uint32_t *st = NULL;
-	size_t cap = 0;
-	struct pymap pm = { NULL, NULL, 0 };
+	struct nest_scratch ns;
+	memset(&ns, 0, sizeof ns);
 	for (uint32_t i = 0; i < t->nth; i++)
 		if (t->th[i].n)
-			nest_thread(t, b, t->th[i].first, t->th[i].first + t->th[i].n, &st, &cap, &pm);
-	free(st);
-	free(pm.key);
-	free(pm.val);
+			nest_thread(t, b, t->th[i].first, t->th[i].first + t->th[i].n, &ns);
+	nest_scratch_free(&ns);
 	for (uint32_t i = 0; i < t->nr; i++)
 		if (t->r[i].flags & TRF_SYNC)
 			t->th[t->r[i].thread].syncs++;

@@ -39,7 +39,13 @@
  * not destroyed; each cut sets TRF_CLIPPED and counts in warn.clipped.
  * python_function frames whose `Python parent id` names a frame that is open
  * (an ancestor in time) take that frame as parent (TRF_PYFIX when it differs
- * from the time parent, counted in warn.pyparent_fixed).
+ * from the time parent, counted in warn.pyparent_fixed): the first earlier
+ * frame of the thread with that `Python id`, when it encloses the frame and
+ * the time parent's parent chain reaches it through Python frames only (a
+ * cpu_op or annotation in between keeps time nesting). Decided in O(log
+ * depth) per frame (depth, skew-binary jump ancestor and nearest non-Python
+ * ancestor per range), ids found in a sorted table: nesting is n log n for
+ * any chain, link or id pattern.
  *
  * Correlation: each GPU activity's correlation is looked up among runtime
  * calls first, then driver calls (CUPTI gives both their own ids); many
@@ -288,6 +294,11 @@ void trace_update_thread_names(struct trace *t, const struct ktrack *tracks, uin
  * name: trace_load adds it); GF_EINTERNAL with err when called twice.
  */
 int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err);
+
+/* Hops made by trace_finish's Python re-parent checks (skew-binary jumps,
+ * O(log depth) per frame), so tests can assert that nesting stays n log n
+ * on any chain of Python frames and links. */
+extern unsigned long long trace_nest_steps;
 
 /* --- queries (all O(log n) or O(depth) unless said) --- */
 

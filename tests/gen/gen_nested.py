@@ -30,6 +30,37 @@ depth x events show up as quadratic run times on these.
                     must not cost steps x events).
   --shape threads   N steps, and N host threads with one cpu_op each, one
                     per step (a step must not search every thread).
+  --shape pychain   the trace model's Python re-parenting (--link): a
+                    python root frame, a cpu_op in it, then a chain of N
+                    python frames, each inside the previous, whose
+                    "Python parent id" is
+                      root    the root's id (across the cpu_op: never taken)
+                      far     the chain's first frame (taken; every frame
+                              then hangs off it)
+                      stair   the frame 2 above (taken by even frames,
+                              which chain N/2 deep; an odd frame's check
+                              walks that chain and fails at the cpu_op)
+                      none    an id no frame has
+                      later   the next frame's id (not open yet)
+                      cycle   its own id (every frame has the same id)
+                      nolink  absent (no Python id either)
+                      ops     absent, and the chain is cpu_ops
+                      flood   the previous frame's (the plain link), with
+                              Python ids crafted to collide in one bucket of
+                              a hash table (murmur3 fmix64, inverted)
+                    each chain frame launches one kernel at its start.
+  --shape pythreads one thread with N python frames with Python ids, then
+                    N threads with one such frame each (per-thread setup
+                    must not cost the largest thread's size).
+  --shape random    N host ranges on 3 threads (--seed): python frames,
+                    cpu_ops, annotations and launches at random times and
+                    lengths (ties, zero lengths, partial overlaps), Python
+                    ids repeated and parent ids naming ancestors, siblings,
+                    later frames, themselves or nothing: a differential
+                    check of the model against another build.
+  --shape clip      N cpu_ops, each starting inside the previous and ending
+                    after it (every one clipped), and N staircase python
+                    frames of growing length (each cut the other way).
 
 Frames are torch-internal ("torch/nn/modules/module.py(L): _call_impl") so
 the user's site is the outermost frame: finding it walks the whole chain.
@@ -37,15 +68,35 @@ Output: plain JSON (-o FILE).
 """
 import argparse
 import json
+import random
 
 PID, TID = 4242, 4242
 
 
+M64 = (1 << 64) - 1
+
+
+def inv_fmix64(h):
+    """The x with gf_hash_u64(x) == h (src/base/pool.h: murmur3 fmix64),
+    as a signed 64-bit integer."""
+    def unshift(x):
+        return x ^ (x >> 33)
+    x = unshift(h)
+    x = (x * pow(0xc4ceb9fe1a85ec53, -1, 1 << 64)) & M64
+    x = unshift(x)
+    x = (x * pow(0xff51afd7ed558ccd, -1, 1 << 64)) & M64
+    x = unshift(x)
+    return x - (1 << 64) if x >> 63 else x
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps", "overlap"], default="nested")
+    ap.add_argument("--shape", choices=["nested", "siblings", "longkernel", "threads", "steps", "overlap", "pychain", "pythreads", "clip", "random"], default="nested")
     ap.add_argument("-n", type=int, required=True, help="nested frames / sibling ops")
     ap.add_argument("--depth", type=int, default=1000, help="siblings: depth of the chain")
+    ap.add_argument("--link", choices=["root", "far", "stair", "none", "later", "cycle", "nolink", "flood", "ops"],
+                    default="root", help="pychain: what each frame's Python parent id names")
+    ap.add_argument("--seed", type=int, default=1, help="random: the seed")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
     ev = []
@@ -121,6 +172,70 @@ def main():
             rng("user_annotation", "ProfilerStep#%d" % k, s, 90)
             for j in range(3):
                 launch(s + 2 + 20 * j, s + 5 + 20 * j)
+    elif a.shape == "pychain":
+        n = a.n
+        total = 200 * n + 1000
+        rng("user_annotation", "ProfilerStep#1", 0, total)
+        ids = [i + 2 for i in range(n)]
+        root_id = 1
+        if a.link == "flood":
+            ids = [inv_fmix64(((i + 1) << 24) | 0x5a5a5a) for i in range(n + 1)]
+            root_id, ids = ids[0], ids[1:]
+        if a.link == "nolink":
+            rng("python_function", "train.py(10): main", 1, total - 2)
+        else:
+            rng("python_function", "train.py(10): main", 1, total - 2, {"Python id": root_id, "Python parent id": 0})
+        rng("cpu_op", "aten::chain", 2, total - 4)
+        for i in range(n):
+            name = "torch/nn/modules/module.py(%d): _call_impl" % (i % 97 + 1)
+            pid = {"root": root_id, "far": ids[0], "flood": ids[max(i - 1, 0)], "stair": ids[max(i - 2, 0)],
+                   "none": 10 ** 15 + i, "later": i + 3, "cycle": 7, "nolink": None, "ops": None}[a.link]
+            my = 7 if a.link == "cycle" else ids[i]
+            args = {} if a.link in ("nolink", "ops") else {"Python id": my, "Python parent id": pid}
+            rng("cpu_op" if a.link == "ops" else "python_function", name, 10 + 100 * i, total - 20 - 200 * i, args)
+        for i in range(n):
+            launch(11 + 100 * i, 12 + 100 * i)
+    elif a.shape == "pythreads":
+        n = a.n
+        for i in range(n):
+            rng("python_function", "f", 10 + i, 2 * n - 2 * i, {"Python id": i + 1, "Python parent id": i})
+        for k in range(n):
+            ev.append('{"ph":"X","cat":"python_function","name":"g","pid":%d,"tid":%d,"ts":%d,"dur":5,'
+                      '"args":{"Python id":%d,"Python parent id":0}}' % (PID, k + 1, 10 + k, k + 1))
+        launch(5, 10)
+    elif a.shape == "clip":
+        n = a.n
+        for i in range(n):
+            rng("cpu_op", "aten::o%d" % (i % 5), 10 * i, 15)
+        base = 10 * n + 100
+        for i in range(n):
+            rng("python_function", "p.py(%d): f" % (i % 97), base + 10 * i, 15 + 10 * i,
+                {"Python id": i + 1, "Python parent id": i})
+        launch(5, 10)
+    elif a.shape == "random":
+        rnd = random.Random(a.seed)
+        n = a.n
+        span = 20 * n + 100
+        ids = []
+        for k in range(n):
+            tid = rnd.choice([TID, TID, TID + 1, TID + 2])
+            ts = rnd.randrange(span)
+            dur = rnd.choice([0, 1, 2, 5, rnd.randrange(1, 50), rnd.randrange(1, span)])
+            cat = rnd.choice(["python_function"] * 6 + ["cpu_op", "cpu_op", "user_annotation", "cuda_runtime"])
+            if cat == "cuda_runtime":
+                launch(ts, ts + 1, 3)
+                continue
+            args = {}
+            if cat == "python_function" and rnd.random() < 0.9:
+                my = rnd.choice(ids) if ids and rnd.random() < 0.1 else k + 1
+                ids.append(my)
+                pid = rnd.choice([ids[rnd.randrange(len(ids))], ids[-1], my, my + 1, 0, 10 ** 12, None])
+                args = {"Python id": my}
+                if pid is not None:
+                    args["Python parent id"] = pid
+            name = "%s_%d" % (cat[:2], rnd.randrange(5))
+            ev.append('{"ph":"X","cat":"%s","name":"%s","pid":%d,"tid":%d,"ts":%d,"dur":%d,"args":%s}'
+                      % (cat, name, PID, tid, ts, dur, json.dumps(args)))
     else:
         d, n = a.depth, a.n
         total = 100 * n + 4 * d + 200
