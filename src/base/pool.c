@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #define POOL_BLOCK (4u << 20)      /* largest block */
 #define POOL_FIRST_BLOCK (16u << 10) /* first block; each new one doubles */
@@ -26,12 +29,27 @@ struct pool {
 	size_t bytes;
 };
 
+uint64_t gf_hash_seed;
+
+/* Before main (and before any reader thread): getrandom, or failing that
+ * whatever varies from run to run. */
+__attribute__((constructor)) static void hash_seed_init(void)
+{
+	uint64_t v = 0;
+	if (getrandom(&v, sizeof v, GRND_NONBLOCK) != (ssize_t)sizeof v) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		v = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)(uintptr_t)&v ^ (uint64_t)getpid() << 16;
+	}
+	gf_hash_seed = gf_hash_u64(v);
+}
+
 uint64_t gf_hash(const void *s, size_t n)
 {
 	/* Word-at-a-time multiply-mix hash; good enough for interning and fast
 	 * on long names (kernel names of several kilobytes are common). */
 	const unsigned char *p = s;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+	uint64_t h = gf_hash_seed ^ 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
 	while (n >= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);

@@ -38,7 +38,13 @@ void pool_compact(struct pool *p);
 /* Bytes held by the pool (for memory accounting in benchmarks). */
 size_t pool_bytes(const struct pool *p);
 
-/* 64-bit hash of a byte string, used by the pool and by other tables. */
+/* 64-bit hash of a byte string, used by the pool and by other tables. It
+ * starts from gf_hash_seed, drawn at random when the program starts, so
+ * input crafted to collide in one bucket (names, or trees whose node ids
+ * collide) cannot be made in advance: lookups stay O(1) on hostile input.
+ * Nothing printed depends on it (tables only look up; ids are handed out in
+ * insertion order). */
+extern uint64_t gf_hash_seed;
 uint64_t gf_hash(const void *s, size_t n);
 static inline uint64_t gf_hash_u64(uint64_t x)
 {

@@ -52,7 +52,7 @@ void ftree_release(struct ftree *t)
 
 static inline size_t slot_of(uint32_t parent, uint32_t name, size_t nslot)
 {
-	return (size_t)gf_hash_u64(((uint64_t)parent << 32) | name) & (nslot - 1);
+	return (size_t)gf_hash_u64((((uint64_t)parent << 32) | name) ^ gf_hash_seed) & (nslot - 1);
 }
 
 static inline bool wide(const struct ftree *t, uint32_t parent)

@@ -168,7 +168,7 @@ static inline uint64_t semis(uint64_t w)
  * hash ph. */
 static inline uint64_t phash(uint64_t ph, uint64_t fh)
 {
-	return gf_hash_u64(ph * 0xc2b2ae3d27d4eb4fULL + fh);
+	return gf_hash_u64((ph * 0xc2b2ae3d27d4eb4fULL + fh) ^ gf_hash_seed);
 }
 
 /* Length of the first frame of s[0..n). */

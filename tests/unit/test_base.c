@@ -97,6 +97,31 @@ T_TEST(test_pool__intern)
 	pool_free(p);
 }
 
+/* The hash seed is drawn at start-up; ids (what is printed) do not depend on it. */
+T_TEST(test_pool__seeded_hash)
+{
+	T_TRUE(gf_hash_seed != 0);
+	uint64_t saved = gf_hash_seed;
+	uint32_t ids[2][500];
+	char name[32];
+	for (int r = 0; r < 2; r++) {
+		gf_hash_seed = r ? saved * 3 + 1 : saved;
+		struct pool *p = pool_new();
+		for (int i = 0; i < 500; i++) {
+			snprintf(name, sizeof name, "n%d", (i * 7919) % 300);
+			ids[r][i] = pool_intern_str(p, name);
+		}
+		pool_free(p);
+	}
+	gf_hash_seed = saved;
+	T_TRUE(memcmp(ids[0], ids[1], sizeof ids[0]) == 0);
+	uint64_t h1 = gf_hash("abc", 3);
+	gf_hash_seed = saved ^ 1;
+	uint64_t h2 = gf_hash("abc", 3);
+	gf_hash_seed = saved;
+	T_TRUE(h1 != h2);
+}
+
 static int64_t P(const char *s, unsigned scale, unsigned flags, int *st)
 {
 	int64_t v = -777;
@@ -250,6 +275,7 @@ int main(void)
 {
 	T_RUN(test_sbuf__invariants);
 	T_RUN(test_pool__intern);
+	T_RUN(test_pool__seeded_hash);
 	T_RUN(test_num__parse_exact_us_to_ns);
 	T_RUN(test_num__decimals_and_format);
 	T_RUN(test_ofile__regular_and_in_place);
