@@ -1300,17 +1300,28 @@ uint32_t trace_act_lower(const struct trace *t, gf_ns ts)
 	return l;
 }
 
-uint32_t trace_range_lower(const struct trace *t, uint32_t th, gf_ns ts)
+/* First range of thread th with start > ts (after) or >= ts (not after). */
+static uint32_t range_bound(const struct trace *t, uint32_t th, gf_ns ts, bool after)
 {
 	uint32_t l = t->th[th].first, h = l + t->th[th].n;
 	while (l < h) {
 		uint32_t m = l + (h - l) / 2;
-		if (t->r[m].start < ts)
+		if (t->r[m].start < ts || (after && t->r[m].start == ts))
 			l = m + 1;
 		else
 			h = m;
 	}
 	return l;
+}
+
+uint32_t trace_range_lower(const struct trace *t, uint32_t th, gf_ns ts)
+{
+	return range_bound(t, th, ts, false);
+}
+
+uint32_t trace_range_upper(const struct trace *t, uint32_t th, gf_ns ts)
+{
+	return range_bound(t, th, ts, true);
 }
 
 /* --- sweep --- */
@@ -1326,18 +1337,8 @@ void trace_sweep_init(struct trace_sweep *s, const struct trace *t, uint32_t th,
 		s->next = s->end = 0;
 		return;
 	}
-	uint32_t first = t->th[th].first;
-	s->end = first + t->th[th].n;
-	/* first range starting after lo */
-	uint32_t l = first, h = s->end;
-	while (l < h) {
-		uint32_t m = l + (h - l) / 2;
-		if (t->r[m].start <= lo)
-			l = m + 1;
-		else
-			h = m;
-	}
-	s->next = l;
+	s->end = t->th[th].first + t->th[th].n;
+	s->next = trace_range_upper(t, th, lo); /* first range starting after lo */
 	/* open stack at lo: ancestors of the innermost range enclosing lo */
 	uint32_t in = trace_innermost(t, th, lo);
 	if (in != TRACE_NONE) {

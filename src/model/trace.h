@@ -341,6 +341,8 @@ uint32_t trace_act_lower(const struct trace *t, gf_ns ts);
 /* First host range index of thread th with start >= ts (the thread's end,
  * t.th[th].first + t.th[th].n, when none); th < t.nth. */
 uint32_t trace_range_lower(const struct trace *t, uint32_t th, gf_ns ts);
+/* The first range of thread th starting after ts (start > ts). */
+uint32_t trace_range_upper(const struct trace *t, uint32_t th, gf_ns ts);
 
 /*
  * Classifies a runtime/driver API name: TRF_SYNC, TRF_GRAPH, TRF_MEMCPY bits.

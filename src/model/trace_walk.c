@@ -107,18 +107,8 @@ void trace_wsweep_init(struct trace_wsweep *s, const struct trace_walk *w, uint3
 		s->next = s->end = 0;
 		return;
 	}
-	uint32_t first = t->th[th].first;
-	s->end = first + t->th[th].n;
-	/* first range starting after lo */
-	uint32_t l = first, h = s->end;
-	while (l < h) {
-		uint32_t m = l + (h - l) / 2;
-		if (t->r[m].start <= lo)
-			l = m + 1;
-		else
-			h = m;
-	}
-	s->next = l;
+	s->end = t->th[th].first + t->th[th].n;
+	s->next = trace_range_upper(t, th, lo); /* first range starting after lo */
 	s->base = trace_walk_innermost(w, th, lo);
 }
 
