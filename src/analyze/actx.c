@@ -266,15 +266,23 @@ size_t actx_busy_after(const struct actx *c, gf_ns ts)
 static int cmp_ns(const void *a, const void *b);
 static gf_ns mid2(gf_ns a, gf_ns b);
 
-gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
+gf_ns actx_measure_in(const gf_ns *v, size_t n, const uint64_t *pre, gf_ns lo, gf_ns hi)
 {
-	if (hi <= lo || !c->busy_pre)
+	if (hi <= lo || !n || !pre)
 		return 0;
-	size_t i0 = actx_busy_after(c, lo), i1 = i0, h = c->nbusy;
-	/* i1: first pair starting at or after hi */
-	while (i1 < h) {
+	size_t i0 = 0, h = n;
+	while (i0 < h) { /* first pair ending after lo */
+		size_t m = i0 + (h - i0) / 2;
+		if (v[2 * m + 1] <= lo)
+			i0 = m + 1;
+		else
+			h = m;
+	}
+	size_t i1 = i0;
+	h = n;
+	while (i1 < h) { /* first pair starting at or after hi */
 		size_t m = i1 + (h - i1) / 2;
-		if (c->busy[2 * m] < hi)
+		if (v[2 * m] < hi)
 			i1 = m + 1;
 		else
 			h = m;
@@ -283,12 +291,17 @@ gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
 		return 0;
 	/* whole pairs i0..i1-1, less what lies before lo and after hi (the
 	 * exact sum fits; unsigned arithmetic wraps back to it) */
-	uint64_t s = c->busy_pre[i1] - c->busy_pre[i0];
-	if (c->busy[2 * i0] < lo)
-		s -= (uint64_t)lo - (uint64_t)c->busy[2 * i0];
-	if (c->busy[2 * (i1 - 1) + 1] > hi)
-		s -= (uint64_t)c->busy[2 * (i1 - 1) + 1] - (uint64_t)hi;
+	uint64_t s = pre[i1] - pre[i0];
+	if (v[2 * i0] < lo)
+		s -= (uint64_t)lo - (uint64_t)v[2 * i0];
+	if (v[2 * (i1 - 1) + 1] > hi)
+		s -= (uint64_t)v[2 * (i1 - 1) + 1] - (uint64_t)hi;
 	return (gf_ns)s;
+}
+
+gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
+{
+	return actx_measure_in(c->busy, c->nbusy, c->busy_pre, lo, hi);
 }
 
 void actx_pairs_add(struct actx_pairs *p, gf_ns a, gf_ns b)
@@ -315,33 +328,7 @@ void actx_pairs_seal(struct actx_pairs *p)
 
 gf_ns actx_pairs_in(const struct actx_pairs *p, gf_ns lo, gf_ns hi)
 {
-	if (hi <= lo || !p->n)
-		return 0;
-	size_t i0 = 0, h = p->n;
-	while (i0 < h) { /* first interval ending after lo */
-		size_t m = i0 + (h - i0) / 2;
-		if (p->v[2 * m + 1] <= lo)
-			i0 = m + 1;
-		else
-			h = m;
-	}
-	size_t i1 = i0;
-	h = p->n;
-	while (i1 < h) { /* first interval starting at or after hi */
-		size_t m = i1 + (h - i1) / 2;
-		if (p->v[2 * m] < hi)
-			i1 = m + 1;
-		else
-			h = m;
-	}
-	if (i1 <= i0)
-		return 0;
-	uint64_t s = p->pre[i1] - p->pre[i0];
-	if (p->v[2 * i0] < lo)
-		s -= (uint64_t)lo - (uint64_t)p->v[2 * i0];
-	if (p->v[2 * (i1 - 1) + 1] > hi)
-		s -= (uint64_t)p->v[2 * (i1 - 1) + 1] - (uint64_t)hi;
-	return (gf_ns)s;
+	return actx_measure_in(p->v, p->n, p->pre, lo, hi);
 }
 
 void actx_pairs_release(struct actx_pairs *p)

@@ -100,6 +100,10 @@ size_t actx_busy_after(const struct actx *c, gf_ns ts);
 /* Busy time of the device inside [lo, hi): O(log n) by prefix sums, so
  * nested or overlapping step windows cost no scan of their pairs. */
 gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi);
+/* The measure inside [lo, hi) of n sorted disjoint pairs v[2i], v[2i+1]
+ * whose prefix sums of lengths are pre[0..n] (mod 2^64), exactly, in
+ * O(log n); the one search behind actx_busy_in, actx_pairs_in and comm's. */
+gf_ns actx_measure_in(const gf_ns *v, size_t n, const uint64_t *pre, gf_ns lo, gf_ns hi);
 
 /* Start of the first busy interval that starts at or after ts, or -1 when
  * the device is busy at ts (an interval covers ts), or INT64_MAX when no

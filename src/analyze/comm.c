@@ -93,25 +93,7 @@ static void pmeasure_init(struct pmeasure *p, const nsvec *u)
 
 static gf_ns pmeasure_in(const struct pmeasure *p, gf_ns lo, gf_ns hi)
 {
-	const nsvec *u = p->u;
-	if (hi <= lo)
-		return 0;
-	size_t i0 = first_after(u, lo) / 2, i1 = i0, h = u->n / 2;
-	while (i1 < h) {
-		size_t m = i1 + (h - i1) / 2;
-		if (u->v[2 * m] < hi)
-			i1 = m + 1;
-		else
-			h = m;
-	}
-	if (i1 <= i0)
-		return 0;
-	uint64_t s = p->pre[i1] - p->pre[i0];
-	if (u->v[2 * i0] < lo)
-		s -= (uint64_t)lo - (uint64_t)u->v[2 * i0];
-	if (u->v[2 * (i1 - 1) + 1] > hi)
-		s -= (uint64_t)u->v[2 * (i1 - 1) + 1] - (uint64_t)hi;
-	return (gf_ns)s;
+	return actx_measure_in(p->u->v, p->u->n / 2, p->pre, lo, hi);
 }
 
 /* a ∩ b as sorted disjoint pairs (the pieces inter() sums). */
