@@ -359,28 +359,6 @@ unsigned trace_api_flags(const char *name, size_t n);
 bool trace_is_step_name(const char *name, size_t n, const char *marker, int64_t *num);
 
 /*
- * Segment sweep of one thread: walks [lo, hi) and yields maximal segments
- * [a, b) with the innermost open range r (TRACE_NONE where no range is
- * open). Segments are contiguous, cover [lo, hi) exactly and have a < b.
- * O(ranges in the window + depth).
- *
- *   struct trace_sweep s;
- *   trace_sweep_init(&s, t, th, lo, hi);
- *   while (trace_sweep_next(&s, &a, &b, &r)) ...
- *   trace_sweep_release(&s);
- */
-struct trace_sweep {
-	const struct trace *t;
-	uint32_t th, next, end;  /* next range to open; one past the thread's last */
-	gf_ns cur, hi;
-	uint32_t *stack;
-	size_t sp, cap;
-};
-void trace_sweep_init(struct trace_sweep *s, const struct trace *t, uint32_t th, gf_ns lo, gf_ns hi);
-bool trace_sweep_next(struct trace_sweep *s, gf_ns *a, gf_ns *b, uint32_t *r);
-void trace_sweep_release(struct trace_sweep *s);
-
-/*
  * The wording shared by info, fold, report and syncs for the model's
  * data-loss counts: appends one line (no file name, no newline) to b.
  *   if (t.warn.unweighted) trace_msg_unweighted(b, t.warn.unweighted);

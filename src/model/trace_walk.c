@@ -80,7 +80,7 @@ uint32_t trace_walk_innermost(const struct trace_walk *w, uint32_t th, gf_ns ts)
 }
 
 /* --- sweep: the stack is `stack[0..sp)` on top of the parent chain from
- * `base`, which trace_sweep_init would have copied (keeping only the ranges
+ * `base`, which a plain sweep would have copied (keeping only the ranges
  * open at lo: the chain is filtered the same way as it is read). --- */
 
 static uint32_t chain_next(const struct trace *t, uint32_t q, gf_ns lo)

@@ -8,13 +8,16 @@
  *   uint32_t q = trace_walk_innermost(&w, th, ts);   // = trace_innermost
  *   struct trace_wsweep s;
  *   trace_wsweep_init(&s, &w, th, lo, hi);   // O(log n): no stack copy
- *   while (trace_wsweep_next(&s, &a, &b, &r)) ...    // = trace_sweep_next
+ *   while (trace_wsweep_next(&s, &a, &b, &r)) ...
  *   trace_wsweep_release(&s);
  *   trace_walk_release(&w);
  *
- * Same answers as trace_innermost and trace_sweep_* (the sweep's initial
- * stack is the enclosing range's parent chain, read lazily as ranges close,
- * instead of a copy of it). Jump pointers: each range keeps one extra
+ * The segment sweep: walks [lo, hi) of one thread and yields maximal
+ * segments [a, b) with the innermost open range r (TRACE_NONE where none is
+ * open); segments are contiguous, cover [lo, hi) exactly and have a < b. Its
+ * initial stack is the enclosing range's parent chain, read lazily as
+ * ranges close, not copied (tests/unit/sweep_ref.h keeps the plain sweep
+ * that copies it, as the tests' reference). Jump pointers: each range keeps one extra
  * ancestor (skew-binary jumps, O(log depth) hops to any ancestor) and the
  * latest end over the ranges that jump skips, so "the first ancestor still
  * open at ts" needs no walk. The model guarantees a parent comes before its
@@ -49,8 +52,7 @@ uint32_t trace_walk_innermost(const struct trace_walk *w, uint32_t th, gf_ns ts)
 /* First ancestor-or-self of ri (parent chain) with end > ts, TRACE_NONE. */
 uint32_t trace_walk_open_at(const struct trace_walk *w, uint32_t ri, gf_ns ts);
 
-/* The segment sweep of trace_sweep_* (same segments), without the O(depth)
- * copy of the open stack at lo. */
+/* The segment sweep (above), without an O(depth) copy of the open stack at lo. */
 struct trace_wsweep {
 	const struct trace *t;
 	uint32_t th, next, end;  /* next range to open; one past the thread's last */

@@ -13,6 +13,7 @@
 #include "fold/kfamily.h"
 #include "model/trace.h"
 #include "model/trace_walk.h"
+#include "sweep_ref.h"
 
 
 static struct sbuf J;

@@ -9,6 +9,7 @@
 #include "tkev.h"
 
 #include "model/trace.h"
+#include "model/trace_walk.h"
 
 static struct ktrack tracks[3];
 
@@ -147,14 +148,16 @@ T_TEST(test_trace__clipping)
 	T_TRUE(t.r[p].flags & TRF_CLIPPED);
 	T_EQ_I64(t.steps[0].end, 205);
 	/* the sweep covers the window exactly, with the innermost range */
-	struct trace_sweep sw;
-	trace_sweep_init(&sw, &t, 0, -5, 300);
+	struct trace_walk w;
+	trace_walk_init(&w, &t);
+	struct trace_wsweep sw;
+	trace_wsweep_init(&sw, &w, 0, -5, 300);
 	gf_ns a, b, total = 0;
 	uint32_t r;
 	int n = 0;
 	gf_ns want[][2] = { { -5, 0 }, { 0, 5 }, { 5, 190 }, { 190, 205 }, { 205, 300 } };
 	uint32_t wr[] = { TRACE_NONE, c, s, p, TRACE_NONE };
-	while (trace_sweep_next(&sw, &a, &b, &r)) {
+	while (trace_wsweep_next(&sw, &a, &b, &r)) {
 		if (n < 5) {
 			T_EQ_I64(a, want[n][0]);
 			T_EQ_I64(b, want[n][1]);
@@ -163,17 +166,18 @@ T_TEST(test_trace__clipping)
 		total += b - a;
 		n++;
 	}
-	trace_sweep_release(&sw);
+	trace_wsweep_release(&sw);
 	T_EQ_I64(n, 5);
 	T_EQ_I64(total, 305);
 	/* a sweep starting inside nested ranges */
-	trace_sweep_init(&sw, &t, 0, 195, 200);
-	T_TRUE(trace_sweep_next(&sw, &a, &b, &r));
+	trace_wsweep_init(&sw, &w, 0, 195, 200);
+	T_TRUE(trace_wsweep_next(&sw, &a, &b, &r));
 	T_EQ_I64(a, 195);
 	T_EQ_I64(b, 200);
 	T_EQ_I64(r, p);
-	T_TRUE(!trace_sweep_next(&sw, &a, &b, &r));
-	trace_sweep_release(&sw);
+	T_TRUE(!trace_wsweep_next(&sw, &a, &b, &r));
+	trace_wsweep_release(&sw);
+	trace_walk_release(&w);
 	trace_release(&t);
 }
 
