@@ -34,37 +34,10 @@ for l in far none later cycle nolink ops; do
 done
 gen pt "$N" --shape pythreads && gen ov "$((N / 4))" --shape clip || { fail "model-scale-gen" "generator failed"; exit 0; }
 
-# best_ms FILE ARGS... : best wall time of 3 runs in ms (empty on failure)
-best_ms() {
-  local f=$1; shift
-  local best="" i t0 t1 ms
-  for i in 1 2 3; do
-    t0=$(date +%s%N)
-    timeout "$LIMIT" "$GF" "$@" "$f" >/dev/null 2>"$T/err" || { echo ""; return; }
-    t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
-    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-  done
-  echo "$best"
-}
-
-# check NAME SHAPE ARGS... : ratio of the best times at 4N and N
+# check NAME SHAPE ARGS... : 4N / N < 8 (lib.sh ratio_check) on the SHAPE inputs
 check() {
   local name=$1 shape=$2; shift 2
-  local a b
-  a=$(best_ms "$T/${shape}1.json" "$@")
-  b=$(best_ms "$T/${shape}4.json" "$@")
-  if [ -z "$a" ] || [ -z "$b" ]; then
-    fail "$name" "gpuflame $* failed or ran over ${LIMIT}s: $(head -c 300 "$T/err")"
-    return
-  fi
-  [ "$a" -lt 1 ] && a=1
-  # 4N / N < 8, with 20 ms of slack for the start-up noise of tiny runs
-  if [ $((b)) -lt $((8 * a + 20)) ]; then
-    pass "$name"
-  else
-    fail "$name" "gpuflame $* on $shape: ${a} ms at N, ${b} ms at 4N (ratio $((b / a)), expected < 8: cost grows faster than the input)"
-  fi
+  ratio_check "$name" "$T/${shape}1.json" "$T/${shape}4.json" "$@"
 }
 
 W=(fold --weight wall --max-depth 3)

@@ -41,38 +41,11 @@ for tag, k in (("1", 2 * n), ("4", 8 * n)):
 EOF
   { fail "scale-gen" "generator failed"; exit 0; }
 
-# best_ms FILE ARGS... : best wall time of 3 runs in ms (empty on failure)
-best_ms() {
-  local f=$1; shift
-  local best="" i t0 t1 ms
-  for i in 1 2 3; do
-    t0=$(date +%s%N)
-    timeout "$LIMIT" "$GF" "$@" "$f" >/dev/null 2>"$T/err" || { echo ""; return; }
-    t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
-    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-  done
-  echo "$best"
-}
-
-# check NAME SHAPE ARGS... : ratio of the best times at 4N and N
+# check NAME SHAPE ARGS... : 4N / N < 8 (lib.sh ratio_check) on the SHAPE inputs
 check() {
-  local name=$1 shape=$2; shift 2
-  local a b ext=json
+  local name=$1 shape=$2 ext=json; shift 2
   [ "$shape" = p ] && ext=folded
-  a=$(best_ms "$T/${shape}1.$ext" "$@")
-  b=$(best_ms "$T/${shape}4.$ext" "$@")
-  if [ -z "$a" ] || [ -z "$b" ]; then
-    fail "$name" "gpuflame $* failed or ran over ${LIMIT}s: $(head -c 300 "$T/err")"
-    return
-  fi
-  [ "$a" -lt 1 ] && a=1
-  # 4N / N < 8, with 20 ms of slack for the start-up noise of tiny runs
-  if [ $((b)) -lt $((8 * a + 20)) ]; then
-    pass "$name"
-  else
-    fail "$name" "gpuflame $*: ${a} ms at N=$N, ${b} ms at 4N (ratio $((b / a)), expected < 8: cost grows faster than the input)"
-  fi
+  ratio_check "$name" "$T/${shape}1.$ext" "$T/${shape}4.$ext" "$@"
 }
 
 check "scale-report-nested" n report
@@ -95,18 +68,7 @@ check "scale-syncs-overlap-steps" o syncs --format json
 check "scale-fold-idle-overlap-steps" o fold --weight idle --steps 3..
 
 # two ranks (the straggler's collectives): the same trace twice
-a=$(best_ms "$T/o1.json" report "$T/o1.json")
-b=$(best_ms "$T/o4.json" report "$T/o4.json")
-if [ -z "$a" ] || [ -z "$b" ]; then
-  fail "scale-report-ranks-overlap-steps" "gpuflame report (two ranks) failed or ran over ${LIMIT}s: $(head -c 300 "$T/err")"
-else
-  [ "$a" -lt 1 ] && a=1
-  if [ $((b)) -lt $((8 * a + 20)) ]; then
-    pass "scale-report-ranks-overlap-steps"
-  else
-    fail "scale-report-ranks-overlap-steps" "gpuflame report (two ranks): ${a} ms at N=$N, ${b} ms at 4N (ratio $((b / a)), expected < 8)"
-  fi
-fi
+ratio_check "scale-report-ranks-overlap-steps" "$T/o1.json" "$T/o4.json" report @
 
 # nested step markers: peak memory must not hold a copy of every kernel
 # per step (the launch diagnosis weighs each kernel by the steps holding

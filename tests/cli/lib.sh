@@ -40,3 +40,41 @@ expect_same() { # name file expected_file
 need_shared() { # name
   if [ -z "$GF_SHARED" ] || [ ! -d "$GF_SHARED/corpus" ]; then skip "$1" "../shared absent"; return 1; fi
 }
+
+# Cost that must grow linearly (the hostile_*scale.sh suites):
+# best_ms FILE ARGS... : best wall time of 3 runs of gpuflame ARGS FILE, in ms
+# (empty on failure or past $LIMIT seconds, default 60); an ARG '@' stands
+# for FILE too (e.g. 'report @': two ranks, the same trace twice)
+best_ms() {
+  local f=$1; shift
+  local best="" i t0 t1 ms a
+  local -a args=()
+  for a in "$@"; do if [ "$a" = @ ]; then args+=("$f"); else args+=("$a"); fi; done
+  for i in 1 2 3; do
+    t0=$(date +%s%N)
+    timeout "${LIMIT:-60}" "$GF" "${args[@]}" "$f" >/dev/null 2>"$T/err" || { echo ""; return; }
+    t1=$(date +%s%N)
+    ms=$(((t1 - t0) / 1000000))
+    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+  done
+  echo "$best"
+}
+# ratio_check NAME FILE_N FILE_4N ARGS... : the best time on an input 4x as
+# large stays under 8x (linear: ~4x; quadratic: ~16x), with 20 ms of slack
+# for the start-up noise of tiny runs
+ratio_check() {
+  local name=$1 f1=$2 f4=$3; shift 3
+  local a b
+  a=$(best_ms "$f1" "$@")
+  b=$(best_ms "$f4" "$@")
+  if [ -z "$a" ] || [ -z "$b" ]; then
+    fail "$name" "gpuflame $* failed or ran over ${LIMIT:-60}s: $(head -c 300 "$T/err")"
+    return
+  fi
+  [ "$a" -lt 1 ] && a=1
+  if [ $((b)) -lt $((8 * a + 20)) ]; then
+    pass "$name"
+  else
+    fail "$name" "gpuflame $* on $(basename "$f1"): ${a} ms at N, ${b} ms at 4N (ratio $((b / a)), expected < 8: cost grows faster than the input)"
+  fi
+}
