@@ -9,36 +9,17 @@
  * zero-length ranges on several threads.
  */
 #include "t.h"
+#include "jtrace.h"
 
 #include "base/sbuf.h"
 #include "model/trace.h"
 
-static struct sbuf J;
-
-static void jbegin(void)
-{
-	sbuf_init(&J, 1 << 16);
-	sbuf_addstr(&J, "{\"traceEvents\":[\n");
-}
 
 static void jev(const char *cat, const char *name, int tid, long long ts, long long dur, const char *args)
 {
 	sbuf_addf(&J, "%s{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"dur\":%lld,"
 		      "\"args\":{%s}}",
 		  J.len > 20 ? ",\n" : "", cat, name, tid, ts, dur, args ? args : "");
-}
-
-static int load(struct trace *t)
-{
-	sbuf_addstr(&J, "]}");
-	struct sbuf err = SBUF_INIT;
-	trace_init(t, NULL);
-	int rc = trace_load_mem(t, J.buf, J.len, "t.json", NULL, &err);
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	sbuf_release(&err);
-	sbuf_release(&J);
-	return rc;
 }
 
 /* The pychain shape of tests/gen/gen_nested.py: a python root (id 1), a
@@ -60,7 +41,7 @@ static int pychain(struct trace *t, int n, char link)
 		snprintf(name, sizeof name, "c%d", i);
 		jev("python_function", name, 1, 10 + 100LL * i, total - 20 - 200LL * i, args);
 	}
-	return load(t);
+	return jload(t);
 }
 
 /* chain frame index of range q (its name "c<i>"), -1 for another range */
@@ -266,7 +247,7 @@ T_TEST(test_model_scale__nesting_matches_plain_walk)
 			    name, tid, r->ts, r->dur, args);
 		}
 		struct trace t;
-		T_TRUE(load(&t) == GF_OK);
+		T_TRUE(jload(&t) == GF_OK);
 		T_EQ_I64(t.nr, n);
 		uint64_t f = 0;
 		int bad = reference_diff(&t, ev, &f);

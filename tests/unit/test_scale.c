@@ -6,6 +6,7 @@
  * regex family rules see a bounded prefix of each kernel name.
  */
 #include "t.h"
+#include "jtrace.h"
 
 #include "analyze/report.h"
 #include "base/sbuf.h"
@@ -16,7 +17,6 @@
 #include "sweep_ref.h"
 
 
-static struct sbuf J;
 
 static void jev(const char *cat, const char *name, long long ts, long long dur, const char *args)
 {
@@ -28,25 +28,6 @@ static void jkernel(long long ts, long long dur, long long corr)
 {
 	sbuf_addf(&J, ",\n{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":%lld,\"dur\":%lld,"
 		      "\"args\":{\"device\":0,\"stream\":7,\"correlation\":%lld}}", ts, dur, corr);
-}
-
-static int load(struct trace *t)
-{
-	sbuf_addstr(&J, "]}");
-	struct sbuf err = SBUF_INIT;
-	trace_init(t, NULL);
-	int rc = trace_load_mem(t, J.buf, J.len, "t.json", NULL, &err);
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	sbuf_release(&err);
-	sbuf_release(&J);
-	return rc;
-}
-
-static void jbegin(void)
-{
-	sbuf_init(&J, 1 << 16);
-	sbuf_addstr(&J, "{\"traceEvents\":[\n");
 }
 
 /* The nested shape of tests/gen/gen_nested.py: n python frames, frame i in
@@ -73,7 +54,7 @@ static int nested(struct trace *t, int n)
 			jev("cuda_runtime", "cudaStreamSynchronize", s + 40, 5, args);
 		}
 	}
-	return load(t);
+	return jload(t);
 }
 
 /* A small irregular trace: nesting, ties, zero-length ranges, clipped
@@ -97,7 +78,7 @@ static int irregular(struct trace *t)
 				  i % 3 ? "python_function" : "cpu_op", name, th, ts, dur, args);
 		}
 	}
-	return load(t);
+	return jload(t);
 }
 
 T_TEST(test_scale__walk_matches_plain_queries)
@@ -206,7 +187,7 @@ T_TEST(test_scale__straddlers_match_brute_force)
 			  i % 5 ? "kernel" : "gpu_memcpy", 7 + i % 3, ts, dur, i % 4 == 0, 7 + i % 3);
 	}
 	struct trace t;
-	T_TRUE(load(&t) == GF_OK);
+	T_TRUE(jload(&t) == GF_OK);
 	struct actx c;
 	struct sbuf err = SBUF_INIT;
 	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);

@@ -8,6 +8,7 @@
  * one collective however many steps hold it.
  */
 #include "t.h"
+#include "jtrace.h"
 
 #include "analyze/comm.h"
 #include "analyze/gaps.h"
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct sbuf J;
 static unsigned rnd_x = 4242;
 
 static unsigned rnd(unsigned n)
@@ -33,19 +33,6 @@ static void ev(const char *cat, const char *name, int pid, int tid, long long ts
 		  J.len > 20 ? ",\n" : "", cat, name, pid, tid, ts, dur, args ? args : "");
 }
 
-static int load(struct trace *t)
-{
-	sbuf_addstr(&J, "]}");
-	struct sbuf err = SBUF_INIT;
-	trace_init(t, NULL);
-	int rc = trace_load_mem(t, J.buf, J.len, "t.json", NULL, &err);
-	if (rc)
-		fprintf(stderr, "%s\n", err.buf);
-	sbuf_release(&err);
-	sbuf_release(&J);
-	return rc;
-}
-
 /* Random work under nsteps steps: nested (step i inside step i-1) when
  * nested, else overlapping at random. Kernels (some NCCL, some on another
  * stream, some zero-length, a few very long), memcpys (some pageable) and
@@ -54,8 +41,7 @@ static int random_trace(struct trace *t, int nsteps, bool nested, unsigned seed)
 {
 	char args[128];
 	rnd_x = seed;
-	sbuf_init(&J, 1 << 16);
-	sbuf_addstr(&J, "{\"traceEvents\":[\n");
+	jbegin();
 	const long long span = 200000;
 	for (int i = 0; i < nsteps; i++) {
 		long long a, d;
@@ -99,7 +85,7 @@ static int random_trace(struct trace *t, int nsteps, bool nested, unsigned seed)
 		}
 		corr++;
 	}
-	return load(t);
+	return jload(t);
 }
 
 static void eq_row(const struct step_row *a, const struct step_row *b)
@@ -344,7 +330,7 @@ T_TEST(test_step_overlap__collectives_once_per_kernel)
 		ev("kernel", "ncclDevKernel_AllReduce", 0, 7, 103 + 10 * k, 5, args);
 	}
 	struct trace t;
-	T_TRUE(load(&t) == GF_OK);
+	T_TRUE(jload(&t) == GF_OK);
 	struct actx c;
 	struct sbuf err = SBUF_INIT;
 	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
