@@ -23,6 +23,7 @@
 #include "../model/trace.h"
 #include "../base/ofile.h"
 #include "../read/folded.h"
+#include "../read/source.h"
 #include "../write/escape.h"
 #include "../write/folded_out.h"
 #include "../analyze/merge.h"
@@ -136,9 +137,7 @@ static bool looks_like_trace(const char *path, FILE *fp)
 		return false;
 	unsigned char m[4] = {0};
 	size_t got = fread(m, 1, sizeof m, fp);
-	/* gzip, zstd, or a zstd skippable frame first (pzstd's output) */
-	bool trace = (got >= 1 && m[0] == 0x1f) || (got == 4 && m[0] == 0x28 && m[1] == 0xb5) ||
-		     (got == 4 && (m[0] & 0xf0) == 0x50 && m[1] == 0x2a && m[2] == 0x4d && m[3] == 0x18);
+	bool trace = source_magic(m, got) != SOURCE_PLAIN; /* gzip, zstd (pzstd too), as the reader decides */
 	rewind(fp);
 	if (!trace) {
 		int c;

@@ -379,6 +379,17 @@ static void *inflate_thread(void *arg)
 	}
 }
 
+int source_magic(const unsigned char *b, size_t n)
+{
+	if (n >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return SOURCE_GZIP;
+	if (n >= 4 && ((b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd) ||
+		       /* a skippable frame (pzstd starts with one): 5? 2a 4d 18 */
+		       ((b[0] & 0xf0) == 0x50 && b[1] == 0x2a && b[2] == 0x4d && b[3] == 0x18)))
+		return SOURCE_ZSTD;
+	return SOURCE_PLAIN;
+}
+
 static int start(struct source *s, unsigned threads, struct sbuf *err)
 {
 	/* peek at the magic bytes */
@@ -392,16 +403,7 @@ static int start(struct source *s, unsigned threads, struct sbuf *err)
 		s->npeek += n;
 	}
 	s->file_pos = s->npeek;
-	if (s->npeek >= 2 && s->peek[0] == 0x1f && s->peek[1] == 0x8b)
-		s->kind = SOURCE_GZIP;
-	else if (s->npeek >= 4 && ((s->peek[0] == 0x28 && s->peek[1] == 0xb5 && s->peek[2] == 0x2f &&
-				    s->peek[3] == 0xfd) ||
-				   /* a skippable frame (pzstd starts with one): 5? 2a 4d 18 */
-				   ((s->peek[0] & 0xf0) == 0x50 && s->peek[1] == 0x2a && s->peek[2] == 0x4d &&
-				    s->peek[3] == 0x18)))
-		s->kind = SOURCE_ZSTD;
-	else
-		s->kind = SOURCE_PLAIN;
+	s->kind = source_magic(s->peek, s->npeek);
 	if (s->kind == SOURCE_PLAIN) {
 		/* a plain file's size is known up front: refuse it before reading */
 		if (s->file_size > gf_limits.input) {

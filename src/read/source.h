@@ -69,6 +69,9 @@ int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf 
  * most `chunk` (0 = no limit). */
 void source_set_split(struct source *s, size_t first, size_t chunk);
 
+/* enum source_kind of data starting with b[0..n) (its first 4 bytes decide:
+ * gzip 1f 8b, zstd 28 b5 2f fd or a skippable frame 5? 2a 4d 18). */
+int source_magic(const unsigned char *b, size_t n);
 /* enum source_kind of the opened data. */
 int source_kind(const struct source *s);
 const char *source_kind_name(int kind);
