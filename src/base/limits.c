@@ -54,3 +54,18 @@ int gf_limits_init(struct sbuf *err)
 		e = one("GPUFLAME_MAX_INPUT", &gf_limits.input, err);
 	return e;
 }
+
+int gf_limit_line(struct sbuf *err, const char *name, uint64_t lineno, uint64_t start)
+{
+	sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)", name,
+		  (unsigned long long)lineno, (unsigned long long)(start + gf_limits.token),
+		  (unsigned long long)gf_limits.token);
+	return GF_EINTERNAL;
+}
+
+int gf_limit_input(struct sbuf *err, const char *name)
+{
+	sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", name,
+		  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
+	return GF_EINTERNAL;
+}

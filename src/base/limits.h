@@ -42,4 +42,13 @@ int gf_limits_init(struct sbuf *err);
  * @return 0 and *out, or -1. */
 int gf_limits_parse(const char *s, uint64_t *out);
 
+/* The limit errors every reader gives, in one wording. A line (of input
+ * name, number lineno, starting at byte start) longer than gf_limits.token:
+ * "'x': line 3 (byte 2005): a line longer than 1000 bytes
+ * (GPUFLAME_MAX_TOKEN)", naming the byte where it passes the limit. An input
+ * larger than gf_limits.input: "'x': byte N: an input larger than N bytes
+ * (GPUFLAME_MAX_INPUT)". Both fill err and @return GF_EINTERNAL. */
+int gf_limit_line(struct sbuf *err, const char *name, uint64_t lineno, uint64_t start);
+int gf_limit_input(struct sbuf *err, const char *name);
+
 #endif

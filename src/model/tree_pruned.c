@@ -91,23 +91,6 @@ struct ftrie {
 	uint64_t off; /* input bytes before the current buffer (for messages) */
 };
 
-/* A line (starting at byte at) longer than GPUFLAME_MAX_TOKEN, said as the
- * folded reader says it: the byte where it passes the limit. */
-static int long_line(const struct ftrie *tr, const char *fname, uint64_t lineno, uint64_t at, struct sbuf *err)
-{
-	(void)tr;
-	sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)", fname,
-		  (unsigned long long)lineno, (unsigned long long)(at + gf_limits.token), (unsigned long long)gf_limits.token);
-	return GF_EINTERNAL;
-}
-
-static int big_input(const char *fname, struct sbuf *err)
-{
-	sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", fname,
-		  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
-	return GF_EINTERNAL;
-}
-
 /* Frame hashing. A frame's bytes are taken 8 at a time (little-endian
  * words); the last 0..7 bytes are zero-padded and mixed with the length. The
  * scanner (scan_one) finds the ';' and hashes in one pass with the same
@@ -533,7 +516,7 @@ static int do_lines(struct ftrie *tr, const char *buf, size_t len, bool last, bo
 			break;
 		size_t e = (size_t)(nl - buf);
 		if (e - i > gf_limits.token)
-			return long_line(tr, fname, st->lines + 1, tr->off + i, err);
+			return gf_limit_line(err, fname, st->lines + 1, tr->off + i);
 		tr->stable = stable;
 		if ((rc = do_line(tr, buf + i, e - i, fname, opts, st, err)))
 			break;
@@ -541,7 +524,7 @@ static int do_lines(struct ftrie *tr, const char *buf, size_t len, bool last, bo
 	}
 	if (!rc && last && i < len) { /* last line without '\n' */
 		if (len - i > gf_limits.token)
-			return long_line(tr, fname, st->lines + 1, tr->off + i, err);
+			return gf_limit_line(err, fname, st->lines + 1, tr->off + i);
 		tr->stable = stable;
 		rc = do_line(tr, buf + i, len - i, fname, opts, st, err);
 		i = len;
@@ -592,7 +575,7 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 	const char *m = map_file(tr, fp, &mlen);
 	if (m) {
 		if (mlen > gf_limits.input)
-			return big_input(fname, err);
+			return gf_limit_input(err, fname);
 		return do_lines(tr, m, mlen, true, true, &used, fname, opts, st, err);
 	}
 	/* Lines are cut from a buffer filled by large freads; a line longer
@@ -606,7 +589,7 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 		if (have == cap) {
 			/* every complete line was taken: buf holds one unfinished line */
 			if (have > gf_limits.token) {
-				rc = long_line(tr, fname, st->lines + 1, tr->off, err);
+				rc = gf_limit_line(err, fname, st->lines + 1, tr->off);
 				break;
 			}
 			cap *= 2;
@@ -618,7 +601,7 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 		size_t got = fread(buf + have, 1, cap - have, fp);
 		have += got;
 		if (tr->off + have > gf_limits.input) {
-			rc = big_input(fname, err);
+			rc = gf_limit_input(err, fname);
 			break;
 		}
 		if (got == 0 || feof(fp) || ferror(fp))

@@ -336,10 +336,7 @@ void folded_lines_free(struct folded_lines *lr)
 
 static int line_too_long(struct folded_lines *lr, struct sbuf *err)
 {
-	sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)", lr->name,
-		  (unsigned long long)lr->lineno + 1, (unsigned long long)(lr->off + gf_limits.token),
-		  (unsigned long long)gf_limits.token);
-	return GF_EINTERNAL;
+	return gf_limit_line(err, lr->name, lr->lineno + 1, lr->off);
 }
 
 int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct sbuf *err)
@@ -390,9 +387,7 @@ int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct
 		}
 		lr->len += got;
 		if (lr->off + (lr->len - lr->pos) > gf_limits.input) {
-			sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", lr->name,
-				  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
-			return GF_EINTERNAL;
+			return gf_limit_input(err, lr->name);
 		}
 	}
 }
@@ -408,10 +403,7 @@ int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fn
 		const char *nl = memchr(buf + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - buf) : len;
 		if (e - i > gf_limits.token) {
-			sbuf_setf(err, "'%s': line %llu (byte %llu): a line longer than %llu bytes (GPUFLAME_MAX_TOKEN)",
-				  r.fname, (unsigned long long)st->lines + 1,
-				  (unsigned long long)(i + gf_limits.token), (unsigned long long)gf_limits.token);
-			rc = GF_EINTERNAL;
+			rc = gf_limit_line(err, r.fname, st->lines + 1, i);
 			break;
 		}
 		if ((rc = do_line(&r, buf + i, e - i)))

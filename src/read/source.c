@@ -406,11 +406,8 @@ static int start(struct source *s, unsigned threads, struct sbuf *err)
 	s->kind = source_magic(s->peek, s->npeek);
 	if (s->kind == SOURCE_PLAIN) {
 		/* a plain file's size is known up front: refuse it before reading */
-		if (s->file_size > gf_limits.input) {
-			sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)", s->name,
-				  (unsigned long long)gf_limits.input, (unsigned long long)gf_limits.input);
-			return GF_EINTERNAL;
-		}
+		if (s->file_size > gf_limits.input)
+			return gf_limit_input(err, s->name);
 		return GF_OK;
 	}
 	s->file_pos = 0;
@@ -592,13 +589,10 @@ int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf 
 	if (*n > room) {
 		*n = 0;
 		if (s->kind == SOURCE_PLAIN)
-			sbuf_setf(err, "'%s': byte %llu: an input larger than %llu bytes (GPUFLAME_MAX_INPUT)",
-				  s->name, (unsigned long long)lim, (unsigned long long)lim);
-		else
-			sbuf_setf(err, "'%s': byte %llu (compressed byte %llu): %s data decompressing to more "
-				  "than %llu bytes (GPUFLAME_MAX_INPUT)", s->name, (unsigned long long)lim,
-				  (unsigned long long)s->file_pos, source_kind_name(s->kind),
-				  (unsigned long long)lim);
+			return gf_limit_input(err, s->name);
+		sbuf_setf(err, "'%s': byte %llu (compressed byte %llu): %s data decompressing to more "
+			  "than %llu bytes (GPUFLAME_MAX_INPUT)", s->name, (unsigned long long)lim,
+			  (unsigned long long)s->file_pos, source_kind_name(s->kind), (unsigned long long)lim);
 		return GF_EINTERNAL;
 	}
 	s->out_total += *n;

@@ -45,9 +45,25 @@ T_TEST(test_limits__environment)
 	sbuf_release(&err);
 }
 
+T_TEST(test_limits__messages)
+{
+	struct sbuf err = SBUF_INIT;
+	uint64_t saved = gf_limits.token, saved_in = gf_limits.input;
+	gf_limits.token = 1000;
+	gf_limits.input = 50;
+	T_EQ_I64(gf_limit_line(&err, "x", 3, 1005), GF_EINTERNAL);
+	T_EQ_STR(err.buf, "'x': line 3 (byte 2005): a line longer than 1000 bytes (GPUFLAME_MAX_TOKEN)");
+	T_EQ_I64(gf_limit_input(&err, "y"), GF_EINTERNAL);
+	T_EQ_STR(err.buf, "'y': byte 50: an input larger than 50 bytes (GPUFLAME_MAX_INPUT)");
+	gf_limits.token = saved;
+	gf_limits.input = saved_in;
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_limits__parse);
 	T_RUN(test_limits__environment);
+	T_RUN(test_limits__messages);
 	return t_done();
 }
