@@ -30,8 +30,8 @@ OPT     := -O2 -g
 LDOPT   :=
 endif
 
-CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) $(OPT) $(CFLAGS)
-LAYERS  := base read model fold analyze write
+CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) -Isrc $(OPT) $(CFLAGS)
+LAYERS  := base input stacks stacks/ops stacks/render trace/read trace/model trace/analysis trace/write
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC:= $(wildcard tests/unit/test_*.c)

@@ -1,5 +1,5 @@
 /* gf.c — allocation helpers and error-code mapping (see gf.h). */
-#include "gf.h"
+#include "base/gf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* limits.c — bounds on one input's cost, from the environment (see limits.h). */
-#include "limits.h"
+#include "base/limits.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -20,8 +20,8 @@
 #ifndef GF_LIMITS_H
 #define GF_LIMITS_H
 
-#include "gf.h"
-#include "sbuf.h"
+#include "base/gf.h"
+#include "base/sbuf.h"
 
 #define GF_LIMIT_TOKEN_DEFAULT ((uint64_t)64 << 20) /* 64 MiB */
 #define GF_LIMIT_INPUT_DEFAULT ((uint64_t)64 << 30) /* 64 GiB */

@@ -7,7 +7,7 @@
  * is installed once, on the first mapguard_add, and keeps the disposition
  * it replaced for faults that are not ours.
  */
-#include "mapguard.h"
+#include "base/mapguard.h"
 
 #include <pthread.h>
 #include <signal.h>

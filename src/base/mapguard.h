@@ -22,7 +22,7 @@
 #ifndef GF_MAPGUARD_H
 #define GF_MAPGUARD_H
 
-#include "gf.h"
+#include "base/gf.h"
 
 #include <setjmp.h>
 

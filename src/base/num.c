@@ -1,5 +1,5 @@
 /* num.c — exact decimal parsing and formatting (see num.h). */
-#include "num.h"
+#include "base/num.h"
 
 #include <string.h>
 

@@ -11,8 +11,8 @@
 #ifndef GF_NUM_H
 #define GF_NUM_H
 
-#include "gf.h"
-#include "sbuf.h"
+#include "base/gf.h"
+#include "base/sbuf.h"
 
 #define NUM_MAX_SCALE 9
 

@@ -1,5 +1,5 @@
 /* ofile.c — write to a private temporary file, rename on success (see ofile.h). */
-#include "ofile.h"
+#include "base/ofile.h"
 
 #include <errno.h>
 #include <fcntl.h>

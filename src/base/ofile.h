@@ -38,7 +38,7 @@
 #ifndef GF_OFILE_H
 #define GF_OFILE_H
 
-#include "sbuf.h"
+#include "base/sbuf.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /* pool.c — string interning with blocks and an open-addressing index. */
-#include "pool.h"
+#include "base/pool.h"
 
 #include <stdlib.h>
 #include <string.h>

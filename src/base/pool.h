@@ -17,7 +17,7 @@
 #ifndef GF_POOL_H
 #define GF_POOL_H
 
-#include "gf.h"
+#include "base/gf.h"
 
 struct pool;
 

@@ -1,5 +1,5 @@
 /* sbuf.c — growable byte buffer (see sbuf.h for the invariants). */
-#include "sbuf.h"
+#include "base/sbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

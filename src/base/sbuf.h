@@ -13,7 +13,7 @@
 #ifndef GF_SBUF_H
 #define GF_SBUF_H
 
-#include "gf.h"
+#include "base/gf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

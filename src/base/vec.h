@@ -12,7 +12,7 @@
 #ifndef GF_VEC_H
 #define GF_VEC_H
 
-#include "gf.h"
+#include "base/gf.h"
 
 #include <stdlib.h>
 #include <string.h>

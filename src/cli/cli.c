@@ -1,12 +1,12 @@
 /* cli.c — messages, exits and option helpers shared by the subcommands. */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../base/num.h"
-#include "../read/folded.h"
+#include "base/num.h"
+#include "stacks/folded.h"
 
-#include "../base/ofile.h"
-#include "../model/trace.h"
-#include "../write/escape.h"
+#include "base/ofile.h"
+#include "trace/model/trace.h"
+#include "base/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>

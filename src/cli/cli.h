@@ -18,8 +18,8 @@
 #ifndef GF_CLI_H
 #define GF_CLI_H
 
-#include "../base/gf.h"
-#include "../base/sbuf.h"
+#include "base/gf.h"
+#include "base/sbuf.h"
 
 #include <stdio.h>
 

@@ -15,20 +15,20 @@
  * Exit: 0 ok, 1 bad input, 2 bad usage or unlike profiles refused, 3 output
  * not written.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../analyze/diff.h"
-#include "../base/num.h"
-#include "../fold/fold.h"
-#include "../model/trace.h"
-#include "../base/ofile.h"
-#include "../read/folded.h"
-#include "../read/source.h"
-#include "../write/escape.h"
-#include "../write/folded_out.h"
-#include "../analyze/merge.h"
+#include "stacks/ops/diff.h"
+#include "base/num.h"
+#include "trace/analysis/fold.h"
+#include "trace/model/trace.h"
+#include "base/ofile.h"
+#include "stacks/folded.h"
+#include "input/source.h"
+#include "base/escape.h"
+#include "stacks/folded_out.h"
+#include "stacks/ops/merge.h"
 
-#include "../write/svg.h"
+#include "stacks/render/svg.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -14,12 +14,12 @@
  * to stderr. Exit: 0 ok, 1 bad input, 2 usage (incl. an empty step
  * selection), 3 output not written, 4 internal.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../base/num.h"
-#include "../fold/fold.h"
-#include "../model/trace.h"
-#include "../write/folded_out.h"
+#include "base/num.h"
+#include "trace/analysis/fold.h"
+#include "trace/model/trace.h"
+#include "stacks/folded_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>

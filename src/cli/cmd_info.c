@@ -12,14 +12,14 @@
  *   {"gpuflame_info": 1, "traces": [{"file": "t.json.gz", "events": 220, ...}]}
  * Exit: 0 ok, 1 unreadable or malformed trace, 2 usage, 3 output not written.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../analyze/info.h"
-#include "../base/num.h"
-#include "../base/ofile.h"
-#include "../model/trace.h"
-#include "../read/kineto.h"
-#include "../write/escape.h"
+#include "trace/analysis/info.h"
+#include "base/num.h"
+#include "base/ofile.h"
+#include "trace/model/trace.h"
+#include "trace/read/kineto.h"
+#include "base/escape.h"
 
 #include <getopt.h>
 #include <stdlib.h>

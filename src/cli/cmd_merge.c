@@ -13,11 +13,11 @@
  * streaming in bounded memory; unsorted regular files are merged in memory
  * (a warning says so). See docs/diff.md.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../analyze/merge.h"
-#include "../base/ofile.h"
-#include "../write/folded_out.h"
+#include "stacks/ops/merge.h"
+#include "base/ofile.h"
+#include "stacks/folded_out.h"
 
 #include <errno.h>
 #include <getopt.h>

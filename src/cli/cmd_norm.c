@@ -14,14 +14,14 @@
  * limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory. Written to
  * a terminal, names are escaped (folded_out_set_terminal).
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../analyze/merge.h"
-#include "../analyze/norm.h"
-#include "../base/num.h"
-#include "../read/folded.h"
-#include "../write/escape.h"
-#include "../write/folded_out.h"
+#include "stacks/ops/merge.h"
+#include "stacks/ops/norm.h"
+#include "base/num.h"
+#include "stacks/folded.h"
+#include "base/escape.h"
+#include "stacks/folded_out.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -15,14 +15,14 @@
  * input, 2 usage (incl. an empty step selection), 3 output not written,
  * 4 internal.
  */
-#include "cli.h"
-#include "tropts.h"
+#include "cli/cli.h"
+#include "cli/tropts.h"
 
-#include "../analyze/report.h"
-#include "../base/vec.h"
-#include "../fold/fold.h"
-#include "../model/trace.h"
-#include "../write/report_out.h"
+#include "trace/analysis/report.h"
+#include "base/vec.h"
+#include "trace/analysis/fold.h"
+#include "trace/model/trace.h"
+#include "trace/write/report_out.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,16 +12,16 @@
  * warning (fatal with --strict); no valid stack is an error (exit 1, nothing
  * written). See docs/svg.md.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../base/mapguard.h"
-#include "../base/num.h"
-#include "../base/ofile.h"
-#include "../read/folded.h"
-#include "../write/escape.h"
-#include "../write/palette.h"
-#include "../write/svg.h"
-#include "../model/tree_pruned.h"
+#include "base/mapguard.h"
+#include "base/num.h"
+#include "base/ofile.h"
+#include "stacks/folded.h"
+#include "base/escape.h"
+#include "stacks/render/palette.h"
+#include "stacks/render/svg.h"
+#include "stacks/tree_pruned.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -14,16 +14,16 @@
  * share of samples and a 95% Wilson interval; sites under 1% are "noise".
  * Exit: 0 ok, 1 bad input, 2 usage, 3 output not written, 4 internal.
  */
-#include "cli.h"
-#include "tropts.h"
+#include "cli/cli.h"
+#include "cli/tropts.h"
 
-#include "../analyze/pysync.h"
-#include "../analyze/report.h"
-#include "../model/trace.h"
-#include "../read/folded.h"
-#include "../read/source.h"
-#include "../write/pysync_out.h"
-#include "../write/report_out.h"
+#include "stacks/ops/pysync.h"
+#include "trace/analysis/report.h"
+#include "trace/model/trace.h"
+#include "stacks/folded.h"
+#include "input/source.h"
+#include "stacks/render/pysync_out.h"
+#include "trace/write/report_out.h"
 
 #include <stdlib.h>
 #include <string.h>

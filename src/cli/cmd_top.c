@@ -16,13 +16,13 @@
  *        0   0.00    100  100.00       2  main
  * Weights are exact (the input's decimals are kept). See docs/svg.md.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../analyze/top.h"
-#include "../base/num.h"
-#include "../base/ofile.h"
-#include "../read/folded.h"
-#include "../write/escape.h"
+#include "stacks/ops/top.h"
+#include "base/num.h"
+#include "base/ofile.h"
+#include "stacks/folded.h"
+#include "base/escape.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -10,9 +10,9 @@
  * This file is only the dispatcher: the table of commands, --help/--version
  * and the "did you mean" for typos. Each command lives in cmd_<name>.c.
  */
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../base/limits.h"
+#include "base/limits.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* tropts.c — option parsing shared by report and syncs (see tropts.h). */
-#include "tropts.h"
+#include "cli/tropts.h"
 
-#include "cli.h"
+#include "cli/cli.h"
 
-#include "../base/num.h"
+#include "base/num.h"
 
 #include <getopt.h>
 #include <stdlib.h>

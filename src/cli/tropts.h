@@ -13,8 +13,8 @@
 #ifndef GF_TROPTS_H
 #define GF_TROPTS_H
 
-#include "../analyze/report.h"
-#include "../write/report_out.h"
+#include "trace/analysis/report.h"
+#include "trace/write/report_out.h"
 
 #include <stdio.h>
 

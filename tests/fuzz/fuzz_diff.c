@@ -10,10 +10,10 @@
  *   - every node's total is its self weight plus its children's totals.
  * Seeds: tests/fuzz/corpus/diff/.
  */
-#include "analyze/diff.h"
-#include "analyze/merge.h"
+#include "stacks/ops/diff.h"
+#include "stacks/ops/merge.h"
 #include "base/num.h"
-#include "read/folded.h"
+#include "stacks/folded.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  * asserted (the folded total equals the sum of activity durations).
  * Seeds: tests/fuzz/corpus/fold/ (small generated decode traces).
  */
-#include "fold/fold.h"
-#include "model/trace.h"
+#include "trace/analysis/fold.h"
+#include "trace/model/trace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,13 +9,13 @@
  * written by folded_write and by merge_write_sorted (merge, norm, diff) reads
  * back to the same tree, and writing that again gives the same bytes.
  */
-#include "analyze/merge.h"
-#include "analyze/top.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
-#include "write/escape.h"
-#include "write/palette.h"
-#include "write/svg.h"
+#include "stacks/ops/merge.h"
+#include "stacks/ops/top.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
+#include "base/escape.h"
+#include "stacks/render/palette.h"
+#include "stacks/render/svg.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 #include "base/limits.h"
 #include "base/pool.h"
 #include "base/sbuf.h"
-#include "read/kineto.h"
+#include "trace/read/kineto.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
  * trip UBSan (hostile ts, dur, baseTimeNanoseconds, correlation ids).
  * Seeds: tests/fuzz/corpus/model/.
  */
-#include "analyze/info.h"
-#include "model/trace.h"
+#include "trace/analysis/info.h"
+#include "trace/model/trace.h"
 
 #include <stdlib.h>
 

@@ -14,9 +14,9 @@
  * readers must refuse it at the same line and byte, in the same words.
  */
 #include "base/limits.h"
-#include "model/tree_pruned.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
+#include "stacks/tree_pruned.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
 #include "../unit/tree_util.h"
 
 #include <stdlib.h>

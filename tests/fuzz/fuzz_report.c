@@ -10,13 +10,13 @@
  * writers escape them), whatever the names in the input.
  * Seeds: tests/fuzz/corpus/report/ (small generated decode traces, a folded file).
  */
-#include "analyze/pysync.h"
-#include "analyze/report.h"
-#include "read/folded.h"
-#include "model/trace.h"
-#include "write/escape.h"
-#include "write/pysync_out.h"
-#include "write/report_out.h"
+#include "stacks/ops/pysync.h"
+#include "trace/analysis/report.h"
+#include "stacks/folded.h"
+#include "trace/model/trace.h"
+#include "base/escape.h"
+#include "stacks/render/pysync_out.h"
+#include "trace/write/report_out.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #define GF_JTRACE_H
 
 #include "base/sbuf.h"
-#include "model/trace.h"
+#include "trace/model/trace.h"
 
 #include <stdio.h>
 

@@ -13,7 +13,7 @@
 #define GF_ROUNDTRIP_H
 
 #include "base/sbuf.h"
-#include "model/tree.h"
+#include "stacks/tree.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef GF_SWEEP_REF_H
 #define GF_SWEEP_REF_H
 
-#include "model/trace.h"
+#include "trace/model/trace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,16 +6,16 @@
  */
 #include "t.h"
 
-#include "analyze/comm.h"
-#include "analyze/gaps.h"
-#include "analyze/pysync.h"
-#include "analyze/report.h"
-#include "analyze/steps.h"
-#include "analyze/syncs.h"
-#include "model/trace.h"
-#include "read/folded.h"
-#include "write/jsonw.h"
-#include "write/rtable.h"
+#include "trace/analysis/comm.h"
+#include "trace/analysis/gaps.h"
+#include "stacks/ops/pysync.h"
+#include "trace/analysis/report.h"
+#include "trace/analysis/steps.h"
+#include "trace/analysis/syncs.h"
+#include "trace/model/trace.h"
+#include "stacks/folded.h"
+#include "base/jsonw.h"
+#include "base/rtable.h"
 
 /* Loads a JSON trace text into t. @return 0 on success. */
 static int load(struct trace *t, const char *json)

@@ -3,11 +3,11 @@
  * k-way merge, header rules, the in-memory fallback, merge(A,B) == A + B). */
 #include "t.h"
 
-#include "analyze/diff.h"
-#include "analyze/merge.h"
-#include "analyze/norm.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
+#include "stacks/ops/diff.h"
+#include "stacks/ops/merge.h"
+#include "stacks/ops/norm.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
 
 #include <math.h>
 #include <unistd.h>

@@ -6,8 +6,8 @@
  */
 #include "t.h"
 
-#include "write/escape.h"
-#include "write/rtable.h"
+#include "base/escape.h"
+#include "base/rtable.h"
 
 static struct sbuf B = SBUF_INIT;
 

@@ -1,14 +1,14 @@
 /*
- * test_fold.c — the folders (src/fold/fold.h) and kernel families
- * (src/fold/kfamily.h) on small hand-built trace models: every weight, the
+ * test_fold.c — the folders (src/trace/analysis/fold.h) and kernel families
+ * (src/trace/analysis/kfamily.h) on small hand-built trace models: every weight, the
  * stack levels, max depth, per-step frames, step selection, normalisation
  * rounding, name normalisation, family rules and their file format.
  */
 #include "t.h"
 #include "tkev.h"
 
-#include "fold/fold.h"
-#include "write/folded_out.h"
+#include "trace/analysis/fold.h"
+#include "stacks/folded_out.h"
 
 static struct ktrack tracks[2];
 

@@ -14,10 +14,10 @@
  */
 #include "t.h"
 
-#include "analyze/merge.h"
+#include "stacks/ops/merge.h"
 #include "base/limits.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
 
 #include "roundtrip.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_kineto.c — the streaming trace reader (src/read/kineto.c, jscan.c,
+ * test_kineto.c — the streaming trace reader (src/trace/read/kineto.c, jscan.c,
  * source.c): exact times of every timestamp generation, strings and escapes,
  * pid/tid forms, metadata, truncated arrays, compressed input and errors with
  * offsets. Every input is also read split at every byte boundary and in
@@ -9,7 +9,7 @@
 
 #include "base/pool.h"
 #include "base/sbuf.h"
-#include "read/kineto.h"
+#include "trace/read/kineto.h"
 
 #include <zlib.h>
 #include <zstd.h>

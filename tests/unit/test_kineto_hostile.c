@@ -12,7 +12,7 @@
 #include "base/limits.h"
 #include "base/pool.h"
 #include "base/sbuf.h"
-#include "read/kineto.h"
+#include "trace/read/kineto.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -16,8 +16,8 @@
 #include "t.h"
 #include "tkev.h"
 
-#include "analyze/info.h"
-#include "model/trace.h"
+#include "trace/analysis/info.h"
+#include "trace/model/trace.h"
 
 #include <stdlib.h>
 

@@ -12,7 +12,7 @@
 #include "jtrace.h"
 
 #include "base/sbuf.h"
-#include "model/trace.h"
+#include "trace/model/trace.h"
 
 
 static void jev(const char *cat, const char *name, int tid, long long ts, long long dur, const char *args)

@@ -8,12 +8,12 @@
 #include "t.h"
 #include "jtrace.h"
 
-#include "analyze/report.h"
+#include "trace/analysis/report.h"
 #include "base/sbuf.h"
-#include "fold/fold.h"
-#include "fold/kfamily.h"
-#include "model/trace.h"
-#include "model/trace_walk.h"
+#include "trace/analysis/fold.h"
+#include "trace/analysis/kfamily.h"
+#include "trace/model/trace.h"
+#include "trace/model/trace_walk.h"
 #include "sweep_ref.h"
 
 

@@ -8,7 +8,7 @@
 #include "t.h"
 
 #include "base/limits.h"
-#include "read/source.h"
+#include "input/source.h"
 
 #include <zlib.h>
 #include <zstd.h>

@@ -10,11 +10,11 @@
 #include "t.h"
 #include "jtrace.h"
 
-#include "analyze/comm.h"
-#include "analyze/gaps.h"
-#include "analyze/steps.h"
+#include "trace/analysis/comm.h"
+#include "trace/analysis/gaps.h"
+#include "trace/analysis/steps.h"
 #include "base/sbuf.h"
-#include "model/trace.h"
+#include "trace/model/trace.h"
 
 #include <stdlib.h>
 #include <string.h>

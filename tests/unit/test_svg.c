@@ -3,13 +3,13 @@
 #include "t.h"
 #include "tree_util.h"
 
-#include "analyze/top.h"
-#include "model/tree_pruned.h"
-#include "write/folded_out.h"
-#include "read/folded.h"
-#include "write/escape.h"
-#include "write/palette.h"
-#include "write/svg.h"
+#include "stacks/ops/top.h"
+#include "stacks/tree_pruned.h"
+#include "stacks/folded_out.h"
+#include "stacks/folded.h"
+#include "base/escape.h"
+#include "stacks/render/palette.h"
+#include "stacks/render/svg.h"
 
 static void load(struct ftree *t, const char *in, unsigned flags)
 {

@@ -1,5 +1,5 @@
 /*
- * test_trace.c — the trace model (src/model/trace.h), fed with kev records
+ * test_trace.c — the trace model (src/trace/model/trace.h), fed with kev records
  * directly (no JSON): nesting and tie order, clipping of partial overlaps,
  * Python parent ids, correlation linking (runtime before driver, graph
  * fan-out, launched-before-window, unattributed), bogus External ids, API
@@ -8,8 +8,8 @@
 #include "t.h"
 #include "tkev.h"
 
-#include "model/trace.h"
-#include "model/trace_walk.h"
+#include "trace/model/trace.h"
+#include "trace/model/trace_walk.h"
 
 static struct ktrack tracks[3];
 

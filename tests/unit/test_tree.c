@@ -1,9 +1,9 @@
 /* test_tree.c — unit tests of the call tree and the folded reader/writer. */
 #include "t.h"
 
-#include "model/tree.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
+#include "stacks/tree.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
 
 static char *roundtrip(const char *in, struct folded_stats *st, int *rc)
 {

@@ -7,10 +7,10 @@
 #include "t.h"
 #include "tree_util.h"
 
-#include "analyze/top.h"
-#include "model/tree_pruned.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
+#include "stacks/ops/top.h"
+#include "stacks/tree_pruned.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
 
 #define NSTACKS 100000
 

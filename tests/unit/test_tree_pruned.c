@@ -5,9 +5,9 @@
 #include "t.h"
 #include "tree_util.h"
 
-#include "model/tree_pruned.h"
-#include "read/folded.h"
-#include "write/folded_out.h"
+#include "stacks/tree_pruned.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
 
 /* Small deterministic generator (xorshift). */
 static uint64_t rng = 88172645463325252ULL;

@@ -11,7 +11,7 @@
 #define GF_TKEV_H
 
 #include "base/pool.h"
-#include "read/kineto.h"
+#include "trace/read/kineto.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -5,8 +5,8 @@
 #ifndef GF_TREE_UTIL_H
 #define GF_TREE_UTIL_H
 
-#include "model/tree.h"
-#include "write/folded_out.h"
+#include "stacks/tree.h"
+#include "stacks/folded_out.h"
 
 #include <stdio.h>
 

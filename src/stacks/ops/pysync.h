@@ -1,0 +1,82 @@
+/*
+ * pysync.h — the hidden-sync finder over py-spy folded stacks.
+ *
+ * Input: a call tree read from `py-spy record --native --format raw` output
+ * (folded stacks, root first, frames "function (file:line)" for Python and
+ * "symbol (libfoo.so)" for native code). A stack is a *sync stack* when one of
+ * its frames is a blocking CUDA/HIP call (pysync_sync_symbol). Each sync stack
+ * is charged to a *site*: the innermost Python frame above the outermost sync
+ * frame that is not inside torch (pysync_in_torch), else the
+ * innermost Python frame, else "[no Python frame]". Sites are ranked by
+ * samples, with the share of all samples and a 95% Wilson score interval.
+ *
+ * Layer: analyze. Never prints.
+ */
+#ifndef GF_PYSYNC_H
+#define GF_PYSYNC_H
+
+#include "base/gf.h"
+#include "base/sbuf.h"
+#include "stacks/tree.h"
+
+/* Sites under this share of all samples (in per mille) are labelled noise:
+ * at 100 Hz, frames under 1% are sampling noise (the article). */
+#define PYSYNC_NOISE_PERMILLE 10
+
+struct pysync_site {
+	char *site;        /* "file.py(line): function" or "[no Python frame]" */
+	char *symbols;     /* sync symbols seen, most samples first, ", "-joined */
+	int64_t samples;   /* in units of 10^-scale */
+	double share;      /* samples / all samples, 0..1 */
+	double ci_lo, ci_hi; /* 95% Wilson score interval of the share */
+	bool noise;        /* share < PYSYNC_NOISE_PERMILLE / 1000 */
+};
+
+struct pysync_result {
+	unsigned scale;          /* weights are in units of 10^-scale */
+	int64_t total;           /* all samples in the file */
+	int64_t sync;            /* samples of sync stacks */
+	double sync_share;
+	double sync_ci_lo, sync_ci_hi;
+	struct pysync_site *sites; /* sorted by samples, descending, then site */
+	size_t nsites;
+};
+
+/*
+ * Finds sync stacks in t and groups them by site.
+ * @return GF_OK (r filled; release with pysync_release) or GF_EINPUT with a
+ * message in err when t holds no samples.
+ */
+int pysync_analyze(const struct ftree *t, struct pysync_result *r, struct sbuf *err);
+void pysync_release(struct pysync_result *r);
+
+/*
+ * When the frame (py-spy text) names a blocking CUDA/HIP call, @return the
+ * length of its function name (the part before " ("), else 0. Matched names:
+ * cudaStreamSynchronize*, cuStreamSynchronize*, cudaDeviceSynchronize*,
+ * cuCtxSynchronize*, cudaEventSynchronize*, cuEventSynchronize*, cudaMemcpy*,
+ * cuMemcpyDtoH*, hipStreamSynchronize*, hipDeviceSynchronize*,
+ * hipEventSynchronize*, hipCtxSynchronize*, hipMemcpy*.
+ */
+size_t pysync_sync_symbol(const char *frame, size_t n);
+
+/*
+ * Parses a py-spy Python frame "function (path.py:line)" (or "(path.py)").
+ * @return true and appends "path.py(line): function" to label when it is one.
+ */
+bool pysync_python_frame(const char *frame, size_t n, struct sbuf *label);
+
+/*
+ * "Inside torch": the frame's file path has a directory component named
+ * exactly "torch" ("torch/cuda/__init__.py", ".../site-packages/torch/nn/x.py");
+ * "torch_xla/", "mytorch/" or "torchvision/" are not inside torch. path is
+ * the file path only (py-spy: inside the parentheses; trace frames
+ * "path.py(line): function": before the '(').
+ */
+bool pysync_in_torch(const char *path, size_t n);
+
+/* 95% Wilson score interval for k successes out of n (z = 1.96). n = 0 gives
+ * [0, 1]. */
+void pysync_wilson(double k, double n, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * pysync_out.h — write the py-spy hidden-sync table (pysync.h) as text,
+ * Markdown or JSON.
+ *
+ * Text (fits 100 columns):
+ *   py-spy samples: 3000 in 'wall.folded', 620 in blocking CUDA calls (20.7%, 95% CI 19.3-22.2%)
+ *
+ *     #  samples  share  95% CI       site                       sync call
+ *     1      450  15.0%  13.8-16.3%   engine.py(240): step       cudaStreamSynchronize
+ *     ...
+ *   then one "fix" line per non-noise site.
+ *
+ * JSON schema "gpuflame.syncs.folded/1": see docs/report.md.
+ *
+ * Layer: write.
+ */
+#ifndef GF_PYSYNC_OUT_H
+#define GF_PYSYNC_OUT_H
+
+#include "stacks/ops/pysync.h"
+#include "base/sbuf.h"
+
+enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2 };
+
+/* The article's advice for a blocking symbol (cudaStreamSynchronize, ...). */
+const char *pysync_out_fix(const char *symbol);
+
+void pysync_out(const struct pysync_result *r, const char *fname, int format, struct sbuf *out);
+
+#endif

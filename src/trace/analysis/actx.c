@@ -1,0 +1,669 @@
+/* actx.c — shared derived data for the analyses (see actx.h). */
+#include "trace/analysis/actx.h"
+
+#include "stacks/ops/pysync.h"
+#include "trace/analysis/steps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t pick_device(const struct trace *t)
+{
+	uint32_t best = TRACE_NONE;
+	uint32_t th = t->nsteps ? t->steps[0].thread : TRACE_NONE;
+	for (int pass = 0; pass < 2 && best == TRACE_NONE; pass++) {
+		for (uint32_t i = 0; i < t->ndev; i++) {
+			if (pass == 0 && (th == TRACE_NONE || t->dev[i].launch_thread != th))
+				continue;
+			if (best == TRACE_NONE || t->dev[i].act_ns > t->dev[best].act_ns)
+				best = i;
+		}
+	}
+	return best;
+}
+
+static uint32_t site_walk(const struct trace *t, uint32_t ri);
+
+/* Name classes for actx_site, per pool id. */
+enum { NC_UNKNOWN = 0, NC_OTHER, NC_TORCH_SRC, NC_USER_SRC };
+
+static unsigned name_class(const struct trace *t, uint8_t *cls, uint32_t name)
+{
+	if (!cls[name]) {
+		const char *nm = pool_str(t->names, name);
+		if (!actx_is_source_frame(nm))
+			cls[name] = NC_OTHER;
+		else
+			cls[name] = pysync_in_torch(nm, (size_t)(strchr(nm, '(') - nm)) ? NC_TORCH_SRC : NC_USER_SRC;
+	}
+	return cls[name];
+}
+
+/* site_pref/site_src/nonrt for every range in one forward pass: a range
+ * inherits its parent's answers unless it is one itself. */
+static void sites_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	size_t n = t->nr ? t->nr : 1;
+	uint32_t np = pool_count(t->names);
+	uint8_t *cls = gf_xcalloc(np ? np : 1, 1);
+	c->site_pref = gf_xmalloc(n * sizeof *c->site_pref);
+	c->site_src = gf_xmalloc(n * sizeof *c->site_src);
+	c->nonrt = gf_xmalloc(n * sizeof *c->nonrt);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		uint32_t p = r->parent, pref = TRACE_NONE, src = TRACE_NONE, nrt = TRACE_NONE;
+		if (p != TRACE_NONE && p < i) {
+			pref = c->site_pref[p];
+			src = c->site_src[p];
+			nrt = t->r[p].kind < TR_RUNTIME ? p : c->nonrt[p];
+		} else if (p != TRACE_NONE) {
+			/* a parent after its child (the model never builds one): walk */
+			for (uint32_t q = p; q != TRACE_NONE; q = t->r[q].parent) {
+				if (t->r[q].kind != TR_PYTHON)
+					continue;
+				unsigned k = name_class(t, cls, t->r[q].name);
+				if (k != NC_OTHER && src == TRACE_NONE)
+					src = q;
+				if (k == NC_USER_SRC) {
+					pref = q;
+					break;
+				}
+			}
+			nrt = p;
+			while (nrt != TRACE_NONE && t->r[nrt].kind >= TR_RUNTIME)
+				nrt = t->r[nrt].parent;
+		}
+		if (r->kind == TR_PYTHON && r->name < np) {
+			unsigned k = name_class(t, cls, r->name);
+			if (k != NC_OTHER)
+				src = i;
+			if (k == NC_USER_SRC)
+				pref = i;
+		}
+		c->site_pref[i] = pref;
+		c->site_src[i] = src;
+		c->nonrt[i] = nrt;
+	}
+	free(cls);
+}
+
+/* Leaves: the end of each activity on the device (INT64_MIN for others and
+ * padding); each inner node the max of its two children; node 1 the root. */
+static void endmax_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	size_t L = 1;
+	while (L < t->nact)
+		L *= 2;
+	c->endleaves = L;
+	c->endmax = gf_xmalloc(2 * L * sizeof *c->endmax);
+	for (size_t i = 0; i < L; i++)
+		c->endmax[L + i] = i < t->nact && actx_on_dev(c, &t->act[i]) ? t->act[i].end : INT64_MIN;
+	for (size_t i = L; i-- > 1;)
+		c->endmax[i] = GF_MAX(c->endmax[2 * i], c->endmax[2 * i + 1]);
+}
+
+static const struct trace_range *sort_r;
+
+static int cmp_by_start(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	if (sort_r[a].start != sort_r[b].start)
+		return sort_r[a].start < sort_r[b].start ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Every thread's ranges merged by start (each thread's are sorted already). */
+static void by_start_init(struct actx *c)
+{
+	const struct trace *t = c->t;
+	c->by_start = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->by_start);
+	for (uint32_t i = 0; i < t->nr; i++)
+		c->by_start[i] = i;
+	sort_r = t->r;
+	qsort(c->by_start, t->nr, sizeof *c->by_start, cmp_by_start);
+	sort_r = NULL;
+}
+
+uint32_t actx_range_lower(const struct actx *c, gf_ns ts)
+{
+	const struct trace *t = c->t;
+	uint32_t l = 0, h = t->nr;
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[c->by_start[m]].start < ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
+{
+	memset(c, 0, sizeof *c);
+	c->t = t;
+	c->device = -1;
+	if (device >= 0) {
+		c->dev = trace_device_index(t, device);
+		if (c->dev == TRACE_NONE) {
+			sbuf_setf(err, "no GPU activity on device %d", device);
+			return GF_EUSAGE;
+		}
+	} else {
+		c->dev = pick_device(t);
+	}
+	if (c->dev != TRACE_NONE) {
+		c->device = t->dev[c->dev].device;
+		c->busy = trace_busy(t, c->dev, &c->nbusy);
+	}
+	c->busy_pre = gf_xmalloc((c->nbusy + 1) * sizeof *c->busy_pre);
+	c->busy_pre[0] = 0;
+	for (size_t i = 0; i < c->nbusy; i++)
+		c->busy_pre[i + 1] = c->busy_pre[i] + ((uint64_t)c->busy[2 * i + 1] - (uint64_t)c->busy[2 * i]);
+	c->first_act = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->first_act);
+	c->blk = gf_xcalloc(t->nr ? t->nr : 1, 1);
+	for (uint32_t i = 0; i < t->nr; i++)
+		c->first_act[i] = TRACE_NONE;
+	for (uint32_t a = 0; a < t->nact; a++) {
+		const struct trace_act *x = &t->act[a];
+		if (x->launch != TRACE_NONE && x->launch < t->nr && c->first_act[x->launch] == TRACE_NONE)
+			c->first_act[x->launch] = a;
+		if (actx_on_dev(c, x) && x->end - x->start > c->max_act)
+			c->max_act = x->end - x->start;
+	}
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)
+			continue;
+		if (r->flags & TRF_SYNC) {
+			c->blk[i] = ACTX_B_SYNC;
+		} else if ((r->flags & TRF_MEMCPY) && c->first_act[i] != TRACE_NONE) {
+			const struct trace_act *x = &t->act[c->first_act[i]];
+			const char *nm = pool_str(t->names, x->name);
+			if (x->kind == TA_MEMCPY && strstr(nm, "Pageable"))
+				c->blk[i] = ACTX_B_PAGEABLE;
+		}
+		if (c->blk[i])
+			c->nblocking++;
+	}
+	sites_init(c);
+	trace_walk_init(&c->walk, t);
+	endmax_init(c);
+	by_start_init(c);
+	return GF_OK;
+}
+
+void actx_release(struct actx *c)
+{
+	free(c->first_act);
+	free(c->blk);
+	free(c->site_pref);
+	free(c->site_src);
+	free(c->nonrt);
+	trace_walk_release(&c->walk);
+	free(c->endmax);
+	free(c->by_start);
+	free(c->busy_pre);
+	memset(c, 0, sizeof *c);
+}
+
+uint32_t actx_act_from(const struct actx *c, gf_ns lo)
+{
+	const struct trace *t = c->t;
+	uint32_t i = trace_act_lower(t, lo);
+	gf_ns back = lo - c->max_act;
+	while (i > 0 && t->act[i - 1].start >= back)
+		i--;
+	return i;
+}
+
+size_t actx_straddlers(const struct actx *c, gf_ns lo, uint32_t **v, size_t *cap)
+{
+	const struct trace *t = c->t;
+	size_t k = 0;
+	if (!c->endmax || !t->nact)
+		return 0;
+	uint32_t lim = trace_act_lower(t, lo); /* activities before it start before lo */
+	/* depth-first over the nodes meeting [0, lim) whose max end is > lo */
+	struct { size_t node, a, b; } st[2 * 64];
+	size_t sp = 0;
+	st[sp].node = 1, st[sp].a = 0, st[sp].b = c->endleaves, sp++;
+	while (sp) {
+		sp--;
+		size_t node = st[sp].node, a = st[sp].a, b = st[sp].b;
+		if (a >= lim || c->endmax[node] <= lo)
+			continue;
+		if (b - a == 1) {
+			if (k == *cap) {
+				*cap = *cap ? 2 * *cap : 64;
+				*v = gf_xreallocarray(*v, *cap, sizeof **v);
+			}
+			(*v)[k++] = (uint32_t)a;
+			continue;
+		}
+		size_t m = a + (b - a) / 2;
+		st[sp].node = 2 * node + 1, st[sp].a = m, st[sp].b = b, sp++;
+		st[sp].node = 2 * node, st[sp].a = a, st[sp].b = m, sp++;
+	}
+	return k;
+}
+
+size_t actx_busy_after(const struct actx *c, gf_ns ts)
+{
+	size_t lo = 0, hi = c->nbusy;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (c->busy[2 * m + 1] <= ts)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+static int cmp_ns(const void *a, const void *b);
+static gf_ns mid2(gf_ns a, gf_ns b);
+
+gf_ns actx_measure_in(const gf_ns *v, size_t n, const uint64_t *pre, gf_ns lo, gf_ns hi)
+{
+	if (hi <= lo || !n || !pre)
+		return 0;
+	size_t i0 = 0, h = n;
+	while (i0 < h) { /* first pair ending after lo */
+		size_t m = i0 + (h - i0) / 2;
+		if (v[2 * m + 1] <= lo)
+			i0 = m + 1;
+		else
+			h = m;
+	}
+	size_t i1 = i0;
+	h = n;
+	while (i1 < h) { /* first pair starting at or after hi */
+		size_t m = i1 + (h - i1) / 2;
+		if (v[2 * m] < hi)
+			i1 = m + 1;
+		else
+			h = m;
+	}
+	if (i1 <= i0)
+		return 0;
+	/* whole pairs i0..i1-1, less what lies before lo and after hi (the
+	 * exact sum fits; unsigned arithmetic wraps back to it) */
+	uint64_t s = pre[i1] - pre[i0];
+	if (v[2 * i0] < lo)
+		s -= (uint64_t)lo - (uint64_t)v[2 * i0];
+	if (v[2 * (i1 - 1) + 1] > hi)
+		s -= (uint64_t)v[2 * (i1 - 1) + 1] - (uint64_t)hi;
+	return (gf_ns)s;
+}
+
+gf_ns actx_busy_in(const struct actx *c, gf_ns lo, gf_ns hi)
+{
+	return actx_measure_in(c->busy, c->nbusy, c->busy_pre, lo, hi);
+}
+
+void actx_pairs_add(struct actx_pairs *p, gf_ns a, gf_ns b)
+{
+	if (b <= a)
+		return;
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 16;
+		p->v = gf_xreallocarray(p->v, p->cap, 2 * sizeof *p->v);
+	}
+	p->v[2 * p->n] = a;
+	p->v[2 * p->n + 1] = b;
+	p->n++;
+}
+
+void actx_pairs_seal(struct actx_pairs *p)
+{
+	free(p->pre);
+	p->pre = gf_xmalloc((p->n + 1) * sizeof *p->pre);
+	p->pre[0] = 0;
+	for (size_t i = 0; i < p->n; i++)
+		p->pre[i + 1] = p->pre[i] + ((uint64_t)p->v[2 * i + 1] - (uint64_t)p->v[2 * i]);
+}
+
+gf_ns actx_pairs_in(const struct actx_pairs *p, gf_ns lo, gf_ns hi)
+{
+	return actx_measure_in(p->v, p->n, p->pre, lo, hi);
+}
+
+void actx_pairs_release(struct actx_pairs *p)
+{
+	free(p->v);
+	free(p->pre);
+	memset(p, 0, sizeof *p);
+}
+
+void actx_span_add(struct actx_span *o, gf_ns a, gf_ns b)
+{
+	if (b <= a)
+		return;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 16;
+		o->s = gf_xreallocarray(o->s, o->cap, sizeof *o->s);
+		o->e = gf_xreallocarray(o->e, o->cap, sizeof *o->e);
+	}
+	o->s[o->n] = a;
+	o->e[o->n] = b;
+	o->n++;
+}
+
+void actx_span_seal(struct actx_span *o)
+{
+	if (o->n) {
+		qsort(o->s, o->n, sizeof *o->s, cmp_ns);
+		qsort(o->e, o->n, sizeof *o->e, cmp_ns);
+	}
+	o->ps = gf_xmalloc((o->n + 1) * sizeof *o->ps);
+	o->pe = gf_xmalloc((o->n + 1) * sizeof *o->pe);
+	o->ps[0] = o->pe[0] = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		o->ps[i + 1] = o->ps[i] + (uint64_t)o->s[i];
+		o->pe[i + 1] = o->pe[i] + (uint64_t)o->e[i];
+	}
+}
+
+static size_t count_lt(const gf_ns *v, size_t n, gf_ns x)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m] < x)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+static uint64_t span_f(const struct actx_span *o, gf_ns x)
+{
+	size_t a = count_lt(o->s, o->n, x), b = count_lt(o->e, o->n, x);
+	return (uint64_t)a * (uint64_t)x - o->ps[a] - ((uint64_t)b * (uint64_t)x - o->pe[b]);
+}
+
+gf_ns actx_span_in(const struct actx_span *o, gf_ns lo, gf_ns hi)
+{
+	if (hi <= lo || !o->n)
+		return 0;
+	return (gf_ns)(span_f(o, hi) - span_f(o, lo));
+}
+
+void actx_span_release(struct actx_span *o)
+{
+	free(o->s);
+	free(o->e);
+	free(o->ps);
+	free(o->pe);
+	memset(o, 0, sizeof *o);
+}
+
+void actx_kth_init(struct actx_kth *w, const gf_ns *v, size_t n)
+{
+	memset(w, 0, sizeof *w);
+	w->n = n;
+	w->vals = gf_xmalloc((n ? n : 1) * sizeof *w->vals);
+	memcpy(w->vals, v, n * sizeof *v);
+	qsort(w->vals, n, sizeof *w->vals, cmp_ns);
+	size_t d = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!d || w->vals[d - 1] != w->vals[i])
+			w->vals[d++] = w->vals[i];
+	unsigned L = 1;
+	while (L < 32 && ((size_t)1 << L) < d)
+		L++;
+	w->levels = L;
+	uint32_t *cur = gf_xmalloc((n ? n : 1) * sizeof *cur), *nxt = gf_xmalloc((n ? n : 1) * sizeof *nxt);
+	for (size_t i = 0; i < n; i++) {
+		size_t l = 0, h = d;
+		while (l < h) {
+			size_t m = l + (h - l) / 2;
+			if (w->vals[m] < v[i])
+				l = m + 1;
+			else
+				h = m;
+		}
+		cur[i] = (uint32_t)l;
+	}
+	size_t nw = n / 64 + 1;
+	w->bits = gf_xcalloc(L, sizeof *w->bits);
+	w->ones = gf_xcalloc(L, sizeof *w->ones);
+	w->zeros = gf_xcalloc(L, sizeof *w->zeros);
+	for (unsigned lv = L; lv-- > 0;) {
+		uint64_t *b = gf_xcalloc(nw, sizeof *b);
+		uint32_t *o = gf_xmalloc(nw * sizeof *o);
+		size_t z = 0;
+		for (size_t i = 0; i < n; i++)
+			if (cur[i] >> lv & 1)
+				b[i / 64] |= (uint64_t)1 << (i % 64);
+			else
+				z++;
+		uint32_t acc = 0;
+		for (size_t k = 0; k < nw; k++) {
+			o[k] = acc;
+			acc += (uint32_t)__builtin_popcountll(b[k]);
+		}
+		/* stable: zeros first, then ones */
+		size_t zi = 0, oi = z;
+		for (size_t i = 0; i < n; i++)
+			nxt[(cur[i] >> lv & 1) ? oi++ : zi++] = cur[i];
+		uint32_t *tmp = cur;
+		cur = nxt;
+		nxt = tmp;
+		w->bits[lv] = b;
+		w->ones[lv] = o;
+		w->zeros[lv] = z;
+	}
+	free(cur);
+	free(nxt);
+}
+
+static size_t kth_rank1(const struct actx_kth *w, unsigned lv, size_t i)
+{
+	uint64_t word = w->bits[lv][i / 64] & (((uint64_t)1 << (i % 64)) - 1);
+	return w->ones[lv][i / 64] + (size_t)__builtin_popcountll(word);
+}
+
+gf_ns actx_kth_at(const struct actx_kth *w, size_t l, size_t r, size_t k)
+{
+	size_t val = 0;
+	for (unsigned lv = w->levels; lv-- > 0;) {
+		size_t ol = kth_rank1(w, lv, l), orr = kth_rank1(w, lv, r);
+		size_t zl = l - ol, zr = r - orr;
+		if (k < zr - zl) {
+			l = zl;
+			r = zr;
+		} else {
+			k -= zr - zl;
+			l = w->zeros[lv] + ol;
+			r = w->zeros[lv] + orr;
+			val |= (size_t)1 << lv;
+		}
+	}
+	return w->vals[val];
+}
+
+gf_ns actx_kth_median(const struct actx_kth *w, size_t l, size_t r)
+{
+	size_t m = r > l ? r - l : 0;
+	if (!m)
+		return 0;
+	if (m & 1)
+		return actx_kth_at(w, l, r, m / 2);
+	return mid2(actx_kth_at(w, l, r, m / 2 - 1), actx_kth_at(w, l, r, m / 2));
+}
+
+void actx_kth_release(struct actx_kth *w)
+{
+	for (unsigned lv = 0; lv < w->levels; lv++) {
+		free(w->bits ? w->bits[lv] : NULL);
+		free(w->ones ? w->ones[lv] : NULL);
+	}
+	free(w->bits);
+	free(w->ones);
+	free(w->zeros);
+	free(w->vals);
+	memset(w, 0, sizeof *w);
+}
+
+gf_ns actx_next_busy(const struct actx *c, gf_ns ts)
+{
+	size_t i = actx_busy_after(c, ts);
+	if (i >= c->nbusy)
+		return INT64_MAX;
+	if (c->busy[2 * i] <= ts)
+		return -1;
+	return c->busy[2 * i];
+}
+
+bool actx_is_source_frame(const char *s)
+{
+	/* "path(123): func" */
+	const char *p = strchr(s, '(');
+	if (!p || p == s || s[0] == '<')
+		return false;
+	const char *q = p + 1;
+	if (*q < '0' || *q > '9')
+		return false;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	return q[0] == ')' && q[1] == ':';
+}
+
+uint32_t actx_site(const struct actx *c, uint32_t ri)
+{
+	if (c->site_pref)
+		return c->site_pref[ri] != TRACE_NONE ? c->site_pref[ri] : c->site_src[ri];
+	return site_walk(c->t, ri);
+}
+
+/* The definition, by walking the parent chain (before actx_init). */
+static uint32_t site_walk(const struct trace *t, uint32_t ri)
+{
+	uint32_t fallback = TRACE_NONE;
+	for (uint32_t i = ri; i != TRACE_NONE; i = t->r[i].parent) {
+		if (t->r[i].kind != TR_PYTHON)
+			continue;
+		const char *nm = trace_rname(t, i);
+		if (!actx_is_source_frame(nm))
+			continue;
+		if (fallback == TRACE_NONE)
+			fallback = i;
+		const char *p = strchr(nm, '(');
+		if (!pysync_in_torch(nm, (size_t)(p - nm)))
+			return i;
+	}
+	return fallback;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	gf_ns x = *(const gf_ns *)a, y = *(const gf_ns *)b;
+	return (x > y) - (x < y);
+}
+
+static gf_ns mid2(gf_ns a, gf_ns b);
+
+gf_ns actx_median(gf_ns *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_ns);
+	if (n & 1)
+		return v[n / 2];
+	return mid2(v[n / 2 - 1], v[n / 2]);
+}
+
+static int cmp_wval(const void *pa, const void *pb)
+{
+	const struct actx_wval *a = pa, *b = pb;
+	return (a->v > b->v) - (a->v < b->v);
+}
+
+/* The value at 0-based position k of the multiset (v sorted). */
+static gf_ns wval_at(const struct actx_wval *v, size_t n, uint64_t k)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (k < v[i].w)
+			return v[i].v;
+		k -= v[i].w;
+	}
+	return n ? v[n - 1].v : 0;
+}
+
+gf_ns actx_wmedian(struct actx_wval *v, size_t n)
+{
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += v[i].w;
+	if (!total)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_wval);
+	if (total & 1)
+		return wval_at(v, n, total / 2);
+	return mid2(wval_at(v, n, total / 2 - 1), wval_at(v, n, total / 2));
+}
+
+void actx_cover_init(struct actx_cover *cv, const struct steps_result *st)
+{
+	cv->n = 0;
+	cv->starts = gf_xmalloc((st->n ? st->n : 1) * sizeof *cv->starts);
+	cv->ends = gf_xmalloc((st->n ? st->n : 1) * sizeof *cv->ends);
+	for (size_t i = 0; i < st->n; i++) {
+		if (st->rows[i].warmup && st->nsteady)
+			continue;
+		cv->starts[cv->n] = st->rows[i].start;
+		cv->ends[cv->n] = st->rows[i].end;
+		cv->n++;
+	}
+	qsort(cv->starts, cv->n, sizeof *cv->starts, cmp_ns);
+	qsort(cv->ends, cv->n, sizeof *cv->ends, cmp_ns);
+}
+
+/* Elements of sorted v[0..n) that are <= ts. */
+static size_t count_le(const gf_ns *v, size_t n, gf_ns ts)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m] <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts)
+{
+	/* windows started by ts minus those ended by ts (start <= end) */
+	size_t a = count_le(cv->starts, cv->n, ts), b = count_le(cv->ends, cv->n, ts);
+	return a > b ? a - b : 0;
+}
+
+void actx_cover_release(struct actx_cover *cv)
+{
+	free(cv->starts);
+	free(cv->ends);
+	memset(cv, 0, sizeof *cv);
+}
+
+static gf_ns mid2(gf_ns a, gf_ns b)
+{
+	/* (a + b) / 2 without overflow, half to even */
+	gf_ns s = a / 2 + b / 2, r = a % 2 + b % 2; /* r in -2..2 */
+	if (r == 2)
+		s += 1;
+	else if (r == -2)
+		s -= 1;
+	else if (r == 1 || r == -1) {
+		/* exactly .5 away: round to even */
+		if (s % 2 != 0)
+			s += r;
+	}
+	return s;
+}

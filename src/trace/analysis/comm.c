@@ -1,0 +1,324 @@
+/* comm.c — NCCL time, overlap, exposed communication, straggler (see comm.h). */
+#include "trace/analysis/comm.h"
+
+#include "base/vec.h"
+#include "trace/analysis/gaps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef VEC(gf_ns) nsvec;
+
+/* Merged union of the device's kernels with (is_nccl == want). */
+static void kunion(const struct actx *c, bool want, nsvec *u)
+{
+	const struct trace *t = c->t;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !!(a->flags & TAF_NCCL) != want)
+			continue;
+		if (a->end <= a->start)
+			continue;
+		if (u->n && a->start <= u->v[u->n - 1]) {
+			if (a->end > u->v[u->n - 1])
+				u->v[u->n - 1] = a->end;
+			continue;
+		}
+		vec_push(u, a->start);
+		vec_push(u, a->end);
+	}
+}
+
+/* Index (even) of the first pair of u whose end is > lo: pairs before it
+ * cannot meet [lo, ...). */
+static size_t first_after(const nsvec *u, gf_ns lo)
+{
+	size_t l = 0, h = u->n / 2;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (u->v[2 * m + 1] <= lo)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return 2 * l;
+}
+
+/* |u ∩ [lo, hi)|: only the pairs that meet the window are visited, so a
+ * step costs O(log n + its pairs), not O(n). */
+static gf_ns measure(const nsvec *u, gf_ns lo, gf_ns hi)
+{
+	gf_ns s = 0;
+	for (size_t i = first_after(u, lo); i + 1 < u->n && u->v[i] < hi; i += 2)
+		s += actx_overlap(u->v[i], u->v[i + 1], lo, hi);
+	return s;
+}
+
+/* |a ∩ b ∩ [lo, hi)| by a two-pointer sweep over the pairs that meet the
+ * window (pairs ending by lo or starting at hi or later add nothing). */
+static gf_ns inter(const nsvec *a, const nsvec *b, gf_ns lo, gf_ns hi)
+{
+	gf_ns s = 0;
+	size_t i = first_after(a, lo), j = first_after(b, lo);
+	while (i + 1 < a->n && j + 1 < b->n && a->v[i] < hi && b->v[j] < hi) {
+		gf_ns x0 = a->v[i] > b->v[j] ? a->v[i] : b->v[j];
+		gf_ns x1 = a->v[i + 1] < b->v[j + 1] ? a->v[i + 1] : b->v[j + 1];
+		if (x1 > x0)
+			s += actx_overlap(x0, x1, lo, hi);
+		if (a->v[i + 1] < b->v[j + 1])
+			i += 2;
+		else
+			j += 2;
+	}
+	return s;
+}
+
+/* u (sorted disjoint pairs) with prefix sums of its lengths: |u ∩ [lo, hi)|
+ * in O(log n), so a step costs no scan of the pairs it holds (nested or
+ * overlapping steps would make that steps x pairs). */
+struct pmeasure {
+	const nsvec *u;
+	uint64_t *pre;
+};
+
+static void pmeasure_init(struct pmeasure *p, const nsvec *u)
+{
+	size_t n = u->n / 2;
+	p->u = u;
+	p->pre = gf_xmalloc((n + 1) * sizeof *p->pre);
+	p->pre[0] = 0;
+	for (size_t i = 0; i < n; i++)
+		p->pre[i + 1] = p->pre[i] + ((uint64_t)u->v[2 * i + 1] - (uint64_t)u->v[2 * i]);
+}
+
+static gf_ns pmeasure_in(const struct pmeasure *p, gf_ns lo, gf_ns hi)
+{
+	return actx_measure_in(p->u->v, p->u->n / 2, p->pre, lo, hi);
+}
+
+/* a ∩ b as sorted disjoint pairs (the pieces inter() sums). */
+static void inter_pairs(const nsvec *a, const nsvec *b, nsvec *out)
+{
+	size_t i = 0, j = 0;
+	while (i + 1 < a->n && j + 1 < b->n) {
+		gf_ns x0 = a->v[i] > b->v[j] ? a->v[i] : b->v[j];
+		gf_ns x1 = a->v[i + 1] < b->v[j + 1] ? a->v[i + 1] : b->v[j + 1];
+		if (x1 > x0) {
+			vec_push(out, x0);
+			vec_push(out, x1);
+		}
+		if (a->v[i + 1] < b->v[j + 1])
+			i += 2;
+		else
+			j += 2;
+	}
+}
+
+int comm_analyze(const struct actx *c, const struct steps_result *st, struct comm_result *r)
+{
+	const struct trace *t = c->t;
+	memset(r, 0, sizeof *r);
+	r->n = st->n;
+	r->rows = gf_xcalloc(st->n ? st->n : 1, sizeof *r->rows);
+	if (c->dev == TRACE_NONE)
+		return GF_OK;
+	for (uint32_t i = 0; i < t->nact; i++)
+		if (actx_on_dev(c, &t->act[i]) && t->act[i].kind == TA_KERNEL && (t->act[i].flags & TAF_NCCL))
+			r->kernels++;
+	if (!r->kernels)
+		return GF_OK;
+	nsvec cu = VEC_INIT, pu = VEC_INIT;
+	kunion(c, true, &cu);
+	kunion(c, false, &pu);
+	r->hta_comm = measure(&cu, INT64_MIN, INT64_MAX);
+	r->hta_overlap = inter(&cu, &pu, INT64_MIN, INT64_MAX);
+	nsvec iu = VEC_INIT;
+	inter_pairs(&cu, &pu, &iu);
+	struct pmeasure pc, pi;
+	pmeasure_init(&pc, &cu);
+	pmeasure_init(&pi, &iu);
+	struct comm_row sum = { 0 };
+	size_t m = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct step_row *row = &st->rows[i];
+		struct comm_row *x = &r->rows[i];
+		x->comm = pmeasure_in(&pc, row->start, row->end);
+		x->overlap = pmeasure_in(&pi, row->start, row->end);
+		x->exposed = x->comm - x->overlap;
+		if (row->warmup && st->nsteady)
+			continue;
+		sum.comm += x->comm;
+		sum.overlap += x->overlap;
+		sum.exposed += x->exposed;
+		m++;
+	}
+	r->steady.comm = gaps_mean(sum.comm, m);
+	r->steady.overlap = gaps_mean(sum.overlap, m);
+	r->steady.exposed = gaps_mean(sum.exposed, m);
+	free(pc.pre);
+	free(pi.pre);
+	vec_free(&iu);
+	vec_free(&cu);
+	vec_free(&pu);
+	return GF_OK;
+}
+
+void comm_release(struct comm_result *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+static int cmp_win(const void *a, const void *b)
+{
+	const gf_ns *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
+		      size_t *n)
+{
+	const struct trace *t = c->t;
+	VEC(struct coll) v = VEC_INIT;
+	if (c->dev != TRACE_NONE && st->n) {
+		/* the union of the step windows: a kernel whose start lies in
+		 * any step counts once, however many steps hold it (nested or
+		 * overlapping steps would otherwise copy it once per step) */
+		gf_ns *w = gf_xmalloc(2 * st->n * sizeof *w);
+		size_t nw = 0;
+		for (size_t s = 0; s < st->n; s++)
+			if (st->rows[s].end > st->rows[s].start) {
+				w[2 * nw] = st->rows[s].start;
+				w[2 * nw + 1] = st->rows[s].end;
+				nw++;
+			}
+		qsort(w, nw, 2 * sizeof *w, cmp_win);
+		size_t m = 0;
+		for (size_t i = 0; i < nw; i++) {
+			if (m && w[2 * i] <= w[2 * m - 1]) {
+				if (w[2 * i + 1] > w[2 * m - 1])
+					w[2 * m - 1] = w[2 * i + 1];
+				continue;
+			}
+			w[2 * m] = w[2 * i];
+			w[2 * m + 1] = w[2 * i + 1];
+			m++;
+		}
+		size_t k = 0;
+		for (uint32_t i = m ? trace_act_lower(t, w[0]) : t->nact; i < t->nact; i++) {
+			const struct trace_act *a = &t->act[i];
+			while (k < m && w[2 * k + 1] <= a->start)
+				k++;
+			if (k >= m)
+				break;
+			if (a->start < w[2 * k])
+				continue;
+			if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
+				continue;
+			struct coll x = { a->name, a->start, a->end - a->start };
+			vec_push(&v, x);
+		}
+		free(w);
+	}
+	*out = v.v;
+	*n = v.n;
+}
+
+/* Occurrence numbers: occ[i] = how many earlier entries share colls[i].name. */
+struct occ {
+	uint32_t name;
+	uint64_t k;
+	gf_ns dur;
+};
+
+static int cmp_occ(const void *a, const void *b)
+{
+	const struct occ *x = a, *y = b;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+static struct occ *make_occ(const struct coll *c, size_t n)
+{
+	struct occ *o = gf_xcalloc(n ? n : 1, sizeof *o);
+	for (size_t i = 0; i < n; i++) {
+		o[i].name = c[i].name;
+		o[i].dur = c[i].dur;
+		o[i].k = i; /* position; made an occurrence number after sorting */
+	}
+	qsort(o, n, sizeof *o, cmp_occ); /* by name, then position */
+	for (size_t i = 0; i < n; i++)
+		o[i].k = (i > 0 && o[i - 1].name == o[i].name) ? o[i - 1].k + 1 : 0;
+	return o;
+}
+
+int comm_straggler(struct coll *const *colls, const size_t *ncolls, size_t nranks,
+		   struct strag_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->nranks = nranks;
+	r->r = gf_xcalloc(nranks ? nranks : 1, sizeof *r->r);
+	r->straggler = -1;
+	if (nranks < 2)
+		return GF_OK;
+	struct occ **o = gf_xcalloc(nranks, sizeof *o);
+	size_t *pos = gf_xcalloc(nranks, sizeof *pos);
+	for (size_t k = 0; k < nranks; k++)
+		o[k] = make_occ(colls[k], ncolls[k]);
+	gf_ns *d = gf_xcalloc(nranks, sizeof *d);
+	/* walk rank 0's instances; find each in the other ranks (sorted merge) */
+	for (size_t i = 0; i < ncolls[0]; i++) {
+		const struct occ *x = &o[0][i];
+		bool all = true;
+		d[0] = x->dur;
+		for (size_t k = 1; k < nranks; k++) {
+			while (pos[k] < ncolls[k] && cmp_occ(&o[k][pos[k]], x) < 0)
+				pos[k]++;
+			if (pos[k] >= ncolls[k] || cmp_occ(&o[k][pos[k]], x) != 0) {
+				all = false;
+				continue;
+			}
+			d[k] = o[k][pos[k]].dur;
+		}
+		if (!all) {
+			r->unmatched++;
+			continue;
+		}
+		r->matched++;
+		size_t mi = 0;
+		for (size_t k = 1; k < nranks; k++)
+			if (d[k] < d[mi])
+				mi = k;
+		r->r[mi].last++;
+		for (size_t k = 0; k < nranks; k++)
+			r->r[k].wait += d[k] - d[mi];
+	}
+	if (r->matched) {
+		long best = 0;
+		for (size_t k = 1; k < nranks; k++) {
+			const struct strag_rank *a = &r->r[k], *b = &r->r[best];
+			if (a->last > b->last || (a->last == b->last && a->wait < b->wait))
+				best = (long)k;
+		}
+		r->straggler = best;
+		r->clear = true;
+		for (size_t k = 0; k < nranks; k++)
+			if ((long)k != best && r->r[k].last >= r->r[best].last)
+				r->clear = false;
+	}
+	for (size_t k = 0; k < nranks; k++)
+		free(o[k]);
+	free(o);
+	free(pos);
+	free(d);
+	return GF_OK;
+}
+
+void comm_straggler_release(struct strag_result *r)
+{
+	free(r->r);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,834 @@
+/*
+ * fold.c — the folders (see fold.h): gpu, cpu, wall, idle and calls weights
+ * over the trace model, in one pass each. Host stacks are memoised per host
+ * range (node_of; with --max-depth per shown range and shown parent, see
+ * node_for), so a stack costs O(1) amortised per activity; host time is
+ * cut into segments by one stack sweep per thread (trace_wsweep) and
+ * intersected with the window with a monotone pointer. Weights are summed as
+ * self weights per tree node and totalled bottom-up at the end.
+ */
+#include "trace/analysis/fold.h"
+
+#include "base/num.h"
+#include "trace/model/trace_walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fold_opts_init(struct fold_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->weight = FW_GPU;
+	o->levels = FL_DEFAULT;
+	o->step_lo = o->step_hi = KEV_NONE;
+	o->unit = FU_US;
+}
+
+const char *fold_weight_name(int w)
+{
+	static const char *const n[] = { "gpu", "cpu", "wall", "idle", "calls" };
+	return w >= 0 && w < 5 ? n[w] : "?";
+}
+
+static const char *const level_names[] = { "step", "annotation", "python", "module", "op", "runtime" };
+
+int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err)
+{
+	unsigned lv = 0;
+	const char *p = s;
+	for (;;) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+		unsigned k = 0;
+		while (k < GF_ARRAY_LEN(level_names) &&
+		       !(strlen(level_names[k]) == n && !memcmp(level_names[k], p, n)))
+			k++;
+		if (k == GF_ARRAY_LEN(level_names)) {
+			sbuf_setf(err, "invalid stack level '%.*s'; valid levels are: step, annotation, python, module, op, runtime",
+				  (int)n, p);
+			return GF_EUSAGE;
+		}
+		lv |= 1u << k;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	*levels = lv;
+	return GF_OK;
+}
+
+void fold_levels_str(unsigned levels, struct sbuf *out)
+{
+	bool first = true;
+	for (unsigned k = 0; k < GF_ARRAY_LEN(level_names); k++)
+		if (levels & (1u << k)) {
+			if (!first)
+				sbuf_addch(out, ',');
+			sbuf_addstr(out, level_names[k]);
+			first = false;
+		}
+}
+
+static bool is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+void fold_frame_name(const char *s, size_t n, bool python, struct sbuf *out)
+{
+	if (!n) {
+		sbuf_addstr(out, "[empty]");
+		return;
+	}
+	/* "# x" would read back as a comment line when it is the root frame */
+	size_t i0 = 0;
+	if (s[0] == '#' && (n == 1 || s[1] == ' ' || s[1] == '\t')) {
+		sbuf_addstr(out, "#_");
+		i0 = n == 1 ? 1 : 2;
+	}
+	for (size_t i = i0; i < n; i++) {
+		char c = s[i];
+		if (python && c == '0' && i + 2 < n && (s[i + 1] == 'x' || s[i + 1] == 'X') && is_hex(s[i + 2]) &&
+		    (i == 0 || !is_hex(s[i - 1]))) {
+			sbuf_addstr(out, "0x...");
+			i += 2;
+			while (i + 1 < n && is_hex(s[i + 1]))
+				i++;
+			continue;
+		}
+		if (c == ';')
+			c = ':';
+		else if ((unsigned char)c < ' ' || c == 0x7f)
+			c = ' ';
+		sbuf_addch(out, c);
+	}
+}
+
+struct folder {
+	struct trace *t;
+	const struct fold_opts *o;
+	struct ftree *tree;
+	unsigned levels;
+	int64_t *self;
+	size_t cap_self;
+	uint32_t nnames;
+	uint32_t *map_py, *map_other, *map_step, *map_leaf;
+	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
+	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet, KEPT_NONE = none */
+	uint32_t *kdepth_of;     /* max_depth, per kept range: shown frames down to it */
+	uint32_t *win_of;        /* max_depth, per kept range: node of its stack */
+	uint32_t *pre_of;        /* max_depth, per kept range: node of its innermost max_depth - 1 frames */
+	struct trace_walk walk;  /* host weights: O(log depth) sweep starts */
+	bool has_walk;
+	uint32_t *sync_anc;      /* per host range: nearest blocking ancestor-or-self (host weights) */
+	struct sbuf tmp, tmp2;
+	uint32_t *buf;
+	size_t bufcap;
+	uint32_t *frames;
+	size_t framecap;
+	gf_ns *win;              /* window pairs */
+	size_t nwin;
+	gf_ns *stepwin;          /* all selected/whole step windows (wall [untraced]) */
+	size_t nstepwin;
+	bool has_sel;
+	bool *step_thread;
+	uint32_t id_untraced, id_other, id_unattr;
+	int ovf;
+	int64_t total;
+	uint64_t items;
+	int64_t unattributed;
+};
+
+static uint32_t intern(struct folder *f, const char *s, size_t n)
+{
+	return pool_intern(f->tree->names, s, n);
+}
+
+static uint32_t *lazy_map(struct folder *f, uint32_t **m)
+{
+	if (!*m) {
+		*m = gf_xmalloc((size_t)(f->nnames ? f->nnames : 1) * sizeof **m);
+		for (uint32_t i = 0; i < f->nnames; i++)
+			(*m)[i] = UINT32_MAX;
+	}
+	return *m;
+}
+
+/* Tree name id of range ri's frame. */
+static uint32_t frame_id(struct folder *f, uint32_t ri)
+{
+	const struct trace_range *r = &f->t->r[ri];
+	const char *s = pool_str(f->t->names, r->name);
+	size_t n = pool_len(f->t->names, r->name);
+	uint32_t *m;
+	if ((r->flags & TRF_STEP) && !f->o->per_step) {
+		m = lazy_map(f, &f->map_step);
+		if (m[r->name] == UINT32_MAX) {
+			const char *h = memchr(s, '#', n);
+			sbuf_reset(&f->tmp);
+			fold_frame_name(s, h ? (size_t)(h - s) : n, false, &f->tmp);
+			m[r->name] = intern(f, f->tmp.buf, f->tmp.len);
+		}
+		return m[r->name];
+	}
+	bool py = r->kind == TR_PYTHON;
+	m = lazy_map(f, py ? &f->map_py : &f->map_other);
+	if (m[r->name] == UINT32_MAX) {
+		sbuf_reset(&f->tmp);
+		fold_frame_name(s, n, py, &f->tmp);
+		m[r->name] = intern(f, f->tmp.buf, f->tmp.len);
+	}
+	return m[r->name];
+}
+
+/* Tree name id of a plain name from the trace pool (API names). */
+static uint32_t plain_id(struct folder *f, uint32_t name)
+{
+	uint32_t *m = lazy_map(f, &f->map_other);
+	if (m[name] == UINT32_MAX) {
+		sbuf_reset(&f->tmp);
+		fold_frame_name(pool_str(f->t->names, name), pool_len(f->t->names, name), false, &f->tmp);
+		m[name] = intern(f, f->tmp.buf, f->tmp.len);
+	}
+	return m[name];
+}
+
+static uint32_t leaf_id(struct folder *f, const struct trace_act *a)
+{
+	uint32_t *m = lazy_map(f, &f->map_leaf);
+	if (m[a->name] != UINT32_MAX)
+		return m[a->name];
+	const char *s = pool_str(f->t->names, a->name);
+	size_t n = pool_len(f->t->names, a->name);
+	sbuf_reset(&f->tmp);
+	if (f->o->kernel_full) {
+		fold_frame_name(s, n, false, &f->tmp);
+	} else if (a->kind == TA_MEMCPY) {
+		sbuf_addstr(&f->tmp, "memcpy");
+	} else if (a->kind == TA_MEMSET) {
+		sbuf_addstr(&f->tmp, "memset");
+	} else {
+		kfamily_of(f->o->families, s, n, &f->tmp2);
+		fold_frame_name(f->tmp2.buf, f->tmp2.len, false, &f->tmp);
+	}
+	m[a->name] = intern(f, f->tmp.buf, f->tmp.len);
+	return m[a->name];
+}
+
+static bool keep(unsigned lv, const struct trace_range *r)
+{
+	if (r->flags & TRF_STEP)
+		return lv & FL_STEP;
+	switch (r->kind) {
+	case TR_ANNOTATION: return lv & FL_ANNOTATION;
+	case TR_PYTHON: return (lv & FL_PYTHON) || ((lv & FL_MODULE) && (r->flags & TRF_MODULE));
+	case TR_OP: return lv & FL_OP;
+	default: return lv & FL_RUNTIME;
+	}
+}
+
+static uint32_t child(struct folder *f, uint32_t node, uint32_t name)
+{
+	return ftree_child(f->tree, node, name);
+}
+
+/* kept_of's mark for "no shown ancestor" (UINT32_MAX is "not yet"): that
+ * answer is memoised too, so ranges under a deep chain of hidden frames
+ * (nested step markers) do not each walk it. */
+#define KEPT_NONE (UINT32_MAX - 1)
+
+/* Nearest ancestor-or-self of ri that is a shown frame (TRACE_NONE),
+ * memoised: the chain up to a known range is walked once. */
+static uint32_t kept_anc(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	if (ri == TRACE_NONE)
+		return TRACE_NONE;
+	if (f->kept_of[ri] != UINT32_MAX)
+		return f->kept_of[ri] == KEPT_NONE ? TRACE_NONE : f->kept_of[ri];
+	size_t k = 0;
+	uint32_t q = ri;
+	while (q != TRACE_NONE && f->kept_of[q] == UINT32_MAX && !keep(f->levels, &t->r[q])) {
+		if (k == f->bufcap) {
+			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
+			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
+		}
+		f->buf[k++] = q;
+		q = t->r[q].parent;
+	}
+	uint32_t v = q == TRACE_NONE ? KEPT_NONE : f->kept_of[q] != UINT32_MAX ? f->kept_of[q] : q;
+	if (q != TRACE_NONE)
+		f->kept_of[q] = v;
+	while (k--)
+		f->kept_of[f->buf[k]] = v;
+	return v == KEPT_NONE ? TRACE_NONE : v;
+}
+
+/* Tree node of the full shown stack of range ri, memoised per range: the
+ * chain up to a known range is walked once. */
+static uint32_t full_node(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	if (ri == TRACE_NONE)
+		return 0;
+	if (f->node_of[ri] != UINT32_MAX)
+		return f->node_of[ri];
+	size_t k = 0;
+	uint32_t q = ri;
+	while (q != TRACE_NONE && f->node_of[q] == UINT32_MAX) {
+		if (k == f->bufcap) {
+			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
+			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
+		}
+		f->buf[k++] = q;
+		q = t->r[q].parent;
+	}
+	uint32_t node = q == TRACE_NONE ? 0 : f->node_of[q];
+	while (k--) {
+		uint32_t x = f->buf[k];
+		if (keep(f->levels, &t->r[x]))
+			node = child(f, node, frame_id(f, x));
+		f->node_of[x] = node;
+	}
+	return node;
+}
+
+/* Shown frames from the root down to kept range kr (memoised). */
+static uint32_t kept_depth(struct folder *f, uint32_t kr)
+{
+	const struct trace *t = f->t;
+	size_t k = 0;
+	uint32_t q = kr;
+	while (q != TRACE_NONE && f->kdepth_of[q] == UINT32_MAX) {
+		if (k == f->framecap) {
+			f->framecap = f->framecap ? f->framecap * 2 : 64;
+			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
+		}
+		f->frames[k++] = q;
+		q = kept_anc(f, t->r[q].parent);
+	}
+	uint32_t d = q == TRACE_NONE ? 0 : f->kdepth_of[q];
+	while (k--)
+		f->kdepth_of[f->frames[k]] = ++d;
+	return f->kdepth_of[kr];
+}
+
+/* Node of the innermost n shown frames ending at kept range kr: the full
+ * stack when it is that short, else built from the root (O(n)). */
+static uint32_t window_node(struct folder *f, uint32_t kr, size_t n)
+{
+	const struct trace *t = f->t;
+	if (!n)
+		return 0;
+	if (kept_depth(f, kr) <= n)
+		return full_node(f, kr);
+	size_t nf = 0;
+	for (uint32_t q = kr; q != TRACE_NONE && nf < n; q = kept_anc(f, t->r[q].parent)) {
+		if (nf == f->framecap) {
+			f->framecap = f->framecap ? f->framecap * 2 : 64;
+			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
+		}
+		f->frames[nf++] = q;
+	}
+	uint32_t node = 0;
+	while (nf--)
+		node = child(f, node, frame_id(f, f->frames[nf]));
+	return node;
+}
+
+/* Tree node of the shown stack of range ri (0 = empty stack). */
+static uint32_t node_for(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	if (ri == TRACE_NONE)
+		return 0;
+	if (!f->o->max_depth)
+		return full_node(f, ri);
+	/* the innermost max_depth shown frames, memoised per innermost shown
+	 * range kr: the full stack when it is no deeper, else kr under the
+	 * innermost max_depth - 1 frames of its shown parent (memoised per
+	 * parent, so siblings under a deep stack cost O(1) each and each
+	 * parent O(max_depth) once) */
+	uint32_t kr = kept_anc(f, ri);
+	if (kr == TRACE_NONE)
+		return 0;
+	if (f->win_of[kr] != UINT32_MAX)
+		return f->win_of[kr];
+	size_t K = f->o->max_depth;
+	uint32_t node;
+	if (kept_depth(f, kr) <= K) {
+		node = full_node(f, kr);
+	} else {
+		uint32_t p = kept_anc(f, t->r[kr].parent);
+		if (f->pre_of[p] == UINT32_MAX)
+			f->pre_of[p] = window_node(f, p, K - 1);
+		node = child(f, f->pre_of[p], frame_id(f, kr));
+	}
+	f->win_of[kr] = node;
+	return node;
+}
+
+static void add(struct folder *f, uint32_t node, int64_t w)
+{
+	if (node >= f->cap_self || f->tree->n > f->cap_self) {
+		size_t old = f->cap_self;
+		size_t cap = old ? old : 1024;
+		while (cap < f->tree->n || cap <= node)
+			cap *= 2;
+		f->self = gf_xreallocarray(f->self, cap, sizeof *f->self);
+		memset(f->self + old, 0, (cap - old) * sizeof *f->self);
+		f->cap_self = cap;
+	}
+	if (__builtin_add_overflow(f->self[node], w, &f->self[node]) ||
+	    __builtin_add_overflow(f->total, w, &f->total))
+		f->ovf = 1;
+	f->items++;
+}
+
+/* Is ts inside one of the pairs in w (sorted, disjoint)? */
+static bool in_pairs(const gf_ns *w, size_t n, gf_ns ts)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (w[2 * m] <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l > 0 && ts < w[2 * (l - 1) + 1];
+}
+
+/* Overlap of [a, b) with the pairs w, advancing *p monotonically (calls
+ * must come with non-decreasing a). */
+static gf_ns overlap(const gf_ns *w, size_t n, size_t *p, gf_ns a, gf_ns b)
+{
+	while (*p < n && w[2 * *p + 1] <= a)
+		(*p)++;
+	gf_ns s = 0;
+	for (size_t k = *p; k < n && w[2 * k] < b; k++) {
+		gf_ns lo = GF_MAX(a, w[2 * k]), hi = GF_MIN(b, w[2 * k + 1]);
+		if (hi > lo)
+			s += hi - lo;
+	}
+	return s;
+}
+
+/* Nearest ancestor-or-self that is a blocking call (parents always come
+ * before their children in t->r, so one forward pass fills the table). */
+static void sync_table(struct folder *f)
+{
+	const struct trace *t = f->t;
+	f->sync_anc = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->sync_anc);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		uint32_t p = t->r[i].parent;
+		if (t->r[i].flags & TRF_SYNC)
+			f->sync_anc[i] = i;
+		else if (p != TRACE_NONE && p < i)
+			f->sync_anc[i] = f->sync_anc[p];
+		else
+			f->sync_anc[i] = TRACE_NONE;
+	}
+}
+
+static void walk_init(struct folder *f)
+{
+	trace_walk_init(&f->walk, f->t);
+	f->has_walk = true;
+}
+
+static uint32_t sync_of(const struct folder *f, uint32_t ri)
+{
+	return f->sync_anc[ri];
+}
+
+/* Node for host time whose innermost range is r (wall/idle classification;
+ * cpu skips syncs before calling). */
+static uint32_t host_node(struct folder *f, uint32_t r)
+{
+	const struct trace *t = f->t;
+	if (r == TRACE_NONE)
+		return child(f, 0, f->id_untraced);
+	uint32_t s = sync_of(f, r);
+	if (s != TRACE_NONE) {
+		uint32_t node = node_for(f, s);
+		if (!keep(f->levels, &t->r[s]))
+			node = child(f, node, plain_id(f, t->r[s].name));
+		return node;
+	}
+	uint32_t node = node_for(f, r);
+	if (t->r[r].flags & TRF_STEP)
+		return child(f, node, f->id_untraced);
+	if (node == 0)
+		return child(f, 0, f->id_other);
+	return node;
+}
+
+static void fold_gpu(struct folder *f)
+{
+	struct trace *t = f->t;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		gf_ns when = a->launch != TRACE_NONE ? t->r[a->launch].start : a->start;
+		if (f->has_sel && !in_pairs(f->win, f->nwin, when))
+			continue;
+		uint32_t node;
+		if (a->launch == TRACE_NONE)
+			node = child(f, 0, f->id_unattr);
+		else
+			node = node_for(f, a->launch);
+		node = child(f, node, leaf_id(f, a));
+		add(f, node, a->end - a->start);
+		if (a->launch == TRACE_NONE)
+			f->unattributed += a->end - a->start;
+	}
+}
+
+static void fold_calls(struct folder *f)
+{
+	struct trace *t = f->t;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		if (!(r->flags & TRF_LAUNCH))
+			continue;
+		if (f->has_sel && !in_pairs(f->win, f->nwin, r->start))
+			continue;
+		uint32_t node = node_for(f, i);
+		if (!keep(f->levels, r))
+			node = child(f, node, plain_id(f, r->name));
+		add(f, node, 1);
+	}
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		if (a->launch != TRACE_NONE)
+			continue;
+		if (f->has_sel && !in_pairs(f->win, f->nwin, a->start))
+			continue;
+		add(f, child(f, child(f, 0, f->id_unattr), leaf_id(f, a)), 1);
+		f->unattributed++;
+	}
+}
+
+static void fold_host(struct folder *f, bool wall)
+{
+	struct trace *t = f->t;
+	if (!f->nwin)
+		return;
+	for (uint32_t th = 0; th < t->nth; th++) {
+		if (!t->th[th].n)
+			continue;
+		struct trace_wsweep s;
+		trace_wsweep_init(&s, &f->walk, th, f->win[0], f->win[2 * f->nwin - 1]);
+		size_t pw = 0, ps = 0;
+		gf_ns a, b;
+		uint32_t r;
+		while (trace_wsweep_next(&s, &a, &b, &r)) {
+			gf_ns w;
+			if (r == TRACE_NONE) {
+				/* wall: time inside a step of this thread that no range covers
+				 * (the window always contains the step windows) */
+				if (!wall || !f->step_thread[th])
+					continue;
+				w = overlap(f->stepwin, f->nstepwin, &ps, a, b);
+				if (w)
+					add(f, child(f, 0, f->id_untraced), w);
+				continue;
+			}
+			w = overlap(f->win, f->nwin, &pw, a, b);
+			if (!w)
+				continue;
+			if (!wall && sync_of(f, r) != TRACE_NONE)
+				continue;
+			add(f, host_node(f, r), w);
+		}
+		trace_wsweep_release(&s);
+	}
+}
+
+static void fold_idle(struct folder *f)
+{
+	struct trace *t = f->t;
+	if (!f->nwin)
+		return;
+	gf_ns *idle = NULL;
+	size_t cap = 0;
+	for (uint32_t di = 0; di < t->ndev; di++) {
+		size_t nb, ni = 0;
+		const gf_ns *busy = trace_busy(t, di, &nb);
+		/* idle = window minus busy */
+		size_t bp = 0;
+		for (size_t k = 0; k < f->nwin; k++) {
+			gf_ns cur = f->win[2 * k], end = f->win[2 * k + 1];
+			while (bp < nb && busy[2 * bp + 1] <= cur)
+				bp++;
+			size_t q = bp;
+			while (cur < end) {
+				gf_ns nx = end;
+				if (q < nb && busy[2 * q] < end)
+					nx = GF_MAX(cur, busy[2 * q]);
+				if (nx > cur) {
+					if (ni == cap) {
+						cap = cap ? cap * 2 : 256;
+						idle = gf_xreallocarray(idle, cap, 2 * sizeof *idle);
+					}
+					idle[2 * ni] = cur;
+					idle[2 * ni + 1] = nx;
+					ni++;
+				}
+				if (q < nb && busy[2 * q] < end) {
+					cur = GF_MAX(cur, busy[2 * q + 1]);
+					q++;
+				} else {
+					cur = end;
+				}
+			}
+		}
+		if (!ni)
+			continue;
+		uint32_t th = t->dev[di].launch_thread;
+		if (th == TRACE_NONE || !t->th[th].n) {
+			gf_ns w = 0;
+			for (size_t k = 0; k < ni; k++)
+				w += idle[2 * k + 1] - idle[2 * k];
+			add(f, child(f, 0, f->id_untraced), w);
+			continue;
+		}
+		struct trace_wsweep s;
+		trace_wsweep_init(&s, &f->walk, th, idle[0], idle[2 * ni - 1]);
+		size_t p = 0;
+		gf_ns a, b;
+		uint32_t r;
+		while (trace_wsweep_next(&s, &a, &b, &r)) {
+			gf_ns w = overlap(idle, ni, &p, a, b);
+			if (w)
+				add(f, host_node(f, r), w);
+		}
+		trace_wsweep_release(&s);
+	}
+	free(idle);
+}
+
+static void add_pair(gf_ns **v, size_t *n, size_t *cap, gf_ns a, gf_ns b)
+{
+	if (b <= a)
+		return;
+	if (*n && a <= (*v)[2 * *n - 1]) {
+		if (b > (*v)[2 * *n - 1])
+			(*v)[2 * *n - 1] = b;
+		return;
+	}
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = gf_xreallocarray(*v, *cap, 2 * sizeof **v);
+	}
+	(*v)[2 * *n] = a;
+	(*v)[2 * *n + 1] = b;
+	(*n)++;
+}
+
+static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels)
+{
+	struct fmeta *m = &f->tree->meta;
+	const struct fold_opts *o = f->o;
+	struct trace *t = f->t;
+	char b[64];
+	static const char *const units[] = { "ns", "us", "ms" };
+	fmeta_set(m, "weight", fold_weight_name(o->weight));
+	fmeta_set(m, "unit", o->weight == FW_CALLS ? "calls" : units[o->unit]);
+	snprintf(b, sizeof b, "%u", nsteps);
+	fmeta_set(m, "steps", b);
+	if (t->meta.rank != KEV_NONE) {
+		snprintf(b, sizeof b, "%lld", (long long)t->meta.rank);
+		fmeta_set(m, "rank", b);
+	}
+	if (t->meta.world_size != KEV_NONE) {
+		snprintf(b, sizeof b, "%lld", (long long)t->meta.world_size);
+		fmeta_set(m, "world_size", b);
+	}
+	if (o->source)
+		fmeta_set(m, "source", o->source);
+	struct sbuf s = SBUF_INIT;
+	fold_levels_str(levels, &s);
+	fmeta_set(m, "stack", s.buf);
+	sbuf_release(&s);
+	if (o->max_depth) {
+		snprintf(b, sizeof b, "%u", o->max_depth);
+		fmeta_set(m, "max_depth", b);
+	}
+	if (o->weight == FW_GPU || o->weight == FW_CALLS)
+		fmeta_set(m, "kernel_names", o->kernel_full ? "full" : "family");
+	if (o->per_step)
+		fmeta_set(m, "per_step", "yes");
+	if (o->normalise)
+		fmeta_set(m, "normalised", "per-step");
+	if (o->step_marker && strcmp(o->step_marker, "ProfilerStep"))
+		fmeta_set(m, "step_marker", o->step_marker);
+	for (unsigned i = 0; i < o->nlabels; i++) {
+		const char *eqs = strchr(o->labels[i], '=');
+		struct sbuf k = SBUF_INIT;
+		sbuf_addstr(&k, "label.");
+		if (eqs)
+			sbuf_add(&k, o->labels[i], (size_t)(eqs - o->labels[i]));
+		else
+			sbuf_addstr(&k, o->labels[i]);
+		fmeta_set(m, k.buf, eqs ? eqs + 1 : "");
+		sbuf_release(&k);
+	}
+}
+
+int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
+	       struct fold_stats *st, struct sbuf *err)
+{
+	ftree_init(out, NULL, 0);
+	struct folder F;
+	memset(&F, 0, sizeof F);
+	struct folder *f = &F;
+	f->t = t;
+	f->o = o;
+	f->tree = out;
+	f->levels = o->levels | (o->per_step ? FL_STEP : 0);
+	f->nnames = pool_count(t->names);
+	sbuf_init(&f->tmp, 256);
+	sbuf_init(&f->tmp2, 256);
+	int rc = GF_OK;
+
+	/* step selection */
+	f->has_sel = o->step_lo != KEV_NONE || o->step_hi != KEV_NONE || o->skip;
+	uint32_t nsel = 0;
+	size_t capw = 0, caps = 0;
+	unsigned skipped = 0;
+	for (uint32_t i = 0; i < t->nsteps; i++) {
+		const struct trace_step *s = &t->steps[i];
+		if (o->step_lo != KEV_NONE && s->number < o->step_lo)
+			continue;
+		if (o->step_hi != KEV_NONE && s->number > o->step_hi)
+			continue;
+		if (skipped < o->skip) {
+			skipped++;
+			continue;
+		}
+		nsel++;
+		add_pair(&f->stepwin, &f->nstepwin, &caps, s->start, s->end);
+	}
+	if (f->has_sel && !nsel) {
+		if (t->nsteps)
+			sbuf_setf(err, "no step left by the step selection (the trace has %u steps, numbered %lld..%lld)",
+				  t->nsteps, (long long)t->steps[0].number,
+				  (long long)t->steps[t->nsteps - 1].number);
+		else
+			sbuf_setf(err, "the trace has no steps (no '%s' ranges) to select",
+				  o->step_marker ? o->step_marker : "ProfilerStep");
+		rc = GF_EUSAGE;
+		goto out;
+	}
+	if (o->normalise && !nsel) {
+		sbuf_setf(err, "the trace has no steps (no '%s' ranges) to normalise by",
+			  o->step_marker ? o->step_marker : "ProfilerStep");
+		rc = GF_EUSAGE;
+		goto out;
+	}
+	/* windows */
+	if (f->has_sel || (o->weight == FW_IDLE && f->nstepwin)) {
+		f->win = gf_xmalloc(2 * (f->nstepwin ? f->nstepwin : 1) * sizeof *f->win);
+		memcpy(f->win, f->stepwin, 2 * f->nstepwin * sizeof *f->win);
+		f->nwin = f->nstepwin;
+	} else if (t->win_end > t->win_start) {
+		add_pair(&f->win, &f->nwin, &capw, t->win_start, t->win_end);
+	}
+	f->step_thread = gf_xcalloc(t->nth ? t->nth : 1, sizeof *f->step_thread);
+	for (uint32_t i = 0; i < t->nsteps; i++)
+		f->step_thread[t->steps[i].thread] = true;
+
+	f->node_of = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->node_of);
+	for (uint32_t i = 0; i < t->nr; i++)
+		f->node_of[i] = UINT32_MAX;
+	if (o->max_depth) {
+		size_t n = t->nr ? t->nr : 1;
+		f->kept_of = gf_xmalloc(n * sizeof *f->kept_of);
+		f->kdepth_of = gf_xmalloc(n * sizeof *f->kdepth_of);
+		f->win_of = gf_xmalloc(n * sizeof *f->win_of);
+		f->pre_of = gf_xmalloc(n * sizeof *f->pre_of);
+		for (uint32_t i = 0; i < t->nr; i++)
+			f->kept_of[i] = f->kdepth_of[i] = f->win_of[i] = f->pre_of[i] = UINT32_MAX;
+	}
+	f->id_untraced = intern(f, "[untraced]", 10);
+	f->id_other = intern(f, "[other]", 7);
+	f->id_unattr = intern(f, "[unattributed]", 14);
+
+	unsigned scale = o->weight == FW_CALLS ? 0 : (unsigned)o->unit * 3;
+	switch (o->weight) {
+	case FW_GPU: fold_gpu(f); break;
+	case FW_CPU: sync_table(f); walk_init(f); fold_host(f, false); break;
+	case FW_WALL: sync_table(f); walk_init(f); fold_host(f, true); break;
+	case FW_IDLE: sync_table(f); walk_init(f); fold_idle(f); break;
+	case FW_CALLS: fold_calls(f); break;
+	default:
+		sbuf_setf(err, "unknown weight %d", o->weight);
+		rc = GF_EUSAGE;
+		goto out;
+	}
+	if (f->ovf) {
+		sbuf_setf(err, "weights overflow 64-bit integers");
+		rc = GF_EINPUT;
+		goto out;
+	}
+	/* make sure self[] covers every node */
+	if (f->tree->n > f->cap_self) {
+		size_t old = f->cap_self;
+		f->self = gf_xreallocarray(f->self, f->tree->n, sizeof *f->self);
+		memset(f->self + old, 0, (f->tree->n - old) * sizeof *f->self);
+		f->cap_self = f->tree->n;
+	}
+	if (o->normalise) {
+		unsigned k = GF_MIN(3u, NUM_MAX_SCALE - scale);
+		int64_t p = num_pow10(k);
+		for (uint32_t i = 0; i < f->tree->n; i++)
+			if (f->self[i] && !num_muldiv(f->self[i], p, nsel, &f->self[i])) {
+				sbuf_setf(err, "weights overflow 64-bit integers while normalising");
+				rc = GF_EINPUT;
+				goto out;
+			}
+		scale += k;
+	}
+	if ((rc = ftree_set_scale(out, scale, err)))
+		goto out;
+	for (uint32_t i = 0; i < f->tree->n; i++)
+		out->total[i] = f->self[i];
+	for (uint32_t i = f->tree->n; i-- > 1;)
+		if (__builtin_add_overflow(out->total[out->parent[i]], out->total[i], &out->total[out->parent[i]])) {
+			sbuf_setf(err, "weights overflow 64-bit integers");
+			rc = GF_EINPUT;
+			goto out;
+		}
+	ftree_sort(out);
+	set_meta(f, nsel, f->levels);
+	if (st) {
+		st->steps = nsel;
+		st->total = f->total;
+		st->items = f->items;
+		st->unattributed = f->unattributed;
+	}
+out:
+	free(f->self);
+	free(f->map_py);
+	free(f->map_other);
+	free(f->map_step);
+	free(f->map_leaf);
+	free(f->node_of);
+	free(f->kept_of);
+	free(f->kdepth_of);
+	free(f->win_of);
+	free(f->pre_of);
+	if (f->has_walk)
+		trace_walk_release(&f->walk);
+	free(f->sync_anc);
+	free(f->buf);
+	free(f->frames);
+	free(f->win);
+	free(f->stepwin);
+	free(f->step_thread);
+	sbuf_release(&f->tmp);
+	sbuf_release(&f->tmp2);
+	return rc;
+}

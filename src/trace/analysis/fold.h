@@ -1,0 +1,113 @@
+/*
+ * fold.h — turn a trace model into a weighted call tree: one trace, five
+ * weights, each answering a different question (docs/fold.md).
+ *
+ *   struct fold_opts o;
+ *   fold_opts_init(&o);                 // gpu weight, annotation,python,op, us
+ *   struct ftree tree;
+ *   if (fold_trace(&trace, &o, &tree, &st, &err)) die(err.buf);
+ *   folded_write(stdout, &tree);        // header from tree.meta
+ *   ftree_release(&tree);
+ *
+ * Weights (all exact int64 ns, printed at the unit's scale):
+ *  - gpu:   every kernel/memcpy/memset duration, charged to the host stack of
+ *           its launching runtime call (graph replays: every kernel under the
+ *           graph launch's stack), leaf = kernel family; activities without a
+ *           launch go under "[unattributed]". Sum == sum of durations.
+ *  - cpu:   host self time per stack (a range minus its children), except
+ *           time inside blocking calls (TRF_SYNC) and their descendants.
+ *  - wall:  cpu plus the blocking calls, each as a leaf frame named by the
+ *           call (even when the runtime level is not shown).
+ *  - idle:  per device, the time inside the window with no activity on any
+ *           stream, charged to the innermost range open at that moment on
+ *           the device's launching thread; split where that range changes.
+ *  - calls: one per launching call (runtime/driver call with linked GPU
+ *           work), leaf = the API name (cudaLaunchKernel, cudaGraphLaunch)
+ *           unless the runtime level is shown; one per unattributed
+ *           activity under "[unattributed];family".
+ * Host time whose innermost range is a step marker, or (wall/idle) no range
+ * at all on the step/launching thread, is the leaf "[untraced]"; host time
+ * whose shown stack is empty otherwise is "[other]".
+ *
+ * Window: with --steps/--skip, the selected steps (cpu/wall/idle: time
+ * intersected with them; gpu/calls: activities whose launching call, or the
+ * activity itself when unattributed, starts inside them). Without a
+ * selection the whole trace, except for idle, whose window is the union of
+ * all steps when the trace has steps.
+ *
+ * Layer: fold. Never prints.
+ */
+#ifndef GF_FOLD_H
+#define GF_FOLD_H
+
+#include "trace/model/trace.h"
+#include "stacks/tree.h"
+#include "trace/analysis/kfamily.h"
+
+enum fold_weight { FW_GPU = 0, FW_CPU, FW_WALL, FW_IDLE, FW_CALLS };
+enum fold_unit { FU_NS = 0, FU_US, FU_MS };
+
+/* Stack levels (fold_opts.levels). */
+#define FL_STEP 0x01       /* the step marker (ProfilerStep) */
+#define FL_ANNOTATION 0x02 /* user_annotation (record_function) other than the step marker */
+#define FL_PYTHON 0x04     /* python_function frames (nn.Module frames included) */
+#define FL_MODULE 0x08     /* only the nn.Module: frames */
+#define FL_OP 0x10         /* cpu_op */
+#define FL_RUNTIME 0x20    /* cuda_runtime / cuda_driver calls */
+#define FL_DEFAULT (FL_ANNOTATION | FL_PYTHON | FL_OP)
+
+#define FOLD_MAX_LABELS 16
+
+struct fold_opts {
+	int weight;              /* enum fold_weight */
+	unsigned levels;         /* FL_* */
+	unsigned max_depth;      /* innermost N host frames; 0 = all */
+	bool per_step;           /* ProfilerStep#N frames (implies FL_STEP) instead of "ProfilerStep" */
+	bool kernel_full;        /* leaf = full kernel name instead of the family */
+	const struct kfamily *families; /* NULL = default rules */
+	int64_t step_lo, step_hi;/* --steps A..B (numbers, inclusive); KEV_NONE = open */
+	unsigned skip;           /* --skip N: drop the first N (selected) steps */
+	bool normalise;          /* --per-step-normalise */
+	int unit;                /* enum fold_unit (ignored for calls) */
+	const char *source;      /* for the header ("source=") */
+	const char *step_marker; /* for the header only; the trace model found the steps */
+	const char *labels[FOLD_MAX_LABELS]; /* "KEY=VALUE" -> header "label.KEY=VALUE" */
+	unsigned nlabels;
+};
+
+struct fold_stats {
+	uint32_t steps;          /* steps in the window */
+	int64_t total;           /* sum of weights before normalisation (ns or count) */
+	uint64_t items;          /* activities / segments / calls folded */
+	int64_t unattributed;    /* gpu/calls weight under [unattributed] */
+};
+
+void fold_opts_init(struct fold_opts *o);
+
+/* Parses "step,annotation,python,module,op,runtime" (any subset, any order)
+ * into FL_* bits. @return GF_OK or GF_EUSAGE with a message. */
+int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err);
+/* Writes levels back as a comma list in canonical order. */
+void fold_levels_str(unsigned levels, struct sbuf *out);
+
+const char *fold_weight_name(int w);
+
+/*
+ * Folds t into out (initialised here; the caller releases it). The tree is
+ * sorted and its meta holds the header (weight, unit, steps, rank,
+ * world_size, source, stack, kernel_names, normalised, label.*).
+ * @return GF_OK; GF_EUSAGE when the step selection matches no step or
+ * normalisation has no step; GF_EINPUT on weight overflow.
+ */
+int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
+	       struct fold_stats *st, struct sbuf *err);
+
+/*
+ * Frame-name normalisation used by fold (exposed for tests and for diff):
+ * ';' -> ':', control bytes -> ' ', a leading "# " -> "#_" (it would read
+ * back as a comment), "" -> "[empty]", and when `python` is true every
+ * "0x" + hex digits not preceded by a hex digit -> "0x...". Appends to out.
+ */
+void fold_frame_name(const char *s, size_t n, bool python, struct sbuf *out);
+
+#endif

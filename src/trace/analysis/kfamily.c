@@ -1,0 +1,349 @@
+/* kfamily.c — kernel family rules (see kfamily.h). */
+#include "trace/analysis/kfamily.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct krule {
+	bool is_re;
+	regex_t re;
+	char *sub;    /* lower-case substring when !is_re */
+	char *family;
+};
+
+struct kfamily {
+	struct krule *r;
+	size_t n, cap;
+	bool nodefaults;
+	bool has_re;
+	uint64_t *truncated;  /* names cut to KFAMILY_MATCH_MAX for the regex rules */
+};
+
+static const char *const defaults[][2] = {
+	{ "gemm", "gemm" }, { "nvjet", "gemm" }, { "cijk_", "gemm" }, { "flash", "flash" }, { "attn", "attn" },
+	{ "nccl", "nccl" }, { "triton", "triton" }, { "elementwise", "elementwise" },
+	{ "reduce", "reduce" }, { "copy", "copy" }, { "memcpy", "memcpy" }, { "memset", "memset" },
+};
+
+struct kfamily *kfamily_new(void)
+{
+	struct kfamily *k = gf_xcalloc(1, sizeof(struct kfamily));
+	k->truncated = gf_xcalloc(1, sizeof *k->truncated);
+	return k;
+}
+
+uint64_t kfamily_truncated(const struct kfamily *k)
+{
+	return k ? *k->truncated : 0;
+}
+
+void kfamily_free(struct kfamily *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->r[i].is_re)
+			regfree(&k->r[i].re);
+		free(k->r[i].sub);
+		free(k->r[i].family);
+	}
+	free(k->r);
+	free(k->truncated);
+	free(k);
+}
+
+/* case-insensitive search of a lower-case needle */
+static bool has_ci(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	if (!k)
+		return true;
+	for (size_t i = 0; i + k <= n; i++) {
+		size_t j = 0;
+		while (j < k) {
+			char c = s[i + j];
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			if (c != needle[j])
+				break;
+			j++;
+		}
+		if (j == k)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * glibc compiles a POSIX regex by copying the subtree under each repetition
+ * (`a+` is `aa*`, `a{3}` is `aaa`), so stacked or nested repetitions such as
+ * `(x)+++++` or `((a{99}){99}){99}` take memory exponential in the pattern,
+ * and back-references make matching exponential in time. A rules file is
+ * user input: before regcomp, the compiled size is estimated (each atom 1,
+ * a group the sum of its parts, a repetition multiplies what it repeats by
+ * its upper bound, or by 2 for *, + and ?) and patterns over RE_BUDGET,
+ * with stacked repetitions or with back-references are refused.
+ * @return NULL when fine, else what is wrong (for the error message).
+ */
+#define RE_BUDGET 100000.0
+
+/* The digits of a repetition bound from p[j] (as a double, stopping past
+ * 1e6): *v; @return the index after them. */
+static size_t re_bound(const char *p, size_t j, size_t n, double *v)
+{
+	*v = 0;
+	while (j < n && p[j] >= '0' && p[j] <= '9' && *v < 1e6)
+		*v = *v * 10 + (p[j++] - '0');
+	return j;
+}
+
+static const char *re_too_costly(const char *p, size_t n)
+{
+	double sum[64], last[64];
+	int sp = 0;
+	sum[0] = last[0] = 0;
+	bool after_rep = false; /* the previous token was a repetition */
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		double factor = 0;
+		if (c == '*' || c == '+' || c == '?') {
+			factor = 2;
+		} else if (c == '{') {
+			double lo, hi;
+			size_t j = re_bound(p, i + 1, n, &lo);
+			if (j < n && p[j] == ',') {
+				size_t k = re_bound(p, j + 1, n, &hi);
+				if (k == j + 1)
+					hi = -1; /* {m,}: no upper bound */
+				j = k;
+			} else {
+				hi = lo;
+			}
+			if (j < n && p[j] == '}' && j > i + 1) {
+				factor = hi < 0 ? lo + 2 : hi + 1;
+				i = j;
+			}
+		}
+		if (factor > 0) {
+			if (after_rep)
+				return "stacked repetitions (like '++' or '}*')";
+			sum[sp] += last[sp] * (factor - 1);
+			last[sp] *= factor;
+			after_rep = true;
+		} else {
+			after_rep = false;
+			double atom = 1;
+			if (c == '\\' && i + 1 < n) {
+				if (p[i + 1] >= '1' && p[i + 1] <= '9')
+					return "back-references";
+				i++;
+			} else if (c == '[') { /* a bracket expression is one atom: find its ']' */
+				size_t j = i + 1;
+				if (j < n && p[j] == '^')
+					j++;
+				if (j < n && p[j] == ']')
+					j++;
+				while (j < n && p[j] != ']') {
+					if (p[j] == '[' && j + 1 < n && (p[j + 1] == ':' || p[j + 1] == '.' || p[j + 1] == '=')) {
+						const char *e = memchr(p + j + 2, p[j + 1], n - j - 2);
+						j = e ? (size_t)(e - p) + 1 : n;
+					} else {
+						j++;
+					}
+				}
+				i = j;
+			} else if (c == '(') {
+				if (++sp == 64)
+					return "groups nested 64 deep";
+				sum[sp] = last[sp] = 0;
+				continue;
+			} else if (c == ')' && sp > 0) {
+				atom = sum[sp] > 1 ? sum[sp] : 1;
+				sp--;
+			} else if (c == '|') {
+				last[sp] = 0;
+				continue;
+			}
+			sum[sp] += atom;
+			last[sp] = atom;
+		}
+		if (sum[sp] > RE_BUDGET)
+			return "a compiled size over 100000 states";
+	}
+	while (sp > 0) { /* unclosed groups: regcomp reports them */
+		double atom = sum[sp];
+		sp--;
+		sum[sp] += atom;
+	}
+	return sum[0] > RE_BUDGET ? "a compiled size over 100000 states" : NULL;
+}
+
+int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fname, struct sbuf *err)
+{
+	size_t line = 0, pos = 0;
+	struct sbuf pat = SBUF_INIT;
+	int rc = GF_OK;
+	while (pos < n) {
+		const char *s = text + pos;
+		const char *nl = memchr(s, '\n', n - pos);
+		size_t len = nl ? (size_t)(nl - s) : n - pos;
+		pos += len + (nl ? 1 : 0);
+		line++;
+		if (len && s[len - 1] == '\r')
+			len--;
+		if (!len || s[0] == '#')
+			continue;
+		if (len == 11 && !memcmp(s, "!nodefaults", 11)) {
+			k->nodefaults = true;
+			continue;
+		}
+		const char *tab = memchr(s, '\t', len);
+		if (!tab || tab == s || tab + 1 == s + len) {
+			sbuf_setf(err, "'%s': line %zu: expected 'PATTERN<TAB>FAMILY'", fname, line);
+			rc = GF_EINPUT;
+			break;
+		}
+		struct krule r;
+		memset(&r, 0, sizeof r);
+		r.family = gf_xstrndup(tab + 1, (size_t)(s + len - tab - 1));
+		for (char *p = r.family; *p; p++)
+			if (*p == ';' || (unsigned char)*p < ' ')
+				*p = ':';
+		if (s[0] == '=') {
+			r.sub = gf_xstrndup(s + 1, (size_t)(tab - s - 1));
+			for (char *p = r.sub; *p; p++)
+				if (*p >= 'A' && *p <= 'Z')
+					*p = (char)(*p - 'A' + 'a');
+		} else {
+			sbuf_reset(&pat);
+			sbuf_add(&pat, s, (size_t)(tab - s));
+			const char *why = re_too_costly(pat.buf, pat.len);
+			if (why) {
+				sbuf_setf(err, "'%s': line %zu: expected a regular expression without %s "
+					  "(POSIX regex would need too much memory or time)", fname, line, why);
+				free(r.family);
+				rc = GF_EINPUT;
+				break;
+			}
+			int e = regcomp(&r.re, pat.buf, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+			if (e) {
+				char msg[128];
+				regerror(e, &r.re, msg, sizeof msg);
+				sbuf_setf(err, "'%s': line %zu: expected a regular expression: %s", fname, line, msg);
+				free(r.family);
+				rc = GF_EINPUT;
+				break;
+			}
+			r.is_re = true;
+			k->has_re = true;
+		}
+		if (k->n == k->cap) {
+			k->cap = k->cap ? k->cap * 2 : 8;
+			k->r = gf_xreallocarray(k->r, k->cap, sizeof *k->r);
+		}
+		k->r[k->n++] = r;
+	}
+	sbuf_release(&pat);
+	return rc;
+}
+
+int kfamily_load(struct kfamily *k, const char *path, struct sbuf *err)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		sbuf_setf(err, "'%s': %s", path, strerror(errno));
+		return GF_EINPUT;
+	}
+	struct sbuf b = SBUF_INIT;
+	bool bad = !sbuf_add_file(&b, fp);
+	fclose(fp);
+	if (bad) {
+		sbuf_setf(err, "'%s': read error", path);
+		sbuf_release(&b);
+		return GF_EINPUT;
+	}
+	int rc = kfamily_parse(k, b.buf, b.len, path, err);
+	sbuf_release(&b);
+	return rc;
+}
+
+void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf *out)
+{
+	sbuf_reset(out);
+	if (k) {
+		char *z = NULL;
+		for (size_t i = 0; i < k->n; i++) {
+			const struct krule *r = &k->r[i];
+			bool hit;
+			if (r->is_re) {
+				if (!z) {
+					/* regexec's work grows with the text: it sees at most
+					 * KFAMILY_MATCH_MAX bytes, cut at a UTF-8 boundary */
+					size_t m = n;
+					if (m > KFAMILY_MATCH_MAX) {
+						m = KFAMILY_MATCH_MAX;
+						while (m > KFAMILY_MATCH_MAX - 3 && ((unsigned char)name[m] & 0xc0) == 0x80)
+							m--;
+						if (memchr(name, '\0', m) == NULL)
+							(*k->truncated)++;
+					}
+					z = gf_xstrndup(name, m);
+				}
+				hit = regexec(&r->re, z, 0, NULL, 0) == 0;
+			} else {
+				hit = has_ci(name, n, r->sub);
+			}
+			if (hit) {
+				free(z);
+				sbuf_addstr(out, r->family);
+				return;
+			}
+		}
+		free(z);
+	}
+	if (!k || !k->nodefaults)
+		for (size_t i = 0; i < GF_ARRAY_LEN(defaults); i++)
+			if (has_ci(name, n, defaults[i][0])) {
+				sbuf_addstr(out, defaults[i][1]);
+				return;
+			}
+	/* a mangled name (ROCm traces): its qualified identifier */
+	if (n > 3 && name[0] == '_' && name[1] == 'Z') {
+		size_t i = 2, start = out->len;
+		bool nested = name[i] == 'N';
+		if (nested)
+			i++;
+		while (i < n && name[i] >= '1' && name[i] <= '9') {
+			size_t len = 0;
+			while (i < n && name[i] >= '0' && name[i] <= '9' && len < 100000)
+				len = len * 10 + (size_t)(name[i++] - '0');
+			if (len > n - i)
+				break;
+			if (out->len > start)
+				sbuf_addstr(out, "::");
+			sbuf_add(out, name + i, len);
+			i += len;
+			if (!nested)
+				break;
+		}
+		if (out->len > start)
+			return;
+	}
+	/* demangled name cut at its template arguments */
+	const char *s = name, *e = name + n;
+	if (n > 5 && !memcmp(s, "void ", 5))
+		s += 5;
+	const char *c = s;
+	while (c < e && *c != '<' && *c != '(')
+		c++;
+	while (c > s && c[-1] == ' ')
+		c--;
+	if (c == s) {
+		s = name;
+		c = e;
+	}
+	sbuf_add(out, s, (size_t)(c - s));
+}

@@ -1,0 +1,252 @@
+/* report.c — one trace's report and its verdict (see report.h). */
+#include "trace/analysis/report.h"
+
+#include "base/num.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void report_opts_init(struct report_opts *o)
+{
+	steps_opts_init(&o->steps);
+	o->unprofiled_ns = -1;
+	o->expect_ns = -1;
+}
+
+void report_fmt_dur(struct sbuf *b, gf_ns ns)
+{
+	if (ns >= 1000000 || ns <= -1000000) {
+		num_fmt_fixed(b, ns, 6, 1, false);
+		sbuf_addstr(b, " ms");
+	} else {
+		num_fmt_fixed(b, ns, 3, 1, false);
+		sbuf_addstr(b, " us");
+	}
+}
+
+void report_fmt_pct(struct sbuf *b, gf_ns part, gf_ns whole)
+{
+	if (whole <= 0) {
+		sbuf_addstr(b, "-");
+		return;
+	}
+	__int128 p = ((__int128)part * 200 + whole) / (2 * (__int128)whole);
+	sbuf_addf(b, "%lld%%", (long long)p);
+}
+
+static int cmp_top(const void *a, const void *b)
+{
+	const struct top_call *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+static void top_calls(struct report *r)
+{
+	const struct trace *t = r->c->t;
+	uint32_t np = pool_count(t->names);
+	uint64_t *cnt = gf_xcalloc((size_t)np * 2 + 1, sizeof *cnt);
+	/* each call counts once per steady step holding its start (weights:
+	 * overlapping steps cost O(n log steps), not a pass per step) */
+	struct actx_cover cv;
+	actx_cover_init(&cv, &r->st);
+	for (uint32_t k = 0; k < t->nr && cv.n; k++) {
+		const struct trace_range *x = &t->r[k];
+		if (x->name >= np)
+			continue;
+		size_t slot;
+		if (x->kind == TR_OP)
+			slot = x->name;
+		else if ((x->kind == TR_RUNTIME || x->kind == TR_DRIVER) && (x->flags & TRF_LAUNCH))
+			slot = (size_t)np + x->name;
+		else
+			continue;
+		cnt[slot] += actx_cover_at(&cv, x->start);
+	}
+	actx_cover_release(&cv);
+	/* keep the top REPORT_TOP_CALLS */
+	for (size_t i = 0; i < (size_t)np * 2; i++) {
+		if (!cnt[i])
+			continue;
+		struct top_call c = { (uint32_t)(i % np), (uint8_t)(i < np ? TR_OP : TR_RUNTIME), cnt[i] };
+		if (r->ntop < REPORT_TOP_CALLS) {
+			r->top[r->ntop++] = c;
+			qsort(r->top, r->ntop, sizeof *r->top, cmp_top);
+		} else if (cmp_top(&c, &r->top[r->ntop - 1]) < 0) {
+			r->top[r->ntop - 1] = c;
+			qsort(r->top, r->ntop, sizeof *r->top, cmp_top);
+		}
+	}
+	free(cnt);
+}
+
+struct cause {
+	gf_ns ns;
+	int kind; /* 0 sync, 1 launch, 2 host, 3 untraced, 4 other */
+};
+
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct cause *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->kind - y->kind;
+}
+
+static void verdict(struct report *r)
+{
+	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
+	const struct step_row *s = &r->st.steady;
+	const struct gap_row *g = &r->gp.steady;
+	const struct launch_diag *ld = &r->gp.ld;
+	if (r->c->dev == TRACE_NONE) {
+		sbuf_addstr(&v, "No GPU activity in the selected steps: nothing ran on a device to attribute.");
+		sbuf_addstr(&a, "Check that the profiler recorded CUDA/HIP activities (ProfilerActivity.CUDA).");
+		goto out;
+	}
+	sbuf_addstr(&v, "GPU busy ");
+	report_fmt_dur(&v, s->busy);
+	sbuf_addstr(&v, " of ");
+	report_fmt_dur(&v, s->wall);
+	sbuf_addstr(&v, r->st.whole_trace ? " in the trace (" : " per step (");
+	report_fmt_pct(&v, s->busy, s->wall);
+	sbuf_addstr(&v, ")");
+	if ((__int128)s->busy * 10 >= (__int128)s->wall * 9) {
+		sbuf_addstr(&v, ": the step is GPU-bound");
+		if (r->cm.kernels && r->cm.steady.exposed * 10 > s->wall) {
+			sbuf_addstr(&v, ", and ");
+			report_fmt_dur(&v, r->cm.steady.exposed);
+			sbuf_addstr(&v, " of NCCL communication is not overlapped with compute");
+		}
+		sbuf_addstr(&v, ".");
+		sbuf_addstr(&a, "Speed comes from the kernels now: read the GPU-weighted flame graph "
+				 "(gpuflame fold --weight gpu) and compare it with your speed-of-light estimate.");
+		goto out;
+	}
+	gf_ns idle = g->sync + g->launch + g->host + g->untraced + g->other;
+	sbuf_addstr(&v, "; ");
+	report_fmt_dur(&v, idle);
+	sbuf_addstr(&v, " are gaps");
+	struct cause cs[5] = {
+		{ g->sync, 0 }, { g->launch, 1 }, { g->host, 2 }, { g->untraced, 3 }, { g->other, 4 },
+	};
+	/* small causes (< 1% of the step) fold into "other" */
+	for (int i = 0; i < 4; i++)
+		if (cs[i].ns > 0 && (__int128)cs[i].ns * 100 < (__int128)s->wall) {
+			cs[4].ns += cs[i].ns;
+			cs[i].ns = 0;
+		}
+	qsort(cs, 5, sizeof *cs, cmp_cause);
+	int shown = 0, top = -1;
+	for (int i = 0; i < 5; i++) {
+		if (cs[i].ns <= 0)
+			continue;
+		sbuf_addstr(&v, shown ? ", " : ": ");
+		report_fmt_dur(&v, cs[i].ns);
+		switch (cs[i].kind) {
+		case 0:
+			if (r->gp.nsync) {
+				bool host = r->sy.nsites && r->sy.sites[0].host_work_after;
+				sbuf_addstr(&v, host ? " host work after a sync in " : " waiting on a sync in ");
+				sbuf_addstr(&v, r->gp.sync[0].label);
+			} else {
+				sbuf_addstr(&v, " after syncs");
+			}
+			break;
+		case 1:
+			sbuf_addf(&v, " launch-bound (%lld kernels/step, median kernel ",
+				  (long long)ld->kernels_per_step);
+			report_fmt_dur(&v, ld->median_kernel);
+			sbuf_addstr(&v, ")");
+			break;
+		case 2:
+			sbuf_addstr(&v, " host-bound");
+			if (r->gp.nhost) {
+				sbuf_addstr(&v, " in ");
+				sbuf_addstr(&v, r->gp.host[0].label);
+			}
+			break;
+		case 3:
+			sbuf_addstr(&v, " untraced host time");
+			break;
+		default:
+			sbuf_addstr(&v, " other");
+			break;
+		}
+		if (top < 0)
+			top = cs[i].kind;
+		shown++;
+	}
+	sbuf_addstr(&v, ".");
+	switch (top) {
+	case 0:
+		if (r->sy.nsites) {
+			sbuf_addstr(&a, "Remove the sync at ");
+			sbuf_addstr(&a, r->sy.sites[0].site_name);
+			sbuf_addstr(&a, ": ");
+			sbuf_addstr(&a, syncs_fix_text(r->sy.sites[0].fix));
+			if (r->sy.sites[0].host_work_after)
+				sbuf_addstr(&a, "; then move the host work that follows it (stop checks, "
+						"detokenisation, bookkeeping) off the launching thread");
+			sbuf_addstr(&a, ".");
+		} else {
+			sbuf_addstr(&a, "Remove the blocking calls from the step loop (gpuflame syncs).");
+		}
+		break;
+	case 1:
+		sbuf_addstr(&a, ld->launch_bound ? "The step is launch-bound: " : "Short gaps between kernels: ");
+		sbuf_addstr(&a, gaps_launch_advice(ld));
+		sbuf_addstr(&a, ".");
+		break;
+	case 2:
+		sbuf_addstr(&a, "The host is too slow to feed the GPU: move that host work off the "
+				"launching thread or overlap it with GPU work (gpuflame fold --weight idle).");
+		break;
+	case 3:
+		sbuf_addstr(&a, "The launching thread was outside every traced range while the GPU "
+				"idled: profile with with_stack=True or py-spy to see that host work.");
+		break;
+	case 4:
+		sbuf_addstr(&a, "Queued work waited on something else (cross-stream or event waits, "
+				"or work outside the step): look at the gaps in a timeline (Perfetto).");
+		break;
+	default:
+		sbuf_addstr(&a, "No gaps to explain.");
+		break;
+	}
+out:
+	r->verdict = sbuf_detach(&v, NULL);
+	r->action = sbuf_detach(&a, NULL);
+}
+
+int report_build(struct report *r, const struct actx *c, const struct report_opts *o,
+		 struct sbuf *err)
+{
+	memset(r, 0, sizeof *r);
+	r->c = c;
+	r->unprofiled_ns = o->unprofiled_ns;
+	r->expect_ns = o->expect_ns;
+	int rc = steps_analyze(c, &o->steps, &r->st, err);
+	if (rc)
+		return rc;
+	gaps_analyze(c, &r->st, &r->gp);
+	syncs_analyze(c, &r->st, &r->sy);
+	comm_analyze(c, &r->st, &r->cm);
+	top_calls(r);
+	verdict(r);
+	return GF_OK;
+}
+
+void report_release(struct report *r)
+{
+	steps_release(&r->st);
+	gaps_release(&r->gp);
+	syncs_release(&r->sy);
+	comm_release(&r->cm);
+	free(r->verdict);
+	free(r->action);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,281 @@
+/* steps.c — the per-step table (see steps.h). */
+#include "trace/analysis/steps.h"
+
+#include "base/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void steps_opts_init(struct steps_opts *o)
+{
+	o->first = INT64_MIN;
+	o->last = INT64_MAX;
+	o->skip = 0;
+}
+
+void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
+{
+	const struct trace *t = c->t;
+	row->start = lo;
+	row->end = hi;
+	row->wall = hi - lo;
+	row->busy = c->dev == TRACE_NONE ? 0 : actx_busy_in(c, lo, hi);
+	row->idle = row->wall - row->busy;
+	VEC(gf_ns) kd = VEC_INIT;
+	if (c->dev != TRACE_NONE) {
+		/* the activities that started before lo and still run, then those
+		 * starting in the window: each step costs its own activities */
+		uint32_t *sv = NULL;
+		size_t scap = 0, ns = c->endmax ? actx_straddlers(c, lo, &sv, &scap) : 0;
+		uint32_t i0 = c->endmax ? trace_act_lower(t, lo) : actx_act_from(c, lo);
+		for (size_t j = 0;; j++) {
+			uint32_t i = j < ns ? sv[j] : i0 + (uint32_t)(j - ns);
+			if (j >= ns && (i >= t->nact || t->act[i].start >= hi))
+				break;
+			const struct trace_act *a = &t->act[i];
+			if (!actx_on_dev(c, a))
+				continue;
+			gf_ns ov = actx_overlap(a->start, a->end, lo, hi);
+			switch (a->kind) {
+			case TA_KERNEL:
+				row->kernel += ov;
+				if (a->start >= lo) {
+					row->kernels++;
+					vec_push(&kd, a->end - a->start);
+				}
+				break;
+			case TA_MEMCPY:
+				row->memcpy += ov;
+				break;
+			case TA_MEMSET:
+				row->memset += ov;
+				break;
+			}
+		}
+		free(sv);
+	}
+	row->median_kernel = actx_median(kd.v, kd.n);
+	vec_free(&kd);
+	/* host calls on all threads that start in the window */
+	{
+		for (uint32_t j = actx_range_lower(c, lo); j < t->nr && t->r[c->by_start[j]].start < hi; j++) {
+			uint32_t i = c->by_start[j];
+			const struct trace_range *r = &t->r[i];
+			if (r->kind != TR_RUNTIME && r->kind != TR_DRIVER)
+				continue;
+			if (r->flags & TRF_LAUNCH) {
+				row->launches++;
+				if (r->flags & TRF_GRAPH)
+					row->graph_launches++;
+			}
+			if (c->blk[i]) {
+				row->syncs++;
+				row->sync_wait += r->end - r->start;
+			}
+		}
+	}
+}
+
+/*
+ * The fast path of steps_analyze: what steps_row finds by visiting a
+ * window's activities and calls, from prefix sums, so each step costs
+ * O(log n) however many steps hold the same events (nested or overlapping
+ * markers): Σ|a ∩ [lo, hi)| = F(hi) - F(lo) with F(x) = Σ|a ∩ (-inf, x)| =
+ * #starts<x · x - Σstarts<x - (#ends<x · x - Σends<x); counts and sums of
+ * the calls starting in a window are differences of prefix sums along
+ * c->by_start; the median kernel is a range query on a wavelet matrix of
+ * the kernels' durations in start order. Sums are exact integers computed
+ * modulo 2^64, so they equal steps_row's whenever those fit (actx_span).
+ */
+struct sfast {
+	struct actx_span k[3];    /* kernel, memcpy, memset */
+	uint32_t *kcnt;       /* kcnt[i]: device kernels among act[0..i) */
+	struct actx_kth kdur; /* their durations, in act order */
+	uint64_t *launch, *graph, *sync, *swait; /* along c->by_start, prefix */
+};
+
+static void sfast_init(struct sfast *f, const struct actx *c)
+{
+	const struct trace *t = c->t;
+	memset(f, 0, sizeof *f);
+	size_t cap = t->nact ? t->nact : 1;
+	f->kcnt = gf_xmalloc(((size_t)t->nact + 1) * sizeof *f->kcnt);
+	gf_ns *kd = gf_xmalloc(cap * sizeof *kd);
+	size_t nk = 0;
+	f->kcnt[0] = 0;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		bool on = c->dev != TRACE_NONE && actx_on_dev(c, a);
+		int k = a->kind == TA_KERNEL ? 0 : a->kind == TA_MEMCPY ? 1 : a->kind == TA_MEMSET ? 2 : -1;
+		if (on && k == 0)
+			kd[nk++] = a->end - a->start;
+		f->kcnt[i + 1] = (uint32_t)nk;
+		if (on && k >= 0)
+			actx_span_add(&f->k[k], a->start, a->end);
+	}
+	for (int k = 0; k < 3; k++)
+		actx_span_seal(&f->k[k]);
+	actx_kth_init(&f->kdur, kd, nk);
+	free(kd);
+	size_t nr1 = (size_t)t->nr + 1;
+	f->launch = gf_xmalloc(nr1 * sizeof *f->launch);
+	f->graph = gf_xmalloc(nr1 * sizeof *f->graph);
+	f->sync = gf_xmalloc(nr1 * sizeof *f->sync);
+	f->swait = gf_xmalloc(nr1 * sizeof *f->swait);
+	f->launch[0] = f->graph[0] = f->sync[0] = f->swait[0] = 0;
+	for (uint32_t j = 0; j < t->nr; j++) {
+		uint32_t i = c->by_start[j];
+		const struct trace_range *r = &t->r[i];
+		bool rt = r->kind == TR_RUNTIME || r->kind == TR_DRIVER;
+		bool l = rt && (r->flags & TRF_LAUNCH), b = rt && c->blk[i];
+		f->launch[j + 1] = f->launch[j] + l;
+		f->graph[j + 1] = f->graph[j] + (l && (r->flags & TRF_GRAPH));
+		f->sync[j + 1] = f->sync[j] + b;
+		f->swait[j + 1] = f->swait[j] + (b ? (uint64_t)r->end - (uint64_t)r->start : 0);
+	}
+}
+
+static void sfast_release(struct sfast *f)
+{
+	for (int k = 0; k < 3; k++)
+		actx_span_release(&f->k[k]);
+	free(f->kcnt);
+	actx_kth_release(&f->kdur);
+	free(f->launch);
+	free(f->graph);
+	free(f->sync);
+	free(f->swait);
+}
+
+/* steps_row from the prefix sums: the same row in O(log n). */
+static void sfast_row(const struct sfast *f, const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
+{
+	const struct trace *t = c->t;
+	row->start = lo;
+	row->end = hi;
+	row->wall = hi - lo;
+	row->busy = c->dev == TRACE_NONE ? 0 : actx_busy_in(c, lo, hi);
+	row->idle = row->wall - row->busy;
+	row->kernel = actx_span_in(&f->k[0], lo, hi);
+	row->memcpy = actx_span_in(&f->k[1], lo, hi);
+	row->memset = actx_span_in(&f->k[2], lo, hi);
+	uint32_t i0 = trace_act_lower(t, lo), i1 = trace_act_lower(t, hi);
+	if (i1 < i0)
+		i1 = i0;
+	row->kernels = f->kcnt[i1] - f->kcnt[i0];
+	row->median_kernel = actx_kth_median(&f->kdur, f->kcnt[i0], f->kcnt[i1]);
+	uint32_t j0 = actx_range_lower(c, lo), j1 = actx_range_lower(c, hi);
+	if (j1 < j0)
+		j1 = j0;
+	row->launches = f->launch[j1] - f->launch[j0];
+	row->graph_launches = f->graph[j1] - f->graph[j0];
+	row->syncs = f->sync[j1] - f->sync[j0];
+	row->sync_wait = (gf_ns)(f->swait[j1] - f->swait[j0]);
+}
+
+#define MED_COL(field)                                              \
+	do {                                                        \
+		for (size_t k = 0; k < m; k++)                      \
+			v[k] = (gf_ns)src[k]->field;                \
+		r->steady.field = actx_median(v, m);                \
+	} while (0)
+
+static void steady(struct steps_result *r)
+{
+	size_t m = 0;
+	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->rows[i].warmup)
+			src[m++] = &r->rows[i];
+	if (!m) {
+		for (size_t i = 0; i < r->n; i++)
+			src[m++] = &r->rows[i];
+	}
+	gf_ns *v = gf_xcalloc(m ? m : 1, sizeof *v);
+	memset(&r->steady, 0, sizeof r->steady);
+	r->steady.number = -1;
+	r->steady.step = TRACE_NONE;
+	MED_COL(wall);
+	MED_COL(busy);
+	MED_COL(kernel);
+	MED_COL(memcpy);
+	MED_COL(memset);
+	MED_COL(idle);
+	MED_COL(sync_wait);
+	MED_COL(syncs);
+	MED_COL(launches);
+	MED_COL(graph_launches);
+	MED_COL(kernels);
+	MED_COL(median_kernel);
+	free(v);
+	free(src);
+}
+
+int steps_analyze(const struct actx *c, const struct steps_opts *o, struct steps_result *r,
+		  struct sbuf *err)
+{
+	const struct trace *t = c->t;
+	memset(r, 0, sizeof *r);
+	if (!t->nsteps) {
+		r->whole_trace = true;
+		r->rows = gf_xcalloc(1, sizeof *r->rows);
+		r->n = 1;
+		r->rows[0].number = -1;
+		r->rows[0].step = TRACE_NONE;
+		steps_row(c, t->win_start, t->win_end, &r->rows[0]);
+	} else {
+		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
+		struct sfast f;
+		sfast_init(&f, c);
+		uint64_t skipped = 0;
+		for (uint32_t s = 0; s < t->nsteps; s++) {
+			const struct trace_step *st = &t->steps[s];
+			if (st->number < o->first || st->number > o->last) {
+				r->dropped++;
+				continue;
+			}
+			if (skipped < o->skip) {
+				skipped++;
+				r->dropped++;
+				continue;
+			}
+			struct step_row *row = &r->rows[r->n++];
+			row->number = st->number;
+			row->step = s;
+			sfast_row(&f, c, st->start, st->end, row);
+		}
+		sfast_release(&f);
+		if (!r->n) {
+			sbuf_setf(err, "no step left: %u step markers, %llu outside --steps or skipped",
+				  t->nsteps, (unsigned long long)r->dropped);
+			free(r->rows);
+			r->rows = NULL;
+			return GF_EUSAGE;
+		}
+	}
+	/* warm-up: leading steps slower than 1.5x the median wall */
+	if (r->n >= 3) {
+		gf_ns *w = gf_xmalloc(r->n * sizeof *w);
+		for (size_t i = 0; i < r->n; i++)
+			w[i] = r->rows[i].wall;
+		gf_ns med = actx_median(w, r->n);
+		free(w);
+		for (size_t i = 0; i < r->n / 2; i++) {
+			__int128 lhs = (__int128)r->rows[i].wall * STEPS_WARM_DEN;
+			__int128 rhs = (__int128)med * STEPS_WARM_NUM;
+			if (lhs <= rhs)
+				break;
+			r->rows[i].warmup = true;
+			r->nwarm++;
+		}
+	}
+	r->nsteady = r->n - r->nwarm;
+	steady(r);
+	return GF_OK;
+}
+
+void steps_release(struct steps_result *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}

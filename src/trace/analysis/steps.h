@@ -1,0 +1,83 @@
+/*
+ * steps.h — the per-step table: where each step's wall time goes on the GPU.
+ *
+ * A step is a step-marker range of the trace (ProfilerStep#N, or the
+ * --step-marker name), [start, end) as written on the host. When the trace
+ * has no marker, the whole trace window is one step (number -1). For each
+ * step, on the analysed device (actx.h):
+ *   wall        end - start
+ *   gpu_busy    |union of all activity intervals of all streams ∩ step|
+ *               (HTA's merged kernel intervals, but per step and with memcpy
+ *               and memset counted as busy, as nsys gpu_time_util does)
+ *   kernel      Σ |kernel ∩ step|   (a sum: concurrent streams add up)
+ *   memcpy      Σ |memcpy ∩ step|;  memset likewise
+ *   idle        wall - gpu_busy
+ *   syncs       blocking calls (actx.h) starting in the step, any host thread
+ *   sync_wait   their durations (whole, even past the step end)
+ *   launches    runtime/driver calls starting in the step that launched GPU
+ *               work (trace.h TRF_LAUNCH: kernels, graphs, memcpy, memset)
+ *   graph_launches  of which graph launches
+ *   kernels     kernels on the device starting in the step
+ *   median_kernel   median duration of those kernels
+ *
+ * Selection: --steps A..B keeps steps numbered A..B, then --skip N drops the
+ * first N of those. Warm-up: the longest prefix of the kept steps whose walls
+ * all exceed 1.5x the median wall of the kept steps (at most half of them)
+ * is flagged warm-up. The steady state is the per-column median over the
+ * non-warm-up steps (all steps when every one is warm-up).
+ *
+ * Cost: O((events + steps) log n) even when steps nest or overlap (every
+ * window holding most of the trace): sums, counts and the busy union come
+ * from prefix sums, the median kernel from a range query (actx_kth), so no
+ * step visits its own events. steps_row is the plain definition (a visit of
+ * the window), kept for tests and the whole-trace row.
+ *
+ * Layer: analyze. Never prints.
+ */
+#ifndef GF_STEPS_H
+#define GF_STEPS_H
+
+#include "trace/analysis/actx.h"
+
+/* Warm-up threshold: wall > (num / den) x median wall. */
+#define STEPS_WARM_NUM 3
+#define STEPS_WARM_DEN 2
+
+struct step_row {
+	int64_t number;     /* N of ProfilerStep#N; -1 for the whole trace */
+	uint32_t step;      /* index into t->steps, TRACE_NONE for the whole trace */
+	gf_ns start, end;
+	gf_ns wall, busy, kernel, memcpy, memset, idle, sync_wait;
+	uint64_t syncs, launches, graph_launches, kernels;
+	gf_ns median_kernel;
+	bool warmup;
+};
+
+struct steps_opts {
+	int64_t first, last;  /* step numbers to keep (INT64_MIN, INT64_MAX = all) */
+	uint64_t skip;        /* then drop this many leading steps */
+};
+
+struct steps_result {
+	struct step_row *rows;
+	size_t n;
+	bool whole_trace;     /* no step markers: one row for the trace window */
+	size_t nwarm, nsteady;
+	struct step_row steady; /* per-column medians over steady steps (number = -1) */
+	uint64_t dropped;     /* markers outside --steps or skipped */
+};
+
+void steps_opts_init(struct steps_opts *o);
+
+/*
+ * Builds the table. @return GF_OK, or GF_EUSAGE with a message when the
+ * selection keeps no step.
+ */
+int steps_analyze(const struct actx *c, const struct steps_opts *o, struct steps_result *r,
+		  struct sbuf *err);
+void steps_release(struct steps_result *r);
+
+/* Fills one row for the window [lo, hi) (used for steps and tests). */
+void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row);
+
+#endif

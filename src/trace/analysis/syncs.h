@@ -1,0 +1,81 @@
+/*
+ * syncs.h — the hidden-sync finder over a trace: every blocking host call,
+ * grouped by the user's Python line, the aten op that caused it and the API,
+ * ranked by the GPU idle time it causes.
+ *
+ * Blocking calls are actx.h's (TRF_SYNC calls and async copies to pageable
+ * memory). For each one, inside the selected steps (or the whole trace when
+ * it has no step markers):
+ *   site    actx_site(): innermost Python source frame not inside torch,
+ *           "file.py(line): function"; "[no Python frame]" without one
+ *   op      the op that asked for the value: the outermost cpu_op of the
+ *           call's enclosing op chain whose name is a known syncing op
+ *           (aten::is_nonzero, aten::item, aten::_local_scalar_dense,
+ *           aten::nonzero, aten::to, aten::_to_copy, aten::copy_, ...), else
+ *           the innermost enclosing cpu_op, else "-"
+ *   api     the blocking call's name (cudaStreamSynchronize, ...)
+ *   copy    the device-to-host async copy call that precedes the sync inside
+ *           the same op (the .item() / .cpu() signature), else NULL
+ *   wait    host time inside the blocking call(s)
+ *   bubble  GPU idle on the analysed device from the call's return until
+ *           the next activity starts (0 when the GPU is busy at the return,
+ *           and 0 when no activity follows)
+ * Sites are ranked by bubble, then wait, then count.
+ *
+ * Layer: analyze. Never prints.
+ */
+#ifndef GF_SYNCS_H
+#define GF_SYNCS_H
+
+#include "trace/analysis/steps.h"
+
+/* Fix patterns (syncs_fix_text). */
+enum sync_fix {
+	SF_ITEM = 0,     /* .item() */
+	SF_BOOL,         /* if t: / is_nonzero */
+	SF_NONZERO,      /* nonzero, masked indexing */
+	SF_TO_HOST,      /* .cpu() / .tolist() / .to("cpu") */
+	SF_TO_DEVICE,    /* blocking host-to-device copy */
+	SF_DEVICE_SYNC,  /* torch.cuda.synchronize() */
+	SF_EVENT_SYNC,   /* event.synchronize() */
+	SF_STREAM_SYNC,  /* stream.synchronize() */
+	SF_PAGEABLE,     /* async copy with pageable memory */
+	SF_COUNT_
+};
+
+struct sync_site {
+	uint32_t site;       /* range index of the Python frame, TRACE_NONE */
+	uint32_t op;         /* range index of one instance's op (for its name), TRACE_NONE */
+	char *site_name;     /* "file.py(line): function" or "[no Python frame]" */
+	char *op_name;       /* "aten::item" or "-" */
+	char *op_chain;      /* "aten::is_nonzero > aten::item > aten::_local_scalar_dense" */
+	char *api;
+	char *copy;          /* "cudaMemcpyAsync" or NULL */
+	bool pageable;       /* an async copy made blocking by pageable memory */
+	uint64_t count;
+	gf_ns wait, bubble;
+	gf_ns max_wait;
+	int fix;             /* enum sync_fix */
+	bool host_work_after; /* bubble > wait: host work follows the sync before the next launch */
+};
+
+struct syncs_result {
+	struct sync_site *sites;   /* ranked */
+	size_t nsites;
+	uint64_t count;            /* blocking calls (grouped instances) */
+	gf_ns wait, bubble;        /* totals */
+	size_t nsteps;             /* steps the counts are over (1 for the whole trace) */
+};
+
+/* Analyses the blocking calls inside the rows of st (their windows).
+ * @return GF_OK. */
+int syncs_analyze(const struct actx *c, const struct steps_result *st, struct syncs_result *r);
+void syncs_release(struct syncs_result *r);
+
+/* The article's fix for a pattern, one sentence. */
+const char *syncs_fix_text(int fix);
+
+/* Appends count / nsteps with 2 decimals, exactly rounded half to even. */
+void syncs_per_step(struct sbuf *b, uint64_t count, size_t nsteps);
+
+#endif

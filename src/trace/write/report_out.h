@@ -1,0 +1,39 @@
+/*
+ * report_out.h — render `gpuflame report` and `gpuflame syncs` (trace input)
+ * as text (100 columns, aligned, ms/us units), Markdown or JSON.
+ *
+ * JSON schemas "gpuflame.report/1" and "gpuflame.syncs/1" are documented
+ * field by field in docs/report.md. Times are exact decimal microseconds
+ * (integer ns printed at scale 3), counts are integers, per-step counts are
+ * decimals with 2 digits, shares are decimals in 0..1.
+ *
+ * Layer: write.
+ */
+#ifndef GF_REPORT_OUT_H
+#define GF_REPORT_OUT_H
+
+#include "trace/analysis/report.h"
+#include "stacks/render/pysync_out.h"
+
+/* One rank's report plus what the writer prints about its source. */
+struct report_in {
+	const struct report *r;
+	const char *file;
+	/* optional: host stacks by GPU idle time from `fold --weight idle`
+	 * (filled by the CLI, which may use fold/), total over idle_steps steps */
+	const struct gap_key *idle;
+	size_t nidle;
+	uint32_t idle_steps;
+};
+
+/*
+ * Writes one report (n = 1) or several ranks side by side with the
+ * straggler (n > 1; s may be NULL when no rank has NCCL kernels).
+ */
+void report_out(const struct report_in *in, size_t n, const struct strag_result *s, int format,
+		struct sbuf *out);
+
+/* `gpuflame syncs` over one trace's report data (sync sites only). */
+void report_out_syncs(const struct report_in *in, int format, struct sbuf *out);
+
+#endif

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""layers.py -- check src/ against the layer table of src/README.md.
+
+Prints one PASS/FAIL line per rule:
+  - every folder under src/ holding sources has a row of the table, and every row names a folder;
+  - every #include "..." under src/ names a file from src/ (src-rooted path) that exists;
+  - every include edge is allowed: a folder includes itself and the folders its row lists;
+  - `cli/` is included by nothing outside `cli/`;
+  - file names are unique across the tree.
+Also checks itself: a table that forbids a present edge must make the edge check fail (--selftest).
+"""
+import os, re, sys
+
+root = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith('--') else '.'
+src = os.path.join(root, 'src')
+
+def table(text):
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r'\|\s*`([a-z_/]+)/`\s*\|.*\|\s*([^|]*)\|\s*$', line)
+        if not m:
+            continue
+        folder, allow = m.group(1), m.group(2).strip()
+        if allow.startswith('everything'):
+            rows[folder] = ('all-but', set(re.findall(r'`([a-z_/]+)`', allow)))
+        else:
+            rows[folder] = ('only', set(re.findall(r'`([a-z_/]+)`', allow)))
+    return rows
+
+def sources():
+    for d, _, fs in os.walk(src):
+        for f in sorted(fs):
+            if f.endswith(('.c', '.h')):
+                p = os.path.join(d, f)
+                yield os.path.relpath(d, src), f, p
+
+inc_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+def edges():
+    for folder, f, p in sources():
+        text = open(p, encoding='utf-8').read()
+        for m in inc_re.finditer(text):
+            line = text.count('\n', 0, m.start()) + 1
+            yield folder, f, line, m.group(1)
+
+def allowed(rows, a, b):
+    if a == b:
+        return True
+    kind, s = rows[a]
+    if kind == 'all-but':
+        return b not in s
+    return b in s
+
+def check(rows, out):
+    bad = 0
+    folders = sorted({f for f, _, _ in sources()})
+    missing = [f for f in folders if f not in rows]
+    extra = [f for f in rows if not os.path.isdir(os.path.join(src, f))]
+    out('table-covers-tree', not missing and not extra,
+        'folders without a row: %s; rows without a folder: %s' % (missing, extra))
+    unresolved, forbidden, cli_in = [], [], []
+    for folder, f, line, name in edges():
+        where = '%s/%s:%d "%s"' % (folder, f, line, name)
+        if not os.path.isfile(os.path.join(src, name)):
+            unresolved.append(where)
+            continue
+        b = os.path.dirname(name)
+        if folder not in rows:
+            continue
+        if b == 'cli' and folder != 'cli':
+            cli_in.append(where)
+        elif not allowed(rows, folder, b):
+            forbidden.append(where + ' (%s may not include %s)' % (folder, b))
+    out('includes-src-rooted', not unresolved, '; '.join(unresolved[:10]))
+    out('includes-allowed', not forbidden, '; '.join(forbidden[:10]))
+    out('cli-included-by-none', not cli_in, '; '.join(cli_in[:10]))
+    seen, dup = {}, []
+    for folder, f, _ in sources():
+        if f in seen:
+            dup.append('%s/%s and %s/%s' % (seen[f], f, folder, f))
+        seen[f] = folder
+    out('file-names-unique', not dup, '; '.join(dup))
+    return forbidden
+
+def main():
+    rows = table(open(os.path.join(src, 'README.md'), encoding='utf-8').read())
+    fails = []
+    def out(name, ok, why):
+        print(('PASS layers/%s' % name) if ok else ('FAIL layers/%s: %s' % (name, why)))
+        if not ok:
+            fails.append(name)
+    out('table-parsed', len(rows) >= 5, 'only %d rows parsed from src/README.md' % len(rows))
+    check(rows, out)
+    # The check must be able to fail: forbid one edge the tree has and expect it reported.
+    probe = next(((a, os.path.dirname(n)) for a, _, _, n in edges()
+                  if os.path.dirname(n) not in ('', a) and a in rows and rows[a][0] == 'only'), None)
+    if probe:
+        a, b = probe
+        r2 = dict(rows)
+        r2[a] = ('only', set(rows[a][1]) - {b})
+        got = check(r2, lambda *x: None)
+        out('selftest-forbidden-edge-caught', any(('%s may not include %s' % (a, b)) in g for g in got),
+            'removing %s -> %s from the table was not reported' % (a, b))
+    return 1 if fails else 0
+
+sys.exit(main())
