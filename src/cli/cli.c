@@ -6,6 +6,7 @@
 
 #include "base/ofile.h"
 #include "trace/model/trace.h"
+#include "trace/model/trace_sel.h"
 #include "base/escape.h"
 
 #include <errno.h>
@@ -255,34 +256,16 @@ void cli_close_in(FILE *fp)
 		fclose(fp);
 }
 
-/* One end of a step range: n decimal digits at s, or dflt when n is 0. */
-static int64_t step_num(const char *opt, const char *s, size_t n, const char *whole, int64_t dflt)
-{
-	if (!n)
-		return dflt;
-	int64_t v = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > INT64_MAX / 10 - 10)
-			cli_usage_error("invalid argument '%s' for '%s'; expected A..B with step numbers", whole,
-					opt);
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
-
 void cli_steps(const char *opt, const char *arg, int64_t *first, int64_t *last)
 {
-	const char *dots = strstr(arg, "..");
-	if (!*arg)
-		cli_usage_error("invalid argument '' for '%s'; expected A..B with step numbers", opt);
-	if (!dots) {
-		*first = *last = step_num(opt, arg, strlen(arg), arg, INT64_MIN);
-		return;
-	}
-	*first = step_num(opt, arg, (size_t)(dots - arg), arg, INT64_MIN);
-	*last = step_num(opt, dots + 2, strlen(dots + 2), arg, INT64_MAX);
-	if (*first > *last)
-		cli_usage_error("invalid argument '%s' for '%s': A is after B", arg, opt);
+	struct trace_sel sel;
+	struct sbuf err = SBUF_INIT;
+	trace_sel_init(&sel);
+	if (trace_sel_parse(&sel, opt, arg, &err))
+		cli_usage_error("%s", err.buf);
+	*first = sel.first;
+	*last = sel.last;
+	sbuf_release(&err);
 }
 
 const char *cli_nonempty(const char *opt, const char *val)

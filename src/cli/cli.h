@@ -73,8 +73,9 @@ long long cli_int(const char *opt, const char *val, long long min, long long max
 
 /*
  * Parses a step range "A..B", "A..", "..B" or "A" (decimal step numbers) for
- * option opt; an open end is INT64_MIN (first) or INT64_MAX (last). Empty,
- * non-digit or too large numbers and A > B are usage errors.
+ * option opt with the model's one parser (trace_sel_parse; first/last are a
+ * struct trace_sel's); an open end is INT64_MIN (first) or INT64_MAX
+ * (last). Empty, non-digit or too large numbers and A > B are usage errors.
  */
 void cli_steps(const char *opt, const char *arg, int64_t *first, int64_t *last);
 /* A required non-empty option value (e.g. --step-marker); "" is a usage error. */

@@ -16,6 +16,7 @@
  */
 #include "cli/cli.h"
 
+#include "base/names.h"
 #include "base/num.h"
 #include "trace/analysis/fold.h"
 #include "trace/model/trace.h"
@@ -78,154 +79,140 @@ static void pct(struct sbuf *b, int64_t part, int64_t whole)
 		sbuf_addstr(b, "?");
 }
 
-int cmd_fold(int argc, char **argv)
+/* What the command line asks for. */
+struct fold_args {
+	struct fold_opts o;
+	struct trace_opts to;
+	const char *out, *families, *threads, *path;
+	bool quiet;
+};
+
+static void parse(int argc, char **argv, struct fold_args *a)
 {
 	enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
 	       O_UNIT, O_LABEL };
 	static const struct option lo[] = {
-		{ "weight", required_argument, NULL, 'w' },
-		{ "stack", required_argument, NULL, 's' },
-		{ "max-depth", required_argument, NULL, O_MAXDEPTH },
-		{ "per-step", no_argument, NULL, O_PERSTEP },
+		{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
+		{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
 		{ "kernel-names", required_argument, NULL, O_KNAMES },
 		{ "families", required_argument, NULL, O_FAMILIES },
-		{ "step-marker", required_argument, NULL, O_MARKER },
-		{ "steps", required_argument, NULL, O_STEPS },
-		{ "skip", required_argument, NULL, O_SKIP },
-		{ "per-step-normalise", no_argument, NULL, O_NORM },
-		{ "per-step-normalize", no_argument, NULL, O_NORM },
-		{ "unit", required_argument, NULL, O_UNIT },
-		{ "label", required_argument, NULL, O_LABEL },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "step-marker", required_argument, NULL, O_MARKER }, { "steps", required_argument, NULL, O_STEPS },
+		{ "skip", required_argument, NULL, O_SKIP }, { "per-step-normalise", no_argument, NULL, O_NORM },
+		{ "per-step-normalize", no_argument, NULL, O_NORM }, { "unit", required_argument, NULL, O_UNIT },
+		{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
 	static const char *const units[] = { "ns", "us", "ms", NULL };
 	static const char *const knames[] = { "family", "full", NULL };
-	struct fold_opts o;
-	fold_opts_init(&o);
-	const char *out_path = NULL, *families = NULL, *marker = NULL, *threads = NULL;
-	bool quiet = false;
+	struct fold_opts *o = &a->o;
 	struct sbuf err = SBUF_INIT;
 	int c;
 	while ((c = getopt_long(argc, argv, "w:s:o:qj:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'w': o.weight = cli_choice("--weight", optarg, weights); break;
+		case 'w': o->weight = cli_choice("--weight", optarg, weights); break;
 		case 's':
-			if (fold_parse_levels(optarg, &o.levels, &err))
+			if (fold_parse_levels(optarg, &o->levels, &err))
 				cli_usage_error("%s", err.buf);
 			break;
-		case O_MAXDEPTH: o.max_depth = (unsigned)cli_int("--max-depth", optarg, 1, 100000); break;
-		case O_PERSTEP: o.per_step = true; break;
-		case O_KNAMES: o.kernel_full = cli_choice("--kernel-names", optarg, knames) == 1; break;
-		case O_FAMILIES: families = optarg; break;
-		case O_MARKER:
-			marker = cli_nonempty("--step-marker", optarg);
+		case O_MAXDEPTH: o->max_depth = (unsigned)cli_int("--max-depth", optarg, 1, 100000); break;
+		case O_PERSTEP: o->per_step = true; break;
+		case O_KNAMES: o->kernel_full = cli_choice("--kernel-names", optarg, knames) == 1; break;
+		case O_FAMILIES: a->families = optarg; break;
+		case O_MARKER: o->step_marker = a->to.step_marker = cli_nonempty("--step-marker", optarg); break;
+		case O_STEPS: cli_steps("--steps", optarg, &o->steps.first, &o->steps.last); break;
+		case O_SKIP: o->steps.skip = (uint64_t)cli_int("--skip", optarg, 0, 1000000000); break;
+		case O_NORM: o->normalise = true; break;
+		case O_UNIT: o->unit = cli_choice("--unit", optarg, units); break;
+		case O_LABEL:
+			if (fold_add_label(o, optarg, &err))
+				cli_usage_error("%s", err.buf);
 			break;
-		case O_STEPS:
-			cli_steps("--steps", optarg, &o.step_lo, &o.step_hi);
-			if (o.step_hi == INT64_MAX) /* fold's open end */
-				o.step_hi = KEV_NONE;
-			break;
-		case O_SKIP: o.skip = (unsigned)cli_int("--skip", optarg, 0, 1000000000); break;
-		case O_NORM: o.normalise = true; break;
-		case O_UNIT: o.unit = cli_choice("--unit", optarg, units); break;
-		case O_LABEL: {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg)
-				cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", optarg);
-			if (o.nlabels == FOLD_MAX_LABELS)
-				cli_usage_error("at most %d --label options", FOLD_MAX_LABELS);
-			for (const char *p = optarg; p < eq; p++)
-				if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-				      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' || *p == '.'))
-					cli_usage_error("invalid label key in '%s'; use letters, digits, '_', '-', '.'",
-							optarg);
-			o.labels[o.nlabels++] = optarg;
-			break;
-		}
-		case 'o': out_path = optarg; break;
-		case 'q': quiet = true; break;
-		case 'j': threads = optarg; break;
-		case 'h': usage(stdout); return GF_EXIT_OK;
+		case 'o': a->out = optarg; break;
+		case 'q': a->quiet = true; break;
+		case 'j': a->threads = optarg; break;
+		case 'h': usage(stdout); exit(GF_EXIT_OK);
 		default: cli_usage_error("unknown option");
 		}
 	}
 	if (argc - optind > 1)
 		cli_usage_error("one trace at a time (one trace = one rank); got %d", argc - optind);
-	const char *path = optind < argc ? argv[optind] : "-";
-	struct kfamily *kf = NULL;
-	if (families) {
-		kf = kfamily_new();
-		if (kfamily_load(kf, families, &err))
-			cli_die(GF_EXIT_INPUT, "%s", err.buf);
-		o.families = kf;
-	}
-	o.source = strcmp(path, "-") ? base_name(path) : "<stdin>";
-	o.step_marker = marker;
+	a->path = optind < argc ? argv[optind] : "-";
+	sbuf_release(&err);
+}
 
+/* The warnings about what the model and the fold left out (stderr). */
+static void warn(const struct trace *t, const struct fold_args *a, const struct kfamily *kf, const char *disp)
+{
+	if (t->warn.clipped)
+		cli_warn("'%s': %llu host ranges overlapped without nesting; the shorter one was clipped", disp,
+			 (unsigned long long)t->warn.clipped);
+	if (t->warn.out_of_range)
+		cli_warn("'%s': %llu events with a timestamp or duration beyond 2^61 ns were ignored", disp,
+			 (unsigned long long)t->warn.out_of_range);
+	cli_warn_trace(t, disp);
+	if (kf && kfamily_truncated(kf))
+		cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
+			 "first %d bytes", a->families, (unsigned long long)kfamily_truncated(kf), KFAMILY_MATCH_MAX,
+			 KFAMILY_MATCH_MAX);
+	if (t->warn.bogus_external)
+		cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
+			 "ignored, launches are linked by correlation and time",
+			 disp, (unsigned long long)t->warn.bogus_external);
+	if (t->warn.unattributed && (a->o.weight == FW_GPU || a->o.weight == FW_CALLS)) {
+		struct sbuf p = SBUF_INIT;
+		int64_t all = 0;
+		for (uint32_t i = 0; i < t->ndev; i++)
+			all += t->dev[i].act_ns;
+		pct(&p, t->warn.unattributed_ns, all);
+		cli_warn("'%s': %llu GPU activities (%s%% of GPU time) have no launch in the trace "
+			 "(%llu launched before the window); folded under [unattributed]",
+			 disp, (unsigned long long)t->warn.unattributed, p.buf, (unsigned long long)t->warn.before_window);
+		sbuf_release(&p);
+	}
+	if (!t->nsteps && (a->o.weight == FW_IDLE || a->o.per_step))
+		cli_warn("'%s': no '%s' steps; the window is the whole trace", disp, names_marker(a->o.step_marker));
+}
+
+int cmd_fold(int argc, char **argv)
+{
+	struct fold_args a;
+	memset(&a, 0, sizeof a);
+	fold_opts_init(&a.o);
+	optind = 1;
+	parse(argc, argv, &a);
+	struct sbuf err = SBUF_INIT;
+	struct kfamily *kf = NULL;
+	if (a.families) {
+		kf = kfamily_new();
+		if (kfamily_load(kf, a.families, &err))
+			cli_die(GF_EXIT_INPUT, "%s", err.buf);
+		a.o.families = kf;
+	}
+	a.o.source = strcmp(a.path, "-") ? base_name(a.path) : "<stdin>";
+	a.to.threads = cli_threads(a.threads);
+	const char *disp = cli_in_name(a.path);
+	if (cli_progress_enabled()) {
+		a.to.progress = cli_progress_reading;
+		a.to.progress_ctx = (void *)disp;
+	}
 	struct trace t;
 	trace_init(&t, NULL);
-	struct trace_opts to;
-	memset(&to, 0, sizeof to);
-	to.step_marker = marker;
-	to.threads = cli_threads(threads);
-	const char *disp = cli_in_name(path);
-	if (cli_progress_enabled()) {
-		to.progress = cli_progress_reading;
-		to.progress_ctx = (void *)disp;
-	}
-	int rc = trace_load(&t, path, &to, &err);
+	int rc = trace_load(&t, a.path, &a.to, &err);
 	cli_progress_done();
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-
 	struct ftree tree;
 	struct fold_stats st;
 	memset(&st, 0, sizeof st);
-	rc = fold_trace(&t, &o, &tree, &st, &err);
-	if (rc) {
-		ftree_release(&tree);
+	if ((rc = fold_trace(&t, &a.o, &tree, &st, &err)))
 		cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
-	}
-	if (!quiet) {
-		if (t.warn.clipped)
-			cli_warn("'%s': %llu host ranges overlapped without nesting; the shorter one was clipped",
-				 disp, (unsigned long long)t.warn.clipped);
-		if (t.warn.out_of_range)
-			cli_warn("'%s': %llu events with a timestamp or duration beyond 2^61 ns were ignored",
-				 disp, (unsigned long long)t.warn.out_of_range);
-		cli_warn_trace(&t, disp);
-		if (kf && kfamily_truncated(kf))
-			cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
-				 "first %d bytes", families, (unsigned long long)kfamily_truncated(kf), KFAMILY_MATCH_MAX,
-				 KFAMILY_MATCH_MAX);
-		if (t.warn.bogus_external)
-			cli_warn("'%s': %llu runtime calls carry External id == correlation (old Kineto bug); "
-				 "ignored, launches are linked by correlation and time",
-				 disp, (unsigned long long)t.warn.bogus_external);
-		if (t.warn.unattributed && (o.weight == FW_GPU || o.weight == FW_CALLS)) {
-			struct sbuf p = SBUF_INIT;
-			int64_t all = 0;
-			for (uint32_t i = 0; i < t.ndev; i++)
-				all += t.dev[i].act_ns;
-			pct(&p, t.warn.unattributed_ns, all);
-			cli_warn("'%s': %llu GPU activities (%s%% of GPU time) have no launch in the trace "
-				 "(%llu launched before the window); folded under [unattributed]",
-				 disp, (unsigned long long)t.warn.unattributed, p.buf,
-				 (unsigned long long)t.warn.before_window);
-			sbuf_release(&p);
-		}
-		if (!t.nsteps && (o.weight == FW_IDLE || o.per_step))
-			cli_warn("'%s': no '%s' steps; the window is the whole trace", disp,
-				 marker ? marker : "ProfilerStep");
-	}
+	if (!a.quiet)
+		warn(&t, &a, kf, disp);
 	/* folded text to a terminal shows control bytes and invalid UTF-8 escaped */
-	folded_out_set_terminal((!out_path || !strcmp(out_path, "-")) && isatty(STDOUT_FILENO));
-	cli_write_tree(out_path, folded_write, &tree);
+	folded_out_set_terminal((!a.out || !strcmp(a.out, "-")) && isatty(STDOUT_FILENO));
+	cli_write_tree(a.out, folded_write, &tree);
 	ftree_release(&tree);
 	trace_release(&t);
 	kfamily_free(kf);

@@ -5,14 +5,22 @@
  * the two must agree: the model's activities are info's weighted ones, its
  * unweighted count is info's, and the sum of its durations is info's
  * gpu_time_ns (or both say the sum overflows; the model also refuses host
- * durations whose sum overflows, and info says so). Must never crash, leak or
+ * durations whose sum overflows, and info says so), and info's steps are the
+ * model's (one classifier: the same names, kinds and kept ranges). Must never crash, leak or
  * trip UBSan (hostile ts, dur, baseTimeNanoseconds, correlation ids).
  * Seeds: tests/fuzz/corpus/model/.
  */
-#include "trace/analysis/info.h"
+#include "trace/model/info.h"
 #include "trace/model/trace.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -35,6 +43,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (in->gpu_time_overflow || sum != in->gpu_time_ns || t.nact != in->gpu_weighted ||
 			    t.warn.unweighted != in->gpu_unweighted)
 				abort();
+			/* one classifier: info's steps are the model's (numbers as a set) */
+			if (in->step_events != t.nsteps)
+				abort();
+			int64_t *num = malloc(((size_t)t.nsteps + 1) * sizeof *num);
+			for (uint32_t i = 0; i < t.nsteps; i++)
+				num[i] = t.steps[i].number;
+			qsort(num, t.nsteps, sizeof *num, cmp_i64);
+			size_t k = 0;
+			for (uint32_t i = 0; i < t.nsteps; i++)
+				if (!k || num[k - 1] != num[i])
+					num[k++] = num[i];
+			if (k != in->steps.n || (k && memcmp(num, in->steps.v, k * sizeof *num)))
+				abort();
+			free(num);
 		} else if (rc == GF_EINPUT && !in->gpu_time_overflow && !in->host_time_overflow) {
 			abort(); /* the reader accepted it: only a sum of durations may fail */
 		}

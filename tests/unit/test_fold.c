@@ -114,12 +114,16 @@ T_TEST(test_fold__gpu)
 	/* selection: step 2 only; the unattributed kernel ran in step 1 */
 	fold_opts_init(&o);
 	o.unit = FU_NS;
-	o.step_lo = 2;
+	o.steps.first = 2;
+	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;elementwise 240\n");
+	o.steps.first = INT64_MIN;
+	o.steps.skip = 1;
+	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;elementwise 240\n");
+	o.steps.skip = 0;
+	o.step_lo = 2; /* the deprecated fields (KEV_NONE = open) still select */
 	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;elementwise 240\n");
 	o.step_lo = KEV_NONE;
-	o.skip = 1;
-	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;elementwise 240\n");
-	o.skip = 2;
+	o.steps.skip = 2;
 	T_EQ_STR(fold(&t, &o, &rc), "ERR no step left by the step selection (the trace has 2 steps, numbered 1..2)");
 	T_EQ_I64(rc, GF_EUSAGE);
 	/* max depth keeps the innermost frames */
@@ -212,7 +216,7 @@ T_TEST(test_fold__idle_calls)
 		 "[unattributed];early_kernel 1\n"
 		 "m.py(3): f at 0x...;aten::mm;cudaLaunchKernel 1\n");
 	o.normalise = true;
-	o.skip = 1;
+	o.steps.skip = 1;
 	/* 1 / 1 step at scale 3 */
 	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;cudaLaunchKernel 1\n");
 	trace_release(&t);

@@ -16,7 +16,7 @@
 #include "t.h"
 #include "tkev.h"
 
-#include "trace/analysis/info.h"
+#include "trace/model/info.h"
 #include "trace/model/trace.h"
 
 #include <stdlib.h>
@@ -170,6 +170,95 @@ T_TEST(test_model_hostile__host_sum_overflow_is_an_error)
 	T_TRUE(strstr(err.buf, "the durations of the 5 host ranges add up to more than 2^63-1 ns") == err.buf);
 	T_TRUE(b.in->host_time_overflow);
 	T_TRUE(!b.in->gpu_time_overflow);
+	/* the failed trace is finished: a second call says so, it does not
+	 * hand the (already handed) records over again */
+	T_EQ_I64(trace_finish(&b.t, NULL, &err), GF_EINTERNAL);
+	T_EQ_STR(err.buf, "trace_finish called twice");
+	T_EQ_I64(b.t.nr, 5);
+	trace_add_event(&b.t, &(struct kev){ .kc = KC_CPU_OP }, &tracks[0]); /* ignored, no crash */
+	sbuf_release(&err);
+	both_release(&b);
+}
+
+/* info finds the steps the model finds: the same names (names_step), the
+ * same kinds (user_annotation, cpu_op), only ranges the model keeps (ph X
+ * with a dur), bare markers numbered 0, 1, ... — with the default marker
+ * and with a custom one. Expected numbers written out by hand. */
+T_TEST(test_model_hostile__steps_same_as_info)
+{
+	static const struct {
+		const char *marker;
+		size_t nexp;
+		int64_t exp[4];
+	} m[] = { { NULL, 4, { 0, 1, 3, 8 } }, { "decode", 2, { 0, 2 } } };
+	for (size_t k = 0; k < 2; k++) {
+		struct both b;
+		both_init(&b);
+		b.in->marker = m[k].marker;
+		struct sbuf err = SBUF_INIT;
+		add(&b, ev(&b, KC_USER_ANNOTATION, "ProfilerStep#3", 100, 10, 0));
+		add(&b, ev(&b, KC_USER_ANNOTATION, "ProfilerStep", 200, 10, 0));       /* bare: 0 */
+		add(&b, ev(&b, KC_USER_ANNOTATION, "ProfilerStep", 300, 10, 0));       /* bare: 1 */
+		add(&b, ev(&b, KC_USER_ANNOTATION, "ProfilerStep#12abc", 400, 10, 0)); /* not a step */
+		add(&b, ev(&b, KC_USER_ANNOTATION, "ProfilerStep# 4", 450, 10, 0));    /* not a step */
+		struct kev inst = ev(&b, KC_USER_ANNOTATION, "ProfilerStep#5", 500, 0, 0);
+		inst.ph = 'i';                                                         /* not a range */
+		add(&b, inst);
+		add(&b, ev(&b, KC_USER_ANNOTATION, "ProfilerStep#7", 600, KEV_NONE, 0)); /* no dur */
+		add(&b, ev(&b, KC_CPU_OP, "ProfilerStep#8", 700, 10, 0));
+		add(&b, ev(&b, KC_PYTHON_FUNCTION, "ProfilerStep#9", 800, 10, 0));    /* not a marker kind */
+		add(&b, ev(&b, KC_USER_ANNOTATION, "decode#2", 900, 10, 0));
+		add(&b, ev(&b, KC_USER_ANNOTATION, "decode", 1000, 10, 0));
+		add(&b, ev(&b, KC_USER_ANNOTATION, "decode#", 1100, 10, 0));           /* not a step */
+		struct trace_opts o = { .step_marker = m[k].marker };
+		T_EQ_I64(trace_finish(&b.t, &o, &err), GF_OK);
+		info_finish(b.in, &b.kt);
+		T_EQ_I64(b.in->steps.n, m[k].nexp);
+		T_EQ_I64(b.t.nsteps, m[k].nexp);
+		T_EQ_I64(b.in->step_events, b.t.nsteps);
+		for (size_t i = 0; i < m[k].nexp && i < b.in->steps.n; i++)
+			T_EQ_I64(b.in->steps.v[i], m[k].exp[i]);
+		/* the model's numbers, sorted, are the same set */
+		int64_t got[8];
+		uint32_t n = b.t.nsteps < 8 ? b.t.nsteps : 8;
+		for (uint32_t i = 0; i < n; i++)
+			got[i] = b.t.steps[i].number;
+		for (uint32_t i = 1; i < n; i++)
+			for (uint32_t j = i; j > 0 && got[j - 1] > got[j]; j--) {
+				int64_t x = got[j];
+				got[j] = got[j - 1];
+				got[j - 1] = x;
+			}
+		for (uint32_t i = 0; i < n && i < m[k].nexp; i++)
+			T_EQ_I64(got[i], m[k].exp[i]);
+		sbuf_release(&err);
+		both_release(&b);
+	}
+}
+
+/* Graph launches and communication kernels: info counts what the model
+ * flags (cuGraphLaunch too; rccl in any case). */
+T_TEST(test_model_hostile__classes_same_as_info)
+{
+	struct both b;
+	both_init(&b);
+	struct sbuf err = SBUF_INIT;
+	add(&b, corr(ev(&b, KC_CUDA_RUNTIME, "cudaGraphLaunch", 100, 5, 0), 1));
+	add(&b, corr(ev(&b, KC_CUDA_DRIVER, "cuGraphLaunch", 110, 5, 0), 2));
+	add(&b, corr(ev(&b, KC_CUDA_RUNTIME, "cudaGraphLaunchX", 120, 5, 0), 3));
+	add(&b, corr(ev(&b, KC_KERNEL, "RCCL_AllReduce", 200, 5, 1), 1));
+	add(&b, corr(ev(&b, KC_KERNEL, "ncclKernel", 210, 5, 1), 2));
+	add(&b, corr(ev(&b, KC_KERNEL, "gemm", 220, 5, 1), 3));
+	T_EQ_I64(finish(&b, &err), GF_OK);
+	uint64_t graph = 0, comm = 0;
+	for (uint32_t i = 0; i < b.t.nr; i++)
+		graph += !!(b.t.r[i].flags & TRF_GRAPH);
+	for (uint32_t i = 0; i < b.t.nact; i++)
+		comm += !!(b.t.act[i].flags & TAF_NCCL);
+	T_EQ_I64(graph, 2);
+	T_EQ_I64(comm, 2);
+	T_EQ_I64(b.in->graph_launches, graph);
+	T_EQ_I64(b.in->nccl_kernels, comm);
 	sbuf_release(&err);
 	both_release(&b);
 }
@@ -348,6 +437,8 @@ int main(void)
 	T_RUN(test_model_hostile__unweighted_counted_same_as_info);
 	T_RUN(test_model_hostile__gpu_sum_overflow_is_an_error);
 	T_RUN(test_model_hostile__host_sum_overflow_is_an_error);
+	T_RUN(test_model_hostile__steps_same_as_info);
+	T_RUN(test_model_hostile__classes_same_as_info);
 	T_RUN(test_model_hostile__info_extreme_times);
 	T_RUN(test_model_hostile__collision_linked_within_process);
 	T_RUN(test_model_hostile__foreign_id_left_unattributed);

@@ -164,8 +164,8 @@ static void check_shape(int nsteps, bool nested, unsigned seed, unsigned share)
 	struct actx c;
 	struct sbuf err = SBUF_INIT;
 	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
-	struct steps_opts o;
-	steps_opts_init(&o);
+	struct trace_sel o;
+	trace_sel_init(&o);
 	struct steps_result st;
 	T_TRUE(steps_analyze(&c, &o, &st, &err) == GF_OK);
 	T_EQ_I64(st.n, nsteps);
@@ -334,8 +334,8 @@ T_TEST(test_step_overlap__collectives_once_per_kernel)
 	struct actx c;
 	struct sbuf err = SBUF_INIT;
 	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
-	struct steps_opts o;
-	steps_opts_init(&o);
+	struct trace_sel o;
+	trace_sel_init(&o);
 	struct steps_result st;
 	T_TRUE(steps_analyze(&c, &o, &st, &err) == GF_OK);
 	T_EQ_I64(st.n, 30);

@@ -300,36 +300,52 @@ T_TEST(test_trace__busy_union)
 	trace_release(&t);
 }
 
-T_TEST(test_trace__api_flags)
+/* The model's flags come from the one classifier (base/names.h; its table
+ * is tests/unit/test_names.c): a blocking call, a memcpy call, a graph
+ * launch, an nn.Module frame, a communication kernel, a copy direction. */
+T_TEST(test_trace__name_flags)
 {
-#define F(s) trace_api_flags(s, strlen(s))
-	T_EQ_I64(F("cudaStreamSynchronize"), TRF_SYNC);
-	T_EQ_I64(F("cudaDeviceSynchronize"), TRF_SYNC);
-	T_EQ_I64(F("cudaEventSynchronize"), TRF_SYNC);
-	T_EQ_I64(F("cuStreamSynchronize"), TRF_SYNC);
-	T_EQ_I64(F("cuCtxSynchronize"), TRF_SYNC);
-	T_EQ_I64(F("hipDeviceSynchronize"), TRF_SYNC);
-	T_EQ_I64(F("cudaMemcpy"), TRF_SYNC | TRF_MEMCPY);
-	T_EQ_I64(F("cudaMemcpy2D"), TRF_SYNC | TRF_MEMCPY);
-	T_EQ_I64(F("hipMemcpyWithStream"), TRF_SYNC | TRF_MEMCPY);
-	T_EQ_I64(F("cuMemcpyDtoH_v2"), TRF_SYNC | TRF_MEMCPY);
-	T_EQ_I64(F("cudaMemcpyAsync"), TRF_MEMCPY);
-	T_EQ_I64(F("cuMemcpyDtoHAsync_v2"), TRF_MEMCPY);
-	T_EQ_I64(F("cudaGraphLaunch"), TRF_GRAPH);
-	T_EQ_I64(F("hipGraphLaunch"), TRF_GRAPH);
-	T_EQ_I64(F("cudaLaunchKernel"), 0);
-	T_EQ_I64(F("cudaStreamWaitEvent"), 0);
-	T_EQ_I64(F("cudaEventQuery"), 0);
-	T_EQ_I64(F("aten::item"), 0);
-#undef F
-	int64_t n;
-	T_TRUE(trace_is_step_name("ProfilerStep#12", 15, "ProfilerStep", &n));
-	T_EQ_I64(n, 12);
-	T_TRUE(trace_is_step_name("ProfilerStep", 12, "ProfilerStep", &n));
-	T_EQ_I64(n, -1);
-	T_TRUE(!trace_is_step_name("ProfilerStep#", 13, "ProfilerStep", &n));
-	T_TRUE(!trace_is_step_name("ProfilerStep#1a", 15, "ProfilerStep", &n));
-	T_TRUE(!trace_is_step_name("ProfilerStepX", 13, "ProfilerStep", &n));
+	static const struct {
+		const char *name;
+		int kc;
+		unsigned rflags, aflags;
+	} c[] = {
+		{ "cudaStreamSynchronize", KC_CUDA_RUNTIME, TRF_SYNC, 0 },
+		{ "cuMemcpyDtoH_v2", KC_CUDA_DRIVER, TRF_SYNC | TRF_MEMCPY, 0 },
+		{ "cudaMemcpyAsync", KC_CUDA_RUNTIME, TRF_MEMCPY, 0 },
+		{ "cuGraphLaunch", KC_CUDA_DRIVER, TRF_GRAPH, 0 },
+		{ "cudaLaunchKernel", KC_CUDA_RUNTIME, 0, 0 },
+		{ "nn.Module: Linear_0", KC_PYTHON_FUNCTION, TRF_MODULE, 0 },
+		{ "rccl_AllReduce_kernel", KC_KERNEL, 0, TAF_NCCL },
+		{ "ncclDevKernel", KC_KERNEL, 0, TAF_NCCL },
+		{ "gemm", KC_KERNEL, 0, 0 },
+		{ "Memcpy DtoH (Device -> Pinned)", KC_GPU_MEMCPY, 0, TAF_DTOH },
+		{ "Memcpy PtoP (Device -> Device)", KC_GPU_MEMCPY, 0, TAF_DTOD },
+	};
+	const unsigned rmask = TRF_SYNC | TRF_MEMCPY | TRF_GRAPH | TRF_MODULE;
+	const unsigned amask = TAF_NCCL | TAF_DTOH | TAF_HTOD | TAF_DTOD;
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct trace t;
+		struct sbuf err = SBUF_INIT;
+		tracks_init();
+		trace_init(&t, NULL);
+		bool gpu = c[i].kc == KC_KERNEL || c[i].kc == KC_GPU_MEMCPY;
+		add(&t, ev(&t, c[i].kc, c[i].name, 100, 10, gpu ? 1 : 0));
+		T_EQ_I64(trace_finish(&t, NULL, &err), GF_OK);
+		if (gpu) {
+			T_EQ_I64(t.nact, 1);
+			if (t.nact && (t.act[0].flags & amask) != c[i].aflags)
+				T_FAIL_("%s: act flags %#x, expected %#x", c[i].name, t.act[0].flags & amask, c[i].aflags);
+		} else {
+			T_EQ_I64(t.nr, 1);
+			if (t.nr && (t.r[0].flags & rmask) != c[i].rflags)
+				T_FAIL_("%s: range flags %#x, expected %#x", c[i].name, t.r[0].flags & rmask, c[i].rflags);
+		}
+		T_EQ_I64(trace_finish(&t, NULL, &err), GF_EINTERNAL); /* a second call */
+		T_TRUE(strstr(err.buf, "called twice") != NULL);
+		trace_release(&t);
+		sbuf_release(&err);
+	}
 }
 
 T_TEST(test_trace__step_marker_and_syncs)
@@ -367,7 +383,7 @@ int main(void)
 	T_RUN(test_trace__python_parent_ids);
 	T_RUN(test_trace__graph_and_unattributed);
 	T_RUN(test_trace__busy_union);
-	T_RUN(test_trace__api_flags);
+	T_RUN(test_trace__name_flags);
 	T_RUN(test_trace__step_marker_and_syncs);
 	return t_done();
 }

@@ -1,6 +1,7 @@
 /* pysync.c — hidden syncs in py-spy folded stacks (see pysync.h). */
 #include "stacks/ops/pysync.h"
 
+#include "base/names.h"
 #include "base/num.h"
 #include "base/vec.h"
 
@@ -36,18 +37,6 @@ size_t pysync_sync_symbol(const char *frame, size_t n)
 			return fl;
 	}
 	return 0;
-}
-
-bool pysync_in_torch(const char *path, size_t n)
-{
-	/* a component "torch" followed by '/' (or '\\') */
-	for (size_t i = 0; i + 6 <= n; i++) {
-		if (memcmp(path + i, "torch", 5) || (path[i + 5] != '/' && path[i + 5] != '\\'))
-			continue;
-		if (i == 0 || path[i - 1] == '/' || path[i - 1] == '\\')
-			return true;
-	}
-	return false;
 }
 
 bool pysync_python_frame(const char *f, size_t n, struct sbuf *label)
@@ -224,7 +213,7 @@ int pysync_analyze(const struct ftree *t, struct pysync_result *r, struct sbuf *
 						sbuf_addstr(&fallback, one.buf);
 						any = true;
 					}
-					if (!pysync_in_torch(one.buf, plen)) {
+					if (!names_in_torch(one.buf, plen)) {
 						sbuf_addstr(&lab, one.buf);
 						found = true;
 					}

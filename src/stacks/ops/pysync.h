@@ -6,11 +6,11 @@
  * "symbol (libfoo.so)" for native code). A stack is a *sync stack* when one of
  * its frames is a blocking CUDA/HIP call (pysync_sync_symbol). Each sync stack
  * is charged to a *site*: the innermost Python frame above the outermost sync
- * frame that is not inside torch (pysync_in_torch), else the
+ * frame that is not inside torch (base/names.h names_in_torch), else the
  * innermost Python frame, else "[no Python frame]". Sites are ranked by
  * samples, with the share of all samples and a 95% Wilson score interval.
  *
- * Layer: analyze. Never prints.
+ * Layer: stacks/ops. Never prints.
  */
 #ifndef GF_PYSYNC_H
 #define GF_PYSYNC_H
@@ -65,15 +65,6 @@ size_t pysync_sync_symbol(const char *frame, size_t n);
  * @return true and appends "path.py(line): function" to label when it is one.
  */
 bool pysync_python_frame(const char *frame, size_t n, struct sbuf *label);
-
-/*
- * "Inside torch": the frame's file path has a directory component named
- * exactly "torch" ("torch/cuda/__init__.py", ".../site-packages/torch/nn/x.py");
- * "torch_xla/", "mytorch/" or "torchvision/" are not inside torch. path is
- * the file path only (py-spy: inside the parentheses; trace frames
- * "path.py(line): function": before the '(').
- */
-bool pysync_in_torch(const char *path, size_t n);
 
 /* 95% Wilson score interval for k successes out of n (z = 1.96). n = 0 gives
  * [0, 1]. */

@@ -1,6 +1,7 @@
 /* palette.c — frame colours: flamegraph.pl palettes, the gpu palette, palette.map (see palette.h). */
 #include "stacks/render/palette.h"
 
+#include "base/names.h"
 #include "base/pool.h"
 #include "base/escape.h"
 
@@ -337,7 +338,7 @@ static bool is_sync(const char *s, size_t n)
 		return true;
 	if (contains(s, n, "[sync]"))
 		return true;
-	return false;
+	return (names_api(s, n) & NAMES_API_SYNC) != 0; /* what the trace model counts as blocking */
 }
 
 static bool is_runtime(const char *s, size_t n)
@@ -359,8 +360,7 @@ static bool is_runtime(const char *s, size_t n)
 
 static enum gpu_class kernel_family(const char *s, size_t n)
 {
-	if (contains(s, n, "nccl") || contains(s, n, "Nccl") || contains(s, n, "NCCL") ||
-	    contains(s, n, "rccl"))
+	if (names_is_comm(s, n))
 		return GPU_K_COMM;
 	if (contains(s, n, "flash") || contains(s, n, "Flash") || contains(s, n, "fmha") ||
 	    contains(s, n, "attn") || contains(s, n, "Attn") || contains(s, n, "attention") ||
@@ -390,7 +390,7 @@ enum gpu_class palette_gpu_class(const char *s, size_t n)
 		return GPU_SYNC;
 	if (starts_with(s, n, "aten::"))
 		return GPU_ATEN;
-	if (starts_with(s, n, "nn.Module: "))
+	if (names_is_module(s, n))
 		return GPU_MODULE;
 	if (python_frame(s, n))
 		return GPU_PYTHON;

@@ -1,7 +1,7 @@
 /* actx.c — shared derived data for the analyses (see actx.h). */
 #include "trace/analysis/actx.h"
 
-#include "stacks/ops/pysync.h"
+#include "base/names.h"
 #include "trace/analysis/steps.h"
 
 #include <stdlib.h>
@@ -30,11 +30,11 @@ enum { NC_UNKNOWN = 0, NC_OTHER, NC_TORCH_SRC, NC_USER_SRC };
 static unsigned name_class(const struct trace *t, uint8_t *cls, uint32_t name)
 {
 	if (!cls[name]) {
-		const char *nm = pool_str(t->names, name);
-		if (!actx_is_source_frame(nm))
+		size_t pl;
+		if (!names_py_source(pool_str(t->names, name), pool_len(t->names, name), &pl))
 			cls[name] = NC_OTHER;
 		else
-			cls[name] = pysync_in_torch(nm, (size_t)(strchr(nm, '(') - nm)) ? NC_TORCH_SRC : NC_USER_SRC;
+			cls[name] = names_in_torch(pool_str(t->names, name), pl) ? NC_TORCH_SRC : NC_USER_SRC;
 	}
 	return cls[name];
 }
@@ -181,8 +181,7 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 			c->blk[i] = ACTX_B_SYNC;
 		} else if ((r->flags & TRF_MEMCPY) && c->first_act[i] != TRACE_NONE) {
 			const struct trace_act *x = &t->act[c->first_act[i]];
-			const char *nm = pool_str(t->names, x->name);
-			if (x->kind == TA_MEMCPY && strstr(nm, "Pageable"))
+			if (x->kind == TA_MEMCPY && names_copy_pageable(pool_str(t->names, x->name), pool_len(t->names, x->name)))
 				c->blk[i] = ACTX_B_PAGEABLE;
 		}
 		if (c->blk[i])
@@ -520,20 +519,6 @@ gf_ns actx_next_busy(const struct actx *c, gf_ns ts)
 	return c->busy[2 * i];
 }
 
-bool actx_is_source_frame(const char *s)
-{
-	/* "path(123): func" */
-	const char *p = strchr(s, '(');
-	if (!p || p == s || s[0] == '<')
-		return false;
-	const char *q = p + 1;
-	if (*q < '0' || *q > '9')
-		return false;
-	while (*q >= '0' && *q <= '9')
-		q++;
-	return q[0] == ')' && q[1] == ':';
-}
-
 uint32_t actx_site(const struct actx *c, uint32_t ri)
 {
 	if (c->site_pref)
@@ -548,13 +533,12 @@ static uint32_t site_walk(const struct trace *t, uint32_t ri)
 	for (uint32_t i = ri; i != TRACE_NONE; i = t->r[i].parent) {
 		if (t->r[i].kind != TR_PYTHON)
 			continue;
-		const char *nm = trace_rname(t, i);
-		if (!actx_is_source_frame(nm))
+		size_t pl;
+		if (!names_py_source(pool_str(t->names, t->r[i].name), pool_len(t->names, t->r[i].name), &pl))
 			continue;
 		if (fallback == TRACE_NONE)
 			fallback = i;
-		const char *p = strchr(nm, '(');
-		if (!pysync_in_torch(nm, (size_t)(p - nm)))
+		if (!names_in_torch(pool_str(t->names, t->r[i].name), pl))
 			return i;
 	}
 	return fallback;

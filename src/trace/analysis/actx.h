@@ -113,7 +113,8 @@ gf_ns actx_next_busy(const struct actx *c, gf_ns ts);
 /*
  * The user's Python site of range ri: the innermost python_function
  * ancestor that is a source frame ("path(line): function", not "<built-in
- * ...>" nor "nn.Module: ...") and not inside torch (pysync_in_torch), else
+ * ...>" nor "nn.Module: ...": names_py_source) and not inside torch
+ * (names_in_torch), else
  * the innermost source frame, else NULL. @return a range index or TRACE_NONE.
  */
 uint32_t actx_site(const struct actx *c, uint32_t ri);
@@ -124,9 +125,6 @@ static inline uint32_t actx_nonrt_parent(const struct actx *c, uint32_t ri)
 {
 	return c->nonrt[ri];
 }
-
-/* True when the python frame name is a source frame "path(line): func". */
-bool actx_is_source_frame(const char *name);
 
 /* Median of v[0..n) (sorts v); the mean of the middle two for even n,
  * rounded half to even; 0 for n = 0. */

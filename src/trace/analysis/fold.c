@@ -9,6 +9,7 @@
  */
 #include "trace/analysis/fold.h"
 
+#include "base/names.h"
 #include "base/num.h"
 #include "trace/model/trace_walk.h"
 
@@ -21,6 +22,7 @@ void fold_opts_init(struct fold_opts *o)
 	memset(o, 0, sizeof *o);
 	o->weight = FW_GPU;
 	o->levels = FL_DEFAULT;
+	trace_sel_init(&o->steps);
 	o->step_lo = o->step_hi = KEV_NONE;
 	o->unit = FU_US;
 }
@@ -32,6 +34,27 @@ const char *fold_weight_name(int w)
 }
 
 static const char *const level_names[] = { "step", "annotation", "python", "module", "op", "runtime" };
+
+int fold_add_label(struct fold_opts *o, const char *kv, struct sbuf *err)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv) {
+		sbuf_setf(err, "invalid argument '%s' for '--label'; expected KEY=VALUE", kv);
+		return GF_EUSAGE;
+	}
+	if (o->nlabels == FOLD_MAX_LABELS) {
+		sbuf_setf(err, "at most %d --label options", FOLD_MAX_LABELS);
+		return GF_EUSAGE;
+	}
+	for (const char *p = kv; p < eq; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '-' || *p == '.')) {
+			sbuf_setf(err, "invalid label key in '%s'; use letters, digits, '_', '-', '.'", kv);
+			return GF_EUSAGE;
+		}
+	o->labels[o->nlabels++] = kv;
+	return GF_OK;
+}
 
 int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err)
 {
@@ -662,7 +685,7 @@ static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels)
 		fmeta_set(m, "per_step", "yes");
 	if (o->normalise)
 		fmeta_set(m, "normalised", "per-step");
-	if (o->step_marker && strcmp(o->step_marker, "ProfilerStep"))
+	if (o->step_marker && strcmp(o->step_marker, NAMES_STEP_MARKER))
 		fmeta_set(m, "step_marker", o->step_marker);
 	for (unsigned i = 0; i < o->nlabels; i++) {
 		const char *eqs = strchr(o->labels[i], '=');
@@ -694,37 +717,24 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	int rc = GF_OK;
 
 	/* step selection */
-	f->has_sel = o->step_lo != KEV_NONE || o->step_hi != KEV_NONE || o->skip;
+	struct trace_sel sel = o->steps;
+	if (o->step_lo != KEV_NONE || o->step_hi != KEV_NONE || o->skip) { /* the deprecated fields */
+		sel.first = o->step_lo != KEV_NONE ? o->step_lo : INT64_MIN;
+		sel.last = o->step_hi != KEV_NONE ? o->step_hi : INT64_MAX;
+		sel.skip = o->skip;
+	}
+	f->has_sel = trace_sel_active(&sel);
 	uint32_t nsel = 0;
 	size_t capw = 0, caps = 0;
-	unsigned skipped = 0;
-	for (uint32_t i = 0; i < t->nsteps; i++) {
-		const struct trace_step *s = &t->steps[i];
-		if (o->step_lo != KEV_NONE && s->number < o->step_lo)
-			continue;
-		if (o->step_hi != KEV_NONE && s->number > o->step_hi)
-			continue;
-		if (skipped < o->skip) {
-			skipped++;
-			continue;
-		}
-		nsel++;
-		add_pair(&f->stepwin, &f->nstepwin, &caps, s->start, s->end);
-	}
-	if (f->has_sel && !nsel) {
-		if (t->nsteps)
-			sbuf_setf(err, "no step left by the step selection (the trace has %u steps, numbered %lld..%lld)",
-				  t->nsteps, (long long)t->steps[0].number,
-				  (long long)t->steps[t->nsteps - 1].number);
-		else
-			sbuf_setf(err, "the trace has no steps (no '%s' ranges) to select",
-				  o->step_marker ? o->step_marker : "ProfilerStep");
-		rc = GF_EUSAGE;
+	uint32_t *keep = gf_xmalloc((t->nsteps ? t->nsteps : 1) * sizeof *keep);
+	rc = trace_sel_pick(t, &sel, o->step_marker, keep, &nsel, err);
+	for (uint32_t k = 0; k < nsel; k++)
+		add_pair(&f->stepwin, &f->nstepwin, &caps, t->steps[keep[k]].start, t->steps[keep[k]].end);
+	free(keep);
+	if (rc)
 		goto out;
-	}
 	if (o->normalise && !nsel) {
-		sbuf_setf(err, "the trace has no steps (no '%s' ranges) to normalise by",
-			  o->step_marker ? o->step_marker : "ProfilerStep");
+		sbuf_setf(err, "the trace has no steps (no '%s' ranges) to normalise by", names_marker(o->step_marker));
 		rc = GF_EUSAGE;
 		goto out;
 	}

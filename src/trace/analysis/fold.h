@@ -35,12 +35,13 @@
  * selection the whole trace, except for idle, whose window is the union of
  * all steps when the trace has steps.
  *
- * Layer: fold. Never prints.
+ * Layer: analysis. Never prints.
  */
 #ifndef GF_FOLD_H
 #define GF_FOLD_H
 
 #include "trace/model/trace.h"
+#include "trace/model/trace_sel.h"
 #include "stacks/tree.h"
 #include "trace/analysis/kfamily.h"
 
@@ -65,8 +66,12 @@ struct fold_opts {
 	bool per_step;           /* ProfilerStep#N frames (implies FL_STEP) instead of "ProfilerStep" */
 	bool kernel_full;        /* leaf = full kernel name instead of the family */
 	const struct kfamily *families; /* NULL = default rules */
-	int64_t step_lo, step_hi;/* --steps A..B (numbers, inclusive); KEV_NONE = open */
-	unsigned skip;           /* --skip N: drop the first N (selected) steps */
+	struct trace_sel steps;  /* --steps A..B, --skip N: the model's one selection */
+	/* Deprecated, only while cmd_report.c and cmd_diff.c still set them:
+	 * when one is set (step_lo/step_hi not KEV_NONE, or skip), they replace
+	 * steps (KEV_NONE = open end). */
+	int64_t step_lo, step_hi;
+	unsigned skip;
 	bool normalise;          /* --per-step-normalise */
 	int unit;                /* enum fold_unit (ignored for calls) */
 	const char *source;      /* for the header ("source=") */
@@ -91,6 +96,11 @@ int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err);
 void fold_levels_str(unsigned levels, struct sbuf *out);
 
 const char *fold_weight_name(int w);
+
+/* Adds a --label "KEY=VALUE" (kept by pointer) to o: KEY is letters,
+ * digits, '_', '-', '.'; at most FOLD_MAX_LABELS. @return GF_OK or
+ * GF_EUSAGE with the message. */
+int fold_add_label(struct fold_opts *o, const char *kv, struct sbuf *err);
 
 /*
  * Folds t into out (initialised here; the caller releases it). The tree is

@@ -6,13 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void steps_opts_init(struct steps_opts *o)
-{
-	o->first = INT64_MIN;
-	o->last = INT64_MAX;
-	o->skip = 0;
-}
-
 void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 {
 	const struct trace *t = c->t;
@@ -211,7 +204,7 @@ static void steady(struct steps_result *r)
 	free(src);
 }
 
-int steps_analyze(const struct actx *c, const struct steps_opts *o, struct steps_result *r,
+int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err)
 {
 	const struct trace *t = c->t;
@@ -224,34 +217,25 @@ int steps_analyze(const struct actx *c, const struct steps_opts *o, struct steps
 		r->rows[0].step = TRACE_NONE;
 		steps_row(c, t->win_start, t->win_end, &r->rows[0]);
 	} else {
+		uint32_t *keep = gf_xmalloc(t->nsteps * sizeof *keep), nkeep;
+		int rc = trace_sel_pick(t, o, NULL, keep, &nkeep, err);
+		r->dropped = t->nsteps - nkeep;
+		if (rc) {
+			free(keep);
+			return rc;
+		}
 		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
 		struct sfast f;
 		sfast_init(&f, c);
-		uint64_t skipped = 0;
-		for (uint32_t s = 0; s < t->nsteps; s++) {
-			const struct trace_step *st = &t->steps[s];
-			if (st->number < o->first || st->number > o->last) {
-				r->dropped++;
-				continue;
-			}
-			if (skipped < o->skip) {
-				skipped++;
-				r->dropped++;
-				continue;
-			}
+		for (uint32_t k = 0; k < nkeep; k++) {
+			const struct trace_step *st = &t->steps[keep[k]];
 			struct step_row *row = &r->rows[r->n++];
 			row->number = st->number;
-			row->step = s;
+			row->step = keep[k];
 			sfast_row(&f, c, st->start, st->end, row);
 		}
 		sfast_release(&f);
-		if (!r->n) {
-			sbuf_setf(err, "no step left: %u step markers, %llu outside --steps or skipped",
-				  t->nsteps, (unsigned long long)r->dropped);
-			free(r->rows);
-			r->rows = NULL;
-			return GF_EUSAGE;
-		}
+		free(keep);
 	}
 	/* warm-up: leading steps slower than 1.5x the median wall */
 	if (r->n >= 3) {

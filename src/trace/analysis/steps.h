@@ -20,8 +20,8 @@
  *   kernels     kernels on the device starting in the step
  *   median_kernel   median duration of those kernels
  *
- * Selection: --steps A..B keeps steps numbered A..B, then --skip N drops the
- * first N of those. Warm-up: the longest prefix of the kept steps whose walls
+ * Selection: trace_sel (--steps A..B keeps steps numbered A..B, then --skip N
+ * drops the first N of those). Warm-up: the longest prefix of the kept steps whose walls
  * all exceed 1.5x the median wall of the kept steps (at most half of them)
  * is flagged warm-up. The steady state is the per-column median over the
  * non-warm-up steps (all steps when every one is warm-up).
@@ -38,6 +38,7 @@
 #define GF_STEPS_H
 
 #include "trace/analysis/actx.h"
+#include "trace/model/trace_sel.h"
 
 /* Warm-up threshold: wall > (num / den) x median wall. */
 #define STEPS_WARM_NUM 3
@@ -53,11 +54,6 @@ struct step_row {
 	bool warmup;
 };
 
-struct steps_opts {
-	int64_t first, last;  /* step numbers to keep (INT64_MIN, INT64_MAX = all) */
-	uint64_t skip;        /* then drop this many leading steps */
-};
-
 struct steps_result {
 	struct step_row *rows;
 	size_t n;
@@ -67,13 +63,17 @@ struct steps_result {
 	uint64_t dropped;     /* markers outside --steps or skipped */
 };
 
-void steps_opts_init(struct steps_opts *o);
+/* The selection is the model's one (trace_sel.h). Old names, kept only
+ * while report.h/report.c still say steps_opts/steps_opts_init. */
+#define steps_opts trace_sel
+#define steps_opts_init trace_sel_init
 
 /*
- * Builds the table. @return GF_OK, or GF_EUSAGE with a message when the
- * selection keeps no step.
+ * Builds the table over the steps o selects (trace_sel_pick; a trace
+ * without steps is one whole-trace row whatever o says). @return GF_OK, or
+ * GF_EUSAGE with trace_sel_pick's message when o keeps no step.
  */
-int steps_analyze(const struct actx *c, const struct steps_opts *o, struct steps_result *r,
+int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err);
 void steps_release(struct steps_result *r);
 

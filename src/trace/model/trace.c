@@ -5,6 +5,7 @@
  */
 #include "trace/model/trace.h"
 
+#include "base/names.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -73,84 +74,6 @@ const char *trace_kind_name(int kind)
 	return kind >= 0 && kind < 5 ? n[kind] : "?";
 }
 
-static bool has_prefix(const char *s, size_t n, const char *p)
-{
-	size_t k = strlen(p);
-	return n >= k && memcmp(s, p, k) == 0;
-}
-
-static bool contains(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle);
-	if (k > n)
-		return false;
-	for (size_t i = 0; i + k <= n; i++)
-		if (s[i] == needle[0] && memcmp(s + i, needle, k) == 0)
-			return true;
-	return false;
-}
-
-static bool eq(const char *s, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	return n == k && memcmp(s, lit, k) == 0;
-}
-
-unsigned trace_api_flags(const char *name, size_t n)
-{
-	unsigned f = 0;
-	const char *s = name;
-	size_t k;
-	/* strip a trailing "_v2"/"_ptsz"/"_v3" style suffix for the checks */
-	size_t m = n;
-	for (const char *suf; (suf = memchr(s, '_', m)) != NULL;) {
-		m = (size_t)(suf - s);
-		break;
-	}
-	if (has_prefix(s, m, "cuda"))
-		k = 4;
-	else if (has_prefix(s, m, "hip"))
-		k = 3;
-	else if (has_prefix(s, m, "cu"))
-		k = 2;
-	else
-		return 0;
-	const char *p = s + k;
-	size_t pn = m - k;
-	if (eq(p, pn, "StreamSynchronize") || eq(p, pn, "DeviceSynchronize") ||
-	    eq(p, pn, "EventSynchronize") || eq(p, pn, "CtxSynchronize") ||
-	    eq(p, pn, "ThreadSynchronize"))
-		f |= TRF_SYNC;
-	if (eq(p, pn, "GraphLaunch"))
-		f |= TRF_GRAPH;
-	if (has_prefix(p, pn, "Memcpy")) {
-		f |= TRF_MEMCPY;
-		if (!contains(p, pn, "Async"))
-			f |= TRF_SYNC; /* cudaMemcpy, cudaMemcpy2D, cuMemcpyDtoH, hipMemcpyWithStream ... */
-	}
-	return f;
-}
-
-bool trace_is_step_name(const char *name, size_t n, const char *marker, int64_t *num)
-{
-	size_t k = strlen(marker);
-	*num = -1;
-	if (n < k || memcmp(name, marker, k) != 0)
-		return false;
-	if (n == k)
-		return true;
-	if (name[k] != '#' || n == k + 1 || n - k - 1 > 18)
-		return false;
-	int64_t v = 0;
-	for (size_t i = k + 1; i < n; i++) {
-		if (name[i] < '0' || name[i] > '9')
-			return false;
-		v = v * 10 + (name[i] - '0');
-	}
-	*num = v;
-	return true;
-}
-
 static uint32_t thread_of(struct trace *t, struct trace_build *b, const struct kev *e,
 			  const struct ktrack *track, struct sbuf *err)
 {
@@ -199,21 +122,16 @@ static uint32_t name_flags(struct trace *t, struct trace_build *b, uint32_t name
 	const char *nm = pool_str(t->names, name);
 	size_t nl = pool_len(t->names, name);
 	f = 1u << 31;
-	for (size_t i = 0; i + 4 <= nl; i++)
-		if ((nm[i] | 0x20) == 'n' && (nm[i + 1] | 0x20) == 'c' && (nm[i + 2] | 0x20) == 'c' &&
-		    (nm[i + 3] | 0x20) == 'l') {
-			f |= TAF_NCCL;
-			break;
-		}
-	if (contains(nm, nl, "DtoH"))
-		f |= TAF_DTOH;
-	else if (contains(nm, nl, "HtoD"))
-		f |= TAF_HTOD;
-	else if (contains(nm, nl, "DtoD") || contains(nm, nl, "PtoP"))
-		f |= TAF_DTOD;
-	f |= trace_api_flags(nm, nl) << 8;
-	if (has_prefix(nm, nl, "nn.Module: "))
-		f |= (uint32_t)TRF_MODULE << 8;
+	if (names_is_comm(nm, nl))
+		f |= TAF_NCCL;
+	static const uint32_t dir[] = { 0, TAF_DTOH, TAF_HTOD, TAF_DTOD };
+	f |= dir[names_copy_dir(nm, nl)];
+	unsigned api = names_api(nm, nl);
+	uint32_t rf = (api & NAMES_API_SYNC ? TRF_SYNC : 0) | (api & NAMES_API_GRAPH ? TRF_GRAPH : 0) |
+		      (api & NAMES_API_MEMCPY ? TRF_MEMCPY : 0);
+	if (names_is_module(nm, nl))
+		rf |= TRF_MODULE;
+	f |= rf << 8;
 	b->nflags.v[name] = f;
 	return f;
 }
@@ -1072,7 +990,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		sbuf_setf(err, "trace_finish called twice");
 		return GF_EINTERNAL;
 	}
-	const char *marker = o && o->step_marker && *o->step_marker ? o->step_marker : "ProfilerStep";
+	const char *marker = names_marker(o ? o->step_marker : NULL);
 	/* hand the arrays over */
 	t->nr = (uint32_t)b->r.n;
 	t->r = b->r.v;
@@ -1096,7 +1014,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 			sbuf_setf(err, "the durations of the %u GPU activities add up to more than 2^63-1 ns "
 				       "(292 years); not a plausible trace",
 				  t->nact);
-			return GF_EINPUT;
+			goto input_error;
 		}
 	total = 0;
 	for (uint32_t i = 0; i < t->nr; i++)
@@ -1104,7 +1022,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 			sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
 				       "(292 years); not a plausible trace",
 				  t->nr);
-			return GF_EINPUT;
+			goto input_error;
 		}
 
 	sort_maybe(t->r, t->nr, sizeof *t->r, cmp_range);
@@ -1135,7 +1053,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		if (nm[0] != marker[0] || pool_len(t->names, r->name) < mlen)
 			continue;
 		int64_t num;
-		if (!trace_is_step_name(nm, pool_len(t->names, r->name), marker, &num))
+		if (!names_step(nm, pool_len(t->names, r->name), marker, &num))
 			continue;
 		r->flags |= TRF_STEP;
 		struct trace_step *s = vec_add(&steps);
@@ -1185,8 +1103,13 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	}
 	build_free(b);
 	t->priv_ = NULL;
-	(void)err;
 	return GF_OK;
+input_error:
+	/* finished all the same: the records are t's (trace_release frees
+	 * them), and a second call is an error, not a second hand-over */
+	build_free(b);
+	t->priv_ = NULL;
+	return GF_EINPUT;
 }
 
 /* --- queries --- */

@@ -20,6 +20,7 @@
  *    or driver call with the same correlation (TRACE_NONE = unattributed);
  *    gpu_user_annotation ranges are kept apart (t.gpu_ann);
  *  - steps (ProfilerStep#N by default, or a user marker name), sorted;
+ *    selected for an analysis by trace_sel (trace/model/trace_sel.h);
  *  - the trace meta (rank, world size, base time, timestamp generation) and
  *    warning counters.
  *
@@ -75,6 +76,10 @@
  * range durations (as written) are checked: beyond INT64_MAX ns (292 years)
  * trace_finish fails (GF_EINPUT), so every partial sum of durations (per
  * device, per step, unattributed, sync wait) fits in int64.
+ *
+ * Names are read by the one classifier, base/names.h: the step marker
+ * (names_step), nn.Module frames, graph launches and blocking/memcpy calls
+ * (names_api), communication kernels (names_is_comm), memcpy directions.
  *
  * Memory: 40 bytes per host range and per GPU activity, names as pool ids;
  * flow, instant, metadata and counter events cost nothing.
@@ -148,7 +153,7 @@ enum tact_kind {
 };
 
 /* GPU activity flags. */
-#define TAF_NCCL 0x01   /* kernel name contains "nccl" (any case) */
+#define TAF_NCCL 0x01   /* a communication kernel: "nccl" or "rccl" in any case (names_is_comm) */
 #define TAF_GRAPH 0x02  /* launched by a graph launch (shares its correlation) */
 #define TAF_BEFORE 0x04 /* unattributed, correlation below every runtime correlation:
 			   launched before the profiling window */
@@ -287,11 +292,13 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 void trace_update_thread_names(struct trace *t, const struct ktrack *tracks, uint32_t ntracks);
 
 /*
- * Sorts, nests, links and finds steps. Must be called once after the last
- * trace_add_event. o may be NULL. @return GF_OK; GF_EINPUT with err when
- * the durations of the GPU activities, or of the host ranges, add up
- * beyond INT64_MAX ns (no file
- * name: trace_load adds it); GF_EINTERNAL with err when called twice.
+ * Sorts, nests, links and finds steps (o->step_marker, by names_step). Must
+ * be called once after the last trace_add_event; o may be NULL.
+ * @return GF_OK; GF_EINPUT with err (one line without the file name:
+ * trace_load adds it) when the durations of the GPU activities, or of the
+ * host ranges, add up beyond INT64_MAX ns, and t is then finished but
+ * unusable (only trace_release); GF_EINTERNAL with err ("trace_finish
+ * called twice") on any later call.
  */
 int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err);
 
@@ -343,20 +350,6 @@ uint32_t trace_act_lower(const struct trace *t, gf_ns ts);
 uint32_t trace_range_lower(const struct trace *t, uint32_t th, gf_ns ts);
 /* The first range of thread th starting after ts (start > ts). */
 uint32_t trace_range_upper(const struct trace *t, uint32_t th, gf_ns ts);
-
-/*
- * Classifies a runtime/driver API name: TRF_SYNC, TRF_GRAPH, TRF_MEMCPY bits.
- * Blocking: cudaStreamSynchronize, cudaDeviceSynchronize,
- * cudaEventSynchronize, cudaMemcpy / cudaMemcpy2D / 3D / ToSymbol /
- * FromSymbol / Peer (not *Async), cuStreamSynchronize, cuCtxSynchronize,
- * cuEventSynchronize, cuMemcpy* without Async, the hip* equivalents and
- * hipMemcpyWithStream.
- */
-unsigned trace_api_flags(const char *name, size_t n);
-
-/* True when name is marker, or marker '#' digits; *num gets the digits
- * (or -1). */
-bool trace_is_step_name(const char *name, size_t n, const char *marker, int64_t *num);
 
 /*
  * The wording shared by info, fold, report and syncs for the model's

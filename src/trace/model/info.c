@@ -1,7 +1,8 @@
 /* info.c — trace summary and warnings for `gpuflame info` (see info.h). */
-#include "trace/analysis/info.h"
+#include "trace/model/info.h"
 
-#include "trace/model/trace.h"
+#include "base/names.h"
+#include "input/source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,19 +35,8 @@ void info_free(struct info *in)
 	free(in);
 }
 
-static bool has_ci(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle);
-	for (size_t i = 0; i + k <= n; i++) {
-		size_t j = 0;
-		while (j < k && (s[i + j] | 0x20) == needle[j])
-			j++;
-		if (j == k)
-			return true;
-	}
-	return false;
-}
-
+/* The classes of a name (base/names.h), cached per pool id; a step
+ * marker's number goes to *num (-1 for the bare marker). */
 static unsigned name_flags(struct info *in, uint32_t id)
 {
 	if (id >= in->name_flags.n) {
@@ -60,14 +50,15 @@ static unsigned name_flags(struct info *in, uint32_t id)
 		return f;
 	const char *s = pool_str(in->names, id);
 	size_t n = pool_len(in->names, id);
+	int64_t num;
 	f = NF_DONE;
-	if (n > 13 && !memcmp(s, "ProfilerStep#", 13))
+	if (names_step(s, n, names_marker(in->marker), &num))
 		f |= NF_STEP;
-	if (n >= 11 && !memcmp(s, "nn.Module: ", 11))
+	if (names_is_module(s, n))
 		f |= NF_MODULE;
-	if ((n >= 15 && !memcmp(s, "cudaGraphLaunch", 15)) || (n >= 14 && !memcmp(s, "hipGraphLaunch", 14)))
+	if (names_api(s, n) & NAMES_API_GRAPH)
 		f |= NF_GRAPH;
-	if (has_ci(s, n, "nccl") || has_ci(s, n, "rccl"))
+	if (names_is_comm(s, n))
 		f |= NF_NCCL;
 	in->name_flags.v[id] = f;
 	return f;
@@ -118,14 +109,16 @@ int info_event(void *ctx, const struct kev *e)
 	switch (e->kc) {
 	case KC_USER_ANNOTATION:
 	case KC_CPU_OP:
-		if (f & NF_STEP) {
-			const char *s = pool_str(in->names, e->name) + 13;
-			char *endp;
-			long long v = strtoll(s, &endp, 10);
-			if (endp != s) {
-				vec_push(&in->steps, (int64_t)v);
-				in->step_events++;
-			}
+		/* a step when the model keeps the range (trace_add_event) */
+		if ((f & NF_STEP) && e->ph == 'X' && e->dur != KEV_NONE && usable) {
+			int64_t num;
+			names_step(pool_str(in->names, e->name), pool_len(in->names, e->name), names_marker(in->marker),
+				   &num);
+			if (num >= 0)
+				vec_push(&in->steps, num);
+			else
+				in->step_bare++;
+			in->step_events++;
 		}
 		break;
 	case KC_PYTHON_FUNCTION:
@@ -333,8 +326,9 @@ static void find_overlaps(struct info *in)
 
 void info_finish(struct info *in, const struct kineto_trace *kt)
 {
-	(void)kt;
-	/* steps: sorted, unique */
+	/* steps: the model numbers bare markers 0, 1, ... by start; sorted, unique */
+	for (uint64_t i = 0; i < in->step_bare; i++)
+		vec_push(&in->steps, (int64_t)i);
 	sort_i64(in->steps.v, in->steps.n);
 	size_t k = 0;
 	for (size_t i = 0; i < in->steps.n; i++)
@@ -390,4 +384,40 @@ void info_finish(struct info *in, const struct kineto_trace *kt)
 	 * their own correlation; flagged when most runtime calls show it */
 	in->external_id_bogus = in->rt_ext_eq_corr > 0 && in->rt_ext_eq_corr * 2 >= in->rt_with_ext;
 	find_overlaps(in);
+}
+
+int info_load(struct info_file *f, const char *path, const struct trace_opts *o, struct sbuf *err)
+{
+	memset(f, 0, sizeof *f);
+	f->names = pool_new();
+	kineto_init(&f->kt, f->names);
+	f->in = info_new(f->names);
+	struct kineto_opts ko;
+	memset(&ko, 0, sizeof ko);
+	if (o) {
+		f->in->marker = o->step_marker;
+		ko.threads = o->threads;
+		ko.progress = o->progress;
+		ko.progress_ctx = o->progress_ctx;
+	}
+	int rc = kineto_read(&f->kt, path, info_event, f->in, &ko, err);
+	if (rc) {
+		info_release(f);
+		return rc;
+	}
+	info_finish(f->in, &f->kt);
+	return GF_OK;
+}
+
+void info_release(struct info_file *f)
+{
+	info_free(f->in);
+	kineto_release(&f->kt);
+	pool_free(f->names);
+	memset(f, 0, sizeof *f);
+}
+
+const char *info_compression(const struct info_file *f)
+{
+	return source_kind_name(f->kt.stats.compression);
 }

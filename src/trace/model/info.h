@@ -1,18 +1,29 @@
 /*
  * info.h — the summary behind `gpuflame info`: what is in a Kineto trace and
- * what in it deserves a warning.
+ * what in it deserves a warning, gathered from the event stream as read.
  *
+ *   struct info_file f;
+ *   if (info_load(&f, "t.json.gz", &opts, &err)) die(err.buf);   // opts: trace_opts
+ *   info_out_text(&out, 0, "t.json.gz", &f);                     // trace/write/info_out.h
+ *   info_release(&f);
+ *
+ * or, event by event (tests, fuzzers):
  *   struct info *in = info_new(names);
  *   kineto_read(&kt, path, info_event, in, &opts, &err);
  *   info_finish(in, &kt);
  *   ... read in->... (see struct info), then info_free(in) ...
  *
  * Gathered while streaming (info_event is a kineto_event_fn): counts by
- * kind, per-track event counts, the time span, ProfilerStep#N numbers,
- * python_function / nn.Module / cudaGraphLaunch / NCCL counts, the GPU time
- * by the model's rule (trace_times_usable: weighted and unweighted
- * activities, their exact total). The span and the host intervals cover only
- * events inside the model's time range (|ts|, dur <= 2^61 ns), so no ts + dur
+ * kind, per-track event counts, the time span, the steps, python_function /
+ * nn.Module / graph launch / NCCL counts, the GPU time by the model's rule
+ * (trace_times_usable: weighted and unweighted activities, their exact
+ * total). Names are classified by base/names.h, the rules the model uses:
+ * a step is a user_annotation or cpu_op range the model keeps (ph X, a dur,
+ * usable times) named by names_step with in->marker (ProfilerStep by
+ * default), numbered #N or, for a bare marker, by ordinal; graph launches
+ * are runtime/driver calls with NAMES_API_GRAPH; NCCL kernels are kernels
+ * with names_is_comm. The span and the host intervals cover only events
+ * inside the model's time range (|ts|, dur <= 2^61 ns), so no ts + dur
  * overflows; the others are counted (out_of_range). Kept per event for
  * info_finish: the correlation of each runtime call (with its process) and
  * GPU activity (16 bytes each) and the interval of each host event (24
@@ -26,7 +37,8 @@
  * overlap without nesting on one thread, and correlation ids that calls of
  * several processes carry (merged traces; fold links within a process).
  *
- * Layer: analyze.
+ * Layer: model (it consumes the reader's event stream, which only the model
+ * layer may include; writers and the cli see it through this header).
  */
 #ifndef GF_INFO_H
 #define GF_INFO_H
@@ -34,6 +46,7 @@
 #include "base/gf.h"
 #include "base/pool.h"
 #include "base/vec.h"
+#include "trace/model/trace.h"
 #include "trace/read/kineto.h"
 
 struct info_hev {
@@ -55,6 +68,7 @@ struct info_rtc {
 
 struct info {
 	struct pool *names;
+	const char *marker;         /* the step marker (names_marker), set after info_new */
 	VEC(uint64_t) track_events; /* non-metadata events per track */
 	VEC(uint8_t) name_flags;    /* per pool id, see info.c */
 
@@ -63,8 +77,9 @@ struct info {
 			     * events with usable times (|ts|, dur <= TRACE_MAX_TIME) */
 	uint64_t out_of_range; /* events left out of the span: ts or dur beyond TRACE_MAX_TIME */
 
-	VEC(int64_t) steps; /* ProfilerStep numbers (sorted, unique after finish) */
-	uint64_t step_events;
+	VEC(int64_t) steps; /* numbered step markers' N (with the ordinals: sorted, unique after finish) */
+	uint64_t step_events;  /* step marker ranges */
+	uint64_t step_bare;    /* of which bare markers (numbered 0, 1, ... by the model) */
 	uint64_t python_events, module_events, graph_launches, nccl_kernels;
 	uint64_t gpu_activities; /* kernel + memcpy + memset */
 	/* GPU time, by the model's rule (trace_times_usable): the weighted
@@ -98,5 +113,25 @@ int info_event(void *ctx, const struct kev *e);
 /* Computes the results once all events were seen. */
 void info_finish(struct info *in, const struct kineto_trace *kt);
 void info_free(struct info *in);
+
+/* One trace read whole: its reader state (stats, meta, tracks, names) and
+ * its summary. */
+struct info_file {
+	struct pool *names;
+	struct kineto_trace kt;
+	struct info *in;
+};
+
+/*
+ * Reads the trace at path ("-" = stdin; plain, gzip or zstd) and
+ * summarises it. o may be NULL; its step_marker, threads and progress are
+ * used. @return GF_OK (release f with info_release), or the reader's error
+ * with its one-line message in err (f holds nothing).
+ */
+int info_load(struct info_file *f, const char *path, const struct trace_opts *o, struct sbuf *err);
+void info_release(struct info_file *f);
+
+/* "plain", "gzip" or "zstd": how the file was compressed. */
+const char *info_compression(const struct info_file *f);
 
 #endif

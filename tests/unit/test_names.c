@@ -1,0 +1,154 @@
+/*
+ * test_names.c — the one classifier (base/names.h): a table of names and the
+ * classes each must get, written out by hand from the rules (not from the
+ * code), and the consumers that must agree with it (the trace model's flags,
+ * info's counts, the gpu palette).
+ */
+#include "t.h"
+
+#include "base/names.h"
+#include "stacks/render/palette.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+enum { MOD = 1, COMM = 2 };
+
+/* name -> NAMES_API_* bits, module/comm, copy direction, pageable */
+static const struct {
+	const char *name;
+	unsigned api;
+	unsigned cls;
+	int dir;
+	bool pageable;
+} rows[] = {
+	{ "cudaStreamSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "cudaDeviceSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "cudaEventSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "cudaThreadSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "cuStreamSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "cuCtxSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "hipDeviceSynchronize", NAMES_API_SYNC, 0, 0, false },
+	{ "cudaStreamSynchronize_ptsz", NAMES_API_SYNC, 0, 0, false },
+	{ "cudaMemcpy", NAMES_API_SYNC | NAMES_API_MEMCPY, 0, 0, false },
+	{ "cudaMemcpy2D", NAMES_API_SYNC | NAMES_API_MEMCPY, 0, 0, false },
+	{ "hipMemcpyWithStream", NAMES_API_SYNC | NAMES_API_MEMCPY, 0, 0, false },
+	{ "cuMemcpyDtoH_v2", NAMES_API_SYNC | NAMES_API_MEMCPY, 0, NAMES_COPY_DTOH, false },
+	{ "cudaMemcpyAsync", NAMES_API_MEMCPY, 0, 0, false },
+	{ "cuMemcpyHtoDAsync_v2", NAMES_API_MEMCPY, 0, NAMES_COPY_HTOD, false },
+	{ "cudaGraphLaunch", NAMES_API_GRAPH, 0, 0, false },
+	{ "hipGraphLaunch", NAMES_API_GRAPH, 0, 0, false },
+	{ "cuGraphLaunch", NAMES_API_GRAPH, 0, 0, false },
+	{ "cudaGraphLaunch_v10000", NAMES_API_GRAPH, 0, 0, false },
+	{ "cudaGraphLaunchKernel", 0, 0, 0, false },
+	{ "cudaLaunchKernel", 0, 0, 0, false },
+	{ "cudaStreamWaitEvent", 0, 0, 0, false },
+	{ "cudaEventQuery", 0, 0, 0, false },
+	{ "aten::item", 0, 0, 0, false },
+	{ "Synchronize", 0, 0, 0, false },
+	{ "nn.Module: Linear_0", 0, MOD, 0, false },
+	{ "nn.Module:Linear", 0, 0, 0, false },
+	{ "x nn.Module: Linear", 0, 0, 0, false },
+	{ "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", 0, COMM, 0, false },
+	{ "NCCL_kernel", 0, COMM, 0, false },
+	{ "rccl_AllReduce", 0, COMM, 0, false },
+	{ "void RcCl::x", 0, COMM, 0, false },
+	{ "ncc_l", 0, 0, 0, false },
+	{ "Memcpy DtoH (Device -> Pageable)", 0, 0, NAMES_COPY_DTOH, true },
+	{ "Memcpy HtoD (Pinned -> Device)", 0, 0, NAMES_COPY_HTOD, false },
+	{ "Memcpy DtoD (Device -> Device)", 0, 0, NAMES_COPY_DTOD, false },
+	{ "Memcpy PtoP (Device -> Device)", 0, 0, NAMES_COPY_DTOD, false },
+	{ "Memcpy HtoD DtoH", 0, 0, NAMES_COPY_DTOH, false },
+	{ "Memset (Device)", 0, 0, 0, false },
+};
+
+T_TEST(test_names__table)
+{
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *s = rows[i].name;
+		size_t n = strlen(s);
+		if (names_api(s, n) != rows[i].api)
+			T_FAIL_("names_api(%s) == %u, expected %u", s, names_api(s, n), rows[i].api);
+		if (names_is_module(s, n) != !!(rows[i].cls & MOD))
+			T_FAIL_("names_is_module(%s)", s);
+		if (names_is_comm(s, n) != !!(rows[i].cls & COMM))
+			T_FAIL_("names_is_comm(%s)", s);
+		if ((int)names_copy_dir(s, n) != rows[i].dir)
+			T_FAIL_("names_copy_dir(%s) == %d, expected %d", s, (int)names_copy_dir(s, n), rows[i].dir);
+		if (names_copy_pageable(s, n) != rows[i].pageable)
+			T_FAIL_("names_copy_pageable(%s)", s);
+	}
+	/* a length, not a NUL, ends the name */
+	T_EQ_I64(names_api("cudaMemcpyAsync", 10), NAMES_API_SYNC | NAMES_API_MEMCPY);
+	T_TRUE(!names_is_comm("nccl", 3));
+}
+
+T_TEST(test_names__steps)
+{
+	int64_t n;
+	T_EQ_STR(names_marker(NULL), "ProfilerStep");
+	T_EQ_STR(names_marker(""), "ProfilerStep");
+	T_EQ_STR(names_marker("decode"), "decode");
+	T_TRUE(names_step(S("ProfilerStep#12"), "ProfilerStep", &n));
+	T_EQ_I64(n, 12);
+	T_TRUE(names_step(S("ProfilerStep"), "ProfilerStep", &n));
+	T_EQ_I64(n, -1);
+	T_TRUE(names_step(S("ProfilerStep#000000000000000007"), "ProfilerStep", &n)); /* 18 digits */
+	T_EQ_I64(n, 7);
+	T_TRUE(!names_step(S("ProfilerStep#0000000000000000007"), "ProfilerStep", &n)); /* 19 */
+	T_TRUE(!names_step(S("ProfilerStep#"), "ProfilerStep", &n));
+	T_TRUE(!names_step(S("ProfilerStep#1a"), "ProfilerStep", &n));
+	T_TRUE(!names_step(S("ProfilerStep#12abc"), "ProfilerStep", &n));
+	T_TRUE(!names_step(S("ProfilerStep# 3"), "ProfilerStep", &n));
+	T_TRUE(!names_step(S("ProfilerStep#-5"), "ProfilerStep", &n));
+	T_TRUE(!names_step(S("ProfilerStepX"), "ProfilerStep", &n));
+	T_TRUE(!names_step(S("xProfilerStep#1"), "ProfilerStep", &n));
+	T_TRUE(names_step(S("decode#3"), "decode", &n));
+	T_EQ_I64(n, 3);
+	T_TRUE(!names_step(S("ProfilerStep#3"), "decode", &n));
+}
+
+T_TEST(test_names__python)
+{
+	size_t pl = 0;
+	T_TRUE(names_py_source(S("engine.py(251): check_eos"), &pl));
+	T_EQ_I64(pl, 9);
+	T_TRUE(names_py_source(S("/x/torch/nn/m.py(1): f"), &pl));
+	T_EQ_I64(pl, 16);
+	T_TRUE(!names_py_source(S("<built-in method item of Tensor object at 0x7f>"), &pl));
+	T_TRUE(!names_py_source(S("nn.Module: Linear_0"), &pl));
+	T_TRUE(!names_py_source(S("(12): f"), &pl));
+	T_TRUE(!names_py_source(S("a.py(12)"), &pl));
+	T_TRUE(!names_py_source(S("a.py(12) f"), &pl));
+	T_TRUE(!names_py_source(S("a.py(): f"), &pl));
+	T_TRUE(!names_py_source("a.py(12): f", 8, &pl)); /* cut before the ':' */
+	T_TRUE(names_in_torch(S("torch/cuda/__init__.py")));
+	T_TRUE(names_in_torch(S("/x/site-packages/torch/nn/m.py")));
+	T_TRUE(names_in_torch(S("C:\\py\\torch\\nn\\m.py")));
+	T_TRUE(!names_in_torch(S("torchvision/x.py")));
+	T_TRUE(!names_in_torch(S("mytorch/x.py")));
+	T_TRUE(!names_in_torch(S("torch_xla/x.py")));
+	T_TRUE(!names_in_torch(S("torch")));
+}
+
+/* The gpu palette colours by the same rules: a blocking call the model
+ * counts is a sync frame, a communication kernel in any case is COMM, an
+ * nn.Module frame is MODULE. */
+T_TEST(test_names__palette_agrees)
+{
+	T_EQ_I64(palette_gpu_class(S("cuMemcpyDtoH_v2")), GPU_SYNC);
+	T_EQ_I64(palette_gpu_class(S("hipMemcpyWithStream")), GPU_SYNC);
+	T_EQ_I64(palette_gpu_class(S("cudaStreamSynchronize")), GPU_SYNC);
+	T_EQ_I64(palette_gpu_class(S("Rccl_AllReduce_kernel")), GPU_K_COMM);
+	T_EQ_I64(palette_gpu_class(S("void NcCl_x_kernel")), GPU_K_COMM);
+	T_EQ_I64(palette_gpu_class(S("nn.Module: Linear_0")), GPU_MODULE);
+	T_EQ_I64(palette_gpu_class(S("cudaMemcpyAsync")), GPU_RUNTIME);
+}
+
+int main(void)
+{
+	T_RUN(test_names__table);
+	T_RUN(test_names__steps);
+	T_RUN(test_names__python);
+	T_RUN(test_names__palette_agrees);
+	return t_done();
+}
