@@ -75,7 +75,7 @@ struct fold_opts {
 	bool normalise;          /* --per-step-normalise */
 	int unit;                /* enum fold_unit (ignored for calls) */
 	const char *source;      /* for the header ("source=") */
-	const char *step_marker; /* for the header only; the trace model found the steps */
+	const char *step_marker; /* for the header and the messages; the trace model found the steps */
 	const char *labels[FOLD_MAX_LABELS]; /* "KEY=VALUE" -> header "label.KEY=VALUE" */
 	unsigned nlabels;
 };

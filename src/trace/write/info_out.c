@@ -89,14 +89,14 @@ static bool abs_span(const struct info *in, const struct kineto_trace *kt, int64
 	       !__builtin_add_overflow(kt->meta.base_time_ns, in->t_max, b);
 }
 
-/* Warnings as plain text lines (shared by both formats). */
-static size_t warnings(const struct info *in, const struct kineto_trace *kt, struct sbuf *w, size_t cap_lines,
-		       struct sbuf *lines[])
+/* At most this many warning lines (there are fewer kinds). */
+#define NWARN 20
+
+/* Warnings as plain text lines (shared by both formats): fills lines[0..n), returns n. */
+static size_t warnings(const struct info *in, const struct kineto_trace *kt, struct sbuf *lines[NWARN])
 {
 	size_t n = 0;
 	struct sbuf *l;
-	(void)w;
-	(void)cap_lines;
 	if (kt->stats.truncated) {
 		l = lines[n++];
 		sbuf_addf(l, "truncated file: the event array is cut off at byte %llu; read up to the last complete event",
@@ -183,7 +183,6 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 	return n;
 }
 
-#define NWARN 20
 
 
 /* The host_threads (device = false) or gpu_streams (device = true) array
@@ -210,17 +209,13 @@ static void json_tracks(struct sbuf *b, const struct kineto_trace *kt, const str
 	}
 }
 
-void info_out_json(struct sbuf *b, size_t index, const char *file, const struct info_file *f)
+/* the file, its compression and sizes, the events by phase, category and kind */
+static void json_input(struct sbuf *b, const char *file, const struct info_file *f)
 {
-	const struct info *in = f->in;
 	const struct kineto_trace *kt = &f->kt;
+	const struct kstats *st = &f->kt.stats;
+	const struct kmeta *m = &f->kt.meta;
 	const char *comp = info_compression(f);
-	if (!index)
-		sbuf_addstr(b, "{\"gpuflame_info\": 1, \"traces\": [\n");
-	else
-		sbuf_addstr(b, ",\n");
-	const struct kstats *st = &kt->stats;
-	const struct kmeta *m = &kt->meta;
 	sbuf_addstr(b, "{\"file\": ");
 	esc_json_str(b, file, strlen(file));
 	sbuf_addf(b, ", \"compression\": \"%s\", \"bytes_file\": %llu, \"bytes_json\": %llu",
@@ -262,6 +257,15 @@ void info_out_json(struct sbuf *b, size_t index, const char *file, const struct 
 		sbuf_addf(b, "%s\"%s\": %llu", first ? "" : ", ", kcat_name(k), (unsigned long long)st->by_kc[k]);
 		first = false;
 	}
+}
+
+/* timestamps, span, schema, distributed info, devices */
+static void json_meta(struct sbuf *b, const struct info_file *f)
+{
+	const struct info *in = f->in;
+	const struct kineto_trace *kt = &f->kt;
+	const struct kstats *st = &f->kt.stats;
+	const struct kmeta *m = &f->kt.meta;
 	sbuf_addf(b, "},\n  \"timestamps\": {\"generation\": \"%s\", \"base_time_ns\": ", kts_gen_name(m->ts_gen));
 	if (m->has_base_time)
 		sbuf_addf(b, "%lld", (long long)m->base_time_ns);
@@ -307,6 +311,13 @@ void info_out_json(struct sbuf *b, size_t index, const char *file, const struct 
 		sbuf_addstr(b, i ? ", " : "");
 		json_name(b, kt, m->device_name[i]);
 	}
+}
+
+/* threads, streams, steps, the classified counts, GPU time, correlation, External id */
+static void json_counts(struct sbuf *b, const struct info_file *f)
+{
+	const struct info *in = f->in;
+	const struct kineto_trace *kt = &f->kt;
 	sbuf_addstr(b, "]},\n  \"host_threads\": [");
 	json_tracks(b, kt, in, false);
 	sbuf_addstr(b, "],\n  \"gpu_streams\": [");
@@ -338,6 +349,13 @@ void info_out_json(struct sbuf *b, size_t index, const char *file, const struct 
 		  (unsigned long long)in->rt_with_ext, (unsigned long long)in->rt_ext_eq_corr,
 		  (unsigned long long)in->gpu_with_ext, (unsigned long long)in->gpu_ext_eq_corr,
 		  in->external_id_bogus ? "true" : "false");
+}
+
+/* the first overlap and the warnings; closes the trace object */
+static void json_tail(struct sbuf *b, const struct info_file *f)
+{
+	const struct info *in = f->in;
+	const struct kineto_trace *kt = &f->kt;
 	sbuf_addf(b, ",\n  \"overlaps\": {\"count\": %llu, \"first\": ", (unsigned long long)in->overlaps);
 	if (in->overlaps) {
 		sbuf_addstr(b, "{\"outer\": ");
@@ -357,7 +375,7 @@ void info_out_json(struct sbuf *b, size_t index, const char *file, const struct 
 		sbuf_init(&wl[i], 0);
 		wp[i] = &wl[i];
 	}
-	size_t nw = warnings(in, kt, NULL, NWARN, wp);
+	size_t nw = warnings(in, kt, wp);
 	for (size_t i = 0; i < nw; i++) {
 		sbuf_addstr(b, i ? ",\n    " : "\n    ");
 		esc_json_str(b, wl[i].buf, wl[i].len);
@@ -365,6 +383,18 @@ void info_out_json(struct sbuf *b, size_t index, const char *file, const struct 
 	for (int i = 0; i < NWARN; i++)
 		sbuf_release(&wl[i]);
 	sbuf_addstr(b, "]}");
+}
+
+void info_out_json(struct sbuf *b, size_t index, const char *file, const struct info_file *f)
+{
+	if (!index)
+		sbuf_addstr(b, "{\"gpuflame_info\": 1, \"traces\": [\n");
+	else
+		sbuf_addstr(b, ",\n");
+	json_input(b, file, f);
+	json_meta(b, f);
+	json_counts(b, f);
+	json_tail(b, f);
 }
 
 static void text_idv(struct sbuf *b, const struct kineto_trace *kt, int64_t num, uint32_t str)
@@ -389,14 +419,12 @@ static void text_name(struct sbuf *b, const struct kineto_trace *kt, uint32_t id
 	}
 }
 
-void info_out_text(struct sbuf *b, size_t index, const char *file, const struct info_file *f)
+/* the file line, the events by phase and category */
+static void text_input(struct sbuf *b, const char *file, const struct info_file *f)
 {
-	const struct info *in = f->in;
 	const struct kineto_trace *kt = &f->kt;
-	if (index)
-		sbuf_addch(b, '\n');
-	const struct kstats *st = &kt->stats;
-	const struct kmeta *m = &kt->meta;
+	const struct kstats *st = &f->kt.stats;
+	const struct kmeta *m = &f->kt.meta;
 	sbuf_addstr(b, "trace: ");
 	esc_term(b, file, strlen(file));
 	sbuf_addf(b, " (%s, %llu bytes, %llu bytes of JSON, %s%s)\n", info_compression(f),
@@ -419,6 +447,14 @@ void info_out_text(struct sbuf *b, size_t index, const char *file, const struct 
 		sbuf_addch(b, '\n');
 	}
 	free(cats);
+}
+
+/* timestamps, span, rank, devices */
+static void text_meta(struct sbuf *b, const struct info_file *f)
+{
+	const struct info *in = f->in;
+	const struct kineto_trace *kt = &f->kt;
+	const struct kmeta *m = &f->kt.meta;
 	sbuf_addf(b, "timestamps: %s", kts_gen_name(m->ts_gen));
 	if (m->has_base_time)
 		sbuf_addf(b, ", baseTimeNanoseconds %lld", (long long)m->base_time_ns);
@@ -449,6 +485,13 @@ void info_out_text(struct sbuf *b, size_t index, const char *file, const struct 
 	sbuf_addf(b, "\ndevices: %u", m->ndevices);
 	for (unsigned i = 0; i < m->ndevices && i < 16; i++)
 		text_name(b, kt, m->device_name[i]);
+}
+
+/* host threads and GPU streams */
+static void text_tracks(struct sbuf *b, const struct info_file *f)
+{
+	const struct info *in = f->in;
+	const struct kineto_trace *kt = &f->kt;
 	sbuf_addstr(b, "\nhost threads:\n");
 	for (uint32_t i = 0; i < kt->ntracks; i++) {
 		const struct ktrack *t = &kt->tracks[i];
@@ -475,6 +518,13 @@ void info_out_text(struct sbuf *b, size_t index, const char *file, const struct 
 		text_name(b, kt, t->thread_name);
 		sbuf_addf(b, ": %llu events\n", (unsigned long long)ev);
 	}
+}
+
+/* steps, the classified counts, GPU time, coverage, the warnings */
+static void text_counts(struct sbuf *b, const struct info_file *f)
+{
+	const struct info *in = f->in;
+	const struct kineto_trace *kt = &f->kt;
 	sbuf_addf(b, "steps: %zu", in->steps.n);
 	if (in->steps.n) {
 		const char *mk = names_marker(in->marker);
@@ -514,11 +564,21 @@ void info_out_text(struct sbuf *b, size_t index, const char *file, const struct 
 		sbuf_init(&wl[i], 0);
 		wp[i] = &wl[i];
 	}
-	size_t nw = warnings(in, kt, NULL, NWARN, wp);
+	size_t nw = warnings(in, kt, wp);
 	for (size_t i = 0; i < nw; i++)
 		sbuf_addf(b, "warning: %s\n", wl[i].buf);
 	for (int i = 0; i < NWARN; i++)
 		sbuf_release(&wl[i]);
+}
+
+void info_out_text(struct sbuf *b, size_t index, const char *file, const struct info_file *f)
+{
+	if (index)
+		sbuf_addch(b, '\n');
+	text_input(b, file, f);
+	text_meta(b, f);
+	text_tracks(b, f);
+	text_counts(b, f);
 }
 
 void info_out_json_end(struct sbuf *b)
