@@ -43,3 +43,12 @@ printf '[\n{"pid": 0, "tid": 0, "ph": "X", "ts": 0, "dur": 10, "name": "alpha"},
 gf info "$T/nest.json"
 expect_rc "ok-invalid-nesting" 0
 expect_grep "ok-invalid-nesting-warning" "1 host events overlap|^events: 2" "$T/out"
+
+# stdin can be read once: "-" twice is a usage error (as for every command taking FILE...)
+printf '{"traceEvents": []}' >"$T/empty_trace.json"
+gf_in "$T/empty_trace.json" info - -
+expect_rc "stdin-twice-rc" 2
+expect_grep "stdin-twice-msg" "stdin \('-'\) can be given only once" "$T/err"
+# --step-marker needs a name
+gf info --step-marker "" "$T/empty_trace.json"
+expect_rc "marker-empty-rc" 2
