@@ -72,8 +72,8 @@ run_once() {
 
 best_run() {
   local errf=$1; shift
-  local i r best=""
-  for i in $(seq "$RUNS"); do
+  local r best=""
+  for _ in $(seq "$RUNS"); do
     r=$(run_once "$errf" "$@") || return 1
     if [ -z "$best" ] || awk -v a="${r%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$r; fi
   done
