@@ -1,6 +1,6 @@
 /*
  * fuzz_kineto.c — libFuzzer target for the streaming trace reader
- * (kineto.c + jscan.c + source.c).
+ * (src/trace/read/kineto*.c, jscan.c, jfast.c; src/input/source.c).
  *
  * Input: byte 0 chooses the size of the first read (1..256, 0 = whole), byte 1
  * the size of later reads (1..256, 0 = whole) and, for the whole-text reads,

@@ -1,6 +1,6 @@
 /*
- * test_kineto.c — the streaming trace reader (src/trace/read/kineto.c, jscan.c,
- * source.c): exact times of every timestamp generation, strings and escapes,
+ * test_kineto.c — the streaming trace reader (src/trace/read/kineto*.c, jscan.c,
+ * jfast.c, src/input/source.c): exact times of every timestamp generation, strings and escapes,
  * pid/tid forms, metadata, truncated arrays, compressed input and errors with
  * offsets. Every input is also read split at every byte boundary and in
  * 1-byte chunks, and must give the same records (or the same error).

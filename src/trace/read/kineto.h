@@ -33,7 +33,8 @@
  * flagged (KEV_F_DUR_BAD); a baseTimeNanoseconds that is no int64, or that
  * carries some event's base + ts + dur out of int64, is an error. So ts + dur,
  * base + ts and base + ts + dur of every record fit in int64.
- * See docs/trace-reader.md.
+ * See docs/trace-reader.md. Implementation: kineto.c and its parts
+ * kineto_*.c (listed in the private kineto_int.h), over jscan and jfast.
  *
  * Layer: read. Never prints; errors come back in err as one line:
  *   'trace.json': byte 1048577 (line 3): expected ',' or ']' after event, got '}'

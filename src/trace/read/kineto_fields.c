@@ -1,0 +1,80 @@
+/*
+ * kineto_fields.c — the general cases of kineto_fields.h: a string that
+ * missed the intern cache or has escapes, a pid or tid written as text or
+ * in a form the inline path leaves alone. Layer: read (private).
+ */
+#include "trace/read/kineto_fields.h"
+
+static uint32_t intern_miss(struct rd *r, struct icent *e, const char *s, size_t n)
+{
+	struct pool *pl = r->kt->names;
+	uint32_t id = pool_intern(pl, s, n);
+	if (n <= UINT32_MAX) {
+		e->s = pool_str(pl, id);
+		e->n = (uint32_t)n;
+		e->id = id;
+	}
+	return id;
+}
+
+static uint32_t intern(struct rd *r, const char *s, size_t n)
+{
+	struct icent *e = kineto_fields_slot(r, s, n);
+	if (kineto_fields_hit(e, s, n))
+		return e->id;
+	return intern_miss(r, e, s, n);
+}
+
+/* kineto_fields_str past the scan of a string without escapes that missed
+ * the cache, and every other case. */
+bool kineto_fields_str_gen(struct rd *r, struct jcur *c, int ch, uint32_t *id, const struct jstr *scanned)
+{
+	if (ch != '"')
+		return jfast_skip(c, ch, 2);
+	struct jstr js;
+	if (scanned)
+		js = *scanned;
+	else if (!jscan_string(c, &js))
+		return false;
+	if (!(js.flags & JSTR_ESC)) {
+		struct icent *e = kineto_fields_slot(r, js.s, js.n);
+		if (kineto_fields_hit(e, js.s, js.n)) {
+			*id = e->id;
+			return true;
+		}
+		*id = intern_miss(r, e, js.s, js.n); /* UTF-8: checked by jscan_string */
+		return true;
+	}
+	const char *s;
+	size_t n;
+	if (!jscan_decode(c, &js, &r->scratch, &s, &n))
+		return false;
+	*id = intern(r, s, n);
+	return true;
+}
+
+bool kineto_fields_idv_gen(struct rd *r, struct jcur *c, int ch, struct idv *v)
+{
+	v->str = UINT32_MAX;
+	if (ch == '"') {
+		uint32_t id = UINT32_MAX;
+		if (!kineto_fields_str(r, c, ch, &id))
+			return false;
+		v->str = id;
+		int64_t x;
+		if (jfast_parse_int(pool_str(r->kt->names, id), pool_len(r->kt->names, id), &x)) {
+			v->kind = 0;
+			v->v = x;
+		} else {
+			v->kind = 1;
+			v->v = id;
+		}
+		return true;
+	}
+	int64_t x;
+	if (!jfast_read_int(c, ch, &x))
+		return false;
+	v->kind = x == KEV_NONE ? 2 : 0;
+	v->v = x == KEV_NONE ? 0 : x;
+	return true;
+}
