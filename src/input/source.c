@@ -41,6 +41,7 @@ struct source {
 	char *name;
 	int fd;
 	bool own_fd;
+	bool regular;     /* a regular file (can be opened again) */
 	char *map;        /* source_map: the reservation (file + padding pages) */
 	size_t map_len;
 	size_t map_pop;   /* source_map_done: populated up to here */
@@ -479,8 +480,10 @@ int source_open(struct source **out, const char *path, unsigned threads, struct 
 			source_close(s);
 			return GF_EINPUT;
 		}
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode)) {
 			s->file_size = (uint64_t)st.st_size;
+			s->regular = true;
+		}
 	}
 	if (s->file_size > (1u << 24))
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -620,6 +623,11 @@ uint64_t source_file_size(const struct source *s)
 	return s->file_size;
 }
 
+bool source_is_regular(const struct source *s)
+{
+	return s->regular;
+}
+
 const char *source_name(const struct source *s)
 {
 	return s->name;
@@ -627,8 +635,7 @@ const char *source_name(const struct source *s)
 
 bool source_map(struct source *s, size_t pad, size_t min_size, const char **data, size_t *len)
 {
-	if (s->kind != SOURCE_PLAIN || s->mem || !s->own_fd || s->fd < 0 || s->map || s->file_pos != s->npeek ||
-	    s->peek_pos || s->file_size < min_size || s->file_size > (uint64_t)SIZE_MAX / 2 ||
+	if (s->kind != SOURCE_PLAIN || s->mem || !s->own_fd || s->fd < 0 || s->map || s->file_size < min_size || s->file_size > (uint64_t)SIZE_MAX / 2 ||
 	    s->split_first || s->split_chunk)
 		return false;
 	long pg = sysconf(_SC_PAGESIZE);

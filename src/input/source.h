@@ -35,7 +35,8 @@
  * parse and inflate overlap (threads = 1 keeps everything on the caller's
  * thread). Plain files are always read directly.
  *
- * Layer: read. Never prints; errors are one line in err.
+ * Layer: input (used through input/input.h by the folded readers; the
+ * trace reader opens it directly). Never prints; errors are one line in err.
  */
 #ifndef GF_SOURCE_H
 #define GF_SOURCE_H
@@ -79,13 +80,17 @@ const char *source_kind_name(int kind);
  * (0 when unknown: stdin, pipes). */
 uint64_t source_file_pos(const struct source *s);
 uint64_t source_file_size(const struct source *s);
+/* True for a regular file (named, or stdin redirected from one), not a
+ * pipe, a device or memory. */
+bool source_is_regular(const struct source *s);
 /* The display name used in messages. */
 const char *source_name(const struct source *s);
 
 /*
  * A read-only view of the whole file instead of source_read, for plain
- * regular files of at least min_size bytes (not stdin, not memory, nothing
- * read yet): *data[0..*len) is the file, followed by at least pad readable
+ * regular files of at least min_size bytes (not stdin, not memory):
+ * *data[0..*len) is the file from byte 0 (whatever source_read took before:
+ * input.c maps after its peek window), followed by at least pad readable
  * NUL bytes. Valid until source_close. @return false when not possible (the
  * caller then uses source_read). The file must not shrink while mapped.
  */
