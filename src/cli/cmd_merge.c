@@ -115,14 +115,14 @@ int cmd_merge(int argc, char **argv)
 	size_t n;
 	char **paths = cli_inputs(argc, argv, optind, &n); /* stdin when none, '-' at most once */
 	want_files(n);
+	struct sbuf err = SBUF_INIT;
+	struct ofile of; /* opened first, as before: a failure removes it */
+	if (ofile_open(&of, out, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	static struct input **ins; /* static: still reachable when a message exits */
 	ins = gf_xcalloc(n, sizeof *ins);
 	for (size_t i = 0; i < n; i++)
 		ins[i] = cli_open_folded(paths[i], 1); /* inflated on this thread: there may be many */
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, out, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	/* stdout, a FIFO or a device is written once, never rewound: the
 	 * library checks the order first (no staging copy anywhere) */
 	struct merge_sink sink = { of.fp, of.tmp ? restart_out : NULL, of.fp };

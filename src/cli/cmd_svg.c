@@ -166,7 +166,7 @@ static void close_all(struct input **ins, size_t n)
 /*
  * The fast path for big inputs (stacks/tree_pruned.h): reads named regular
  * files (plain ones mapped, compressed ones inflated) into a tail-compressed
- * trie; their inputs are left open in *kept. @return the trie, or NULL when
+ * trie; the mapped ones are left open in *kept (NULL for the others). @return the trie, or NULL when
  * an input is differential (then nothing was reported, nothing is kept, and
  * the caller reads normally).
  */
@@ -194,6 +194,10 @@ static struct ftrie *read_pruned(struct ftree *t, size_t nfiles, char **files, c
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
 		cli_folded_count(&tt, &st, input_name(ins[i]));
+		if (!input_mapped(ins[i])) { /* its tails were copied: nothing points into it */
+			cli_close_input(ins[i]);
+			ins[i] = NULL;
+		}
 	}
 	cli_folded_report(&tt);
 	sbuf_release(&err);

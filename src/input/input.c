@@ -394,6 +394,11 @@ bool input_map(struct input *in, const char **data, size_t *len)
 	return true;
 }
 
+bool input_mapped(const struct input *in)
+{
+	return in->mapped;
+}
+
 bool input_can_reopen(const struct input *in)
 {
 	return !in->mem && in->src && source_is_regular(in->src);

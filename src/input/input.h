@@ -108,6 +108,9 @@ uint64_t input_file_size(const struct input *in);
  */
 bool input_map(struct input *in, const char **data, size_t *len);
 
+/* True once input_map gave a view (it lives until input_close). */
+bool input_mapped(const struct input *in);
+
 /* True when input_reopen can start the input again: a regular file,
  * compressed or not, named or stdin redirected from one (it is read again
  * from byte 0); not a pipe, a device or memory. */

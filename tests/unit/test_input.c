@@ -9,6 +9,7 @@
 
 #include "input/input.h"
 #include "input/source.h"
+#include "stacks/folded.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -247,6 +248,53 @@ T_TEST(test_input__hints_word_for_word)
 	sbuf_release(&e);
 }
 
+/* The folded reader over an input (gzip in memory) builds the tree the
+ * memory reader builds from the plain text: same stacks, stats, messages. */
+T_TEST(test_input__folded_reader_over_gzip)
+{
+	struct sbuf text = SBUF_INIT, z = SBUF_INIT, err = SBUF_INIT;
+	sbuf_addstr(&text, "# gpuflame: unit=us;\n");
+	for (int i = 0; i < 3000; i++) /* past the peek window and the first buffer */
+		sbuf_addf(&text, "main;f%d;g 1.5\nbad line %dx\n", i % 97, i);
+	gz(&z, text.buf);
+	struct ftree a, b;
+	ftree_init(&a, NULL, 0);
+	ftree_init(&b, NULL, 0);
+	struct folded_stats sa, sb;
+	memset(&sa, 0, sizeof sa);
+	memset(&sb, 0, sizeof sb);
+	T_EQ_I64(folded_read_mem(&a, text.buf, text.len, "x.gz", NULL, &sa, &err), GF_OK);
+	struct input *in;
+	T_EQ_I64(input_open_mem(&in, z.buf, z.len, "x.gz", &err), GF_OK);
+	if (in) {
+		T_EQ_I64(folded_read_in(&b, in, NULL, &sb, &err), GF_OK);
+		input_close(in);
+	}
+	T_EQ_I64(sb.stacks, sa.stacks);
+	T_EQ_I64(sb.invalid, sa.invalid);
+	T_EQ_I64(sb.first_invalid_line, 3);
+	T_EQ_I64(b.n, a.n);
+	T_EQ_I64(b.total[0], a.total[0]);
+	T_EQ_I64(b.scale, 1);
+	T_EQ_STR(fmeta_get(&b.meta, "unit") ? fmeta_get(&b.meta, "unit") : "", "us");
+	/* truncated gzip: the input layer's error, never a silent end */
+	struct ftree c;
+	ftree_init(&c, NULL, 0);
+	T_EQ_I64(input_open_mem(&in, z.buf, z.len - 9, "cut.gz", &err), GF_OK);
+	if (in) {
+		memset(&sb, 0, sizeof sb);
+		T_EQ_I64(folded_read_in(&c, in, NULL, &sb, &err), GF_EINPUT);
+		T_TRUE(strstr(err.buf, "'cut.gz': byte ") && strstr(err.buf, "truncated gzip data"));
+		input_close(in);
+	}
+	ftree_release(&a);
+	ftree_release(&b);
+	ftree_release(&c);
+	sbuf_release(&text);
+	sbuf_release(&z);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_input__sniff_traces);
@@ -256,5 +304,6 @@ int main(void)
 	T_RUN(test_input__memory_gzip_peek_served_again);
 	T_RUN(test_input__file_view_and_reopen);
 	T_RUN(test_input__hints_word_for_word);
+	T_RUN(test_input__folded_reader_over_gzip);
 	return t_done();
 }
