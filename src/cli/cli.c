@@ -460,11 +460,6 @@ void cli_folded_report(struct cli_folded_totals *tt)
 
 void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
 {
-	static char *stdin_only[] = { "-" };
-	if (nfiles == 0) { /* as cli_inputs: stdin */
-		nfiles = 1;
-		files = stdin_only;
-	}
 	struct cli_folded_totals tt = CLI_FOLDED_TOTALS_INIT;
 	struct sbuf err = SBUF_INIT;
 	for (int i = 0; i < nfiles; i++) {

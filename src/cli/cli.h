@@ -86,7 +86,8 @@ void cli_progress_reading(void *ctx, uint64_t done, uint64_t total);
 
 /*
  * The input files of a command taking FILE...: argv[optind..argc), or just
- * "-" (stdin) when there are none; "-" given twice is a usage error.
+ * "-" (stdin) when there are none (the one stdin default: svg, top, merge,
+ * norm, syncs, report use it); "-" given twice is a usage error.
  * @return the array (argv's own or a static one) and its length in *n.
  */
 char **cli_inputs(int argc, char **argv, int optind_, size_t *n);
@@ -144,9 +145,10 @@ struct cli_folded_totals {
 #define CLI_FOLDED_TOTALS_INIT { 0, 0, 0, 0, SBUF_INIT, SBUF_INIT }
 void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name);
 void cli_folded_report(struct cli_folded_totals *tt);
-/* Reads every input (stdin when nfiles == 0) into t with the folded reader
- * (cli_open_folded: compressed files and the wrong-kind hint), then
- * cli_folded_report; dies on errors. */
+/* Reads every input files[0..nfiles) (from cli_inputs, the one place where
+ * no file means stdin) into t with the folded reader (cli_open_folded:
+ * compressed files and the wrong-kind hint), then cli_folded_report; dies
+ * on errors. */
 void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo);
 
 /* The trace model's data-loss warnings, in the same words for every command
