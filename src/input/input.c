@@ -420,6 +420,19 @@ int input_reopen(struct input *in, struct sbuf *err)
 	return start(in, err);
 }
 
+struct source *input_take_source(struct input *in)
+{
+	struct source *s = in->src;
+	if (!s)
+		return NULL;
+	if (in->peek_pos < in->npeek)
+		source_unread(s, in->peek + in->peek_pos, in->npeek - in->peek_pos);
+	in->peek_pos = in->npeek;
+	in->src = NULL;
+	in->mapped = false;
+	return s;
+}
+
 void input_close(struct input *in)
 {
 	if (!in)

@@ -121,6 +121,18 @@ bool input_can_reopen(const struct input *in);
  * GF_EINTERNAL. After an error only input_close may follow. */
 int input_reopen(struct input *in, struct sbuf *err);
 
+/*
+ * Hands the byte source over to a reader that takes a struct source (the
+ * trace reader): what input_read has not returned yet (the peek window, for
+ * an input read by nobody) is put back in front of it, so the reader sees
+ * the input from its first byte (stdin included: nothing is read twice).
+ * The caller closes the source with source_close; in keeps its name and
+ * format and is then only for input_close. NULL when in holds no source
+ * (after a failed input_reopen, or taken already).
+ */
+struct source;
+struct source *input_take_source(struct input *in);
+
 /* Closes the file, frees in (NULL ok). */
 void input_close(struct input *in);
 

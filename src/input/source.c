@@ -87,6 +87,8 @@ struct source {
 	uint64_t th_file_pos;
 	size_t split_first, split_chunk; /* tests: cut the output */
 	bool split_used;
+	char *back;          /* source_unread: bytes served before anything else */
+	size_t nback, back_pos;
 };
 
 const char *source_kind_name(int kind)
@@ -524,6 +526,13 @@ static int read_some(struct source *s, void *dst, size_t cap, size_t *n, struct 
 	}
 	if (!cap)
 		return GF_OK;
+	if (s->back_pos < s->nback) {
+		size_t k = GF_MIN(cap, s->nback - s->back_pos);
+		memcpy(dst, s->back + s->back_pos, k);
+		s->back_pos += k;
+		*n = k;
+		return GF_OK;
+	}
 	if (s->kind == SOURCE_PLAIN) {
 		if (s->peek_pos < s->npeek) {
 			size_t k = GF_MIN(cap, s->npeek - s->peek_pos);
@@ -600,6 +609,22 @@ int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf 
 	}
 	s->out_total += *n;
 	return GF_OK;
+}
+
+void source_unread(struct source *s, const void *b, size_t n)
+{
+	if (!n)
+		return;
+	size_t left = s->nback - s->back_pos;
+	char *nb = gf_xmalloc(n + left);
+	memcpy(nb, b, n);
+	if (left)
+		memcpy(nb + n, s->back + s->back_pos, left);
+	free(s->back);
+	s->back = nb;
+	s->nback = n + left;
+	s->back_pos = 0;
+	s->out_total = s->out_total >= n ? s->out_total - n : 0; /* counted again when read */
 }
 
 void source_set_split(struct source *s, size_t first, size_t chunk)
@@ -717,6 +742,7 @@ void source_close(struct source *s)
 	if (s->zd)
 		ZSTD_freeDCtx(s->zd);
 	free(s->in);
+	free(s->back);
 	if (s->own_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->name);

@@ -66,6 +66,11 @@ int source_open_mem(struct source **out, const void *buf, size_t len, const char
  */
 int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err);
 
+/* Puts b[0..n) back in front of what source_read returns next (bytes the
+ * caller read and gives back: the input layer's peek window, see
+ * input_take_source). They count against gf_limits.input once. */
+void source_unread(struct source *s, const void *b, size_t n);
+
 /* Tests: the first source_read returns at most `first` bytes, later ones at
  * most `chunk` (0 = no limit). */
 void source_set_split(struct source *s, size_t first, size_t chunk);

@@ -7,7 +7,8 @@
  * hands out exactly the bytes source_read does (the peek window is served
  * again, nothing is lost or doubled), with the same return code;
  * input_format equals input_sniff of the first INPUT_PEEK decompressed
- * bytes; input_sniff of every prefix of the raw bytes returns a known format
+ * bytes; the source handed over by input_take_source reads the same bytes
+ * from byte 0; input_sniff of every prefix of the raw bytes returns a known format
  * and reads nothing past its length (ASan); the hints are one line (no
  * newline unless the name holds one) whatever the format.
  */
@@ -76,6 +77,20 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		abort();
 	if (!rc && (got.len != want.len || memcmp(got.buf, want.buf, got.len)))
 		abort();
+	/* and the source handed over (input_take_source) starts at byte 0 */
+	if (!rc && !input_open_mem(&in, data, size, "fuzz", &err)) {
+		struct source *s = input_take_source(in);
+		struct sbuf again = SBUF_INIT;
+		char buf[1000];
+		size_t n;
+		while (!source_read(s, buf, sizeof buf, &n, &err) && n)
+			sbuf_add(&again, buf, n);
+		if (again.len != want.len || memcmp(again.buf, want.buf, again.len))
+			abort();
+		sbuf_release(&again);
+		source_close(s);
+		input_close(in);
+	}
 	sbuf_release(&want);
 	sbuf_release(&got);
 	sbuf_release(&err);

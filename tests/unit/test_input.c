@@ -10,6 +10,7 @@
 #include "input/input.h"
 #include "input/source.h"
 #include "stacks/folded.h"
+#include "base/limits.h"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -295,6 +296,68 @@ T_TEST(test_input__folded_reader_over_gzip)
 	sbuf_release(&err);
 }
 
+/* The source handed over starts at byte 0 again (peek window put back),
+ * for a plain file and for gzip in memory, whatever the read size. */
+T_TEST(test_input__take_source_from_byte_0)
+{
+	struct sbuf text = SBUF_INIT, z = SBUF_INIT, out = SBUF_INIT, err = SBUF_INIT;
+	for (int i = 0; i < 3000; i++)
+		sbuf_addf(&text, "{\"ph\": \"X\", \"ts\": %d}\n", i);
+	gz(&z, text.buf);
+	for (int k = 0; k < 3; k++) {
+		struct input *in;
+		T_EQ_I64(input_open_mem(&in, z.buf, z.len, "t.gz", &err), GF_OK);
+		if (!in)
+			break;
+		size_t first = 0;
+		if (k == 2) { /* part of the window read already: the rest follows */
+			char b[100];
+			T_EQ_I64(input_read(in, b, sizeof b, &first, &err), GF_OK);
+		}
+		struct source *s = input_take_source(in);
+		T_TRUE(s != NULL);
+		T_TRUE(input_take_source(in) == NULL);
+		sbuf_reset(&out);
+		char buf[k == 1 ? 3 : 65536];
+		for (;;) {
+			size_t n;
+			if (source_read(s, buf, sizeof buf, &n, &err) || !n)
+				break;
+			sbuf_add(&out, buf, n);
+		}
+		T_EQ_I64(out.len + first, text.len);
+		T_TRUE(out.len + first == text.len && !memcmp(out.buf, text.buf + first, out.len));
+		source_close(s);
+		T_EQ_STR(input_name(in), "t.gz");
+		input_close(in);
+	}
+	/* the bytes put back count against GPUFLAME_MAX_INPUT once */
+	uint64_t saved = gf_limits.input;
+	for (int extra = 0; extra < 2; extra++) {
+		gf_limits.input = text.len - (uint64_t)extra;
+		struct input *in;
+		T_EQ_I64(input_open_mem(&in, z.buf, z.len, "t.gz", &err), GF_OK);
+		if (!in)
+			break;
+		struct source *s = input_take_source(in);
+		char buf[4096];
+		int rc;
+		for (;;) {
+			size_t n;
+			if ((rc = source_read(s, buf, sizeof buf, &n, &err)) || !n)
+				break;
+		}
+		T_EQ_I64(rc, extra ? GF_EINTERNAL : GF_OK);
+		source_close(s);
+		input_close(in);
+	}
+	gf_limits.input = saved;
+	sbuf_release(&text);
+	sbuf_release(&z);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_input__sniff_traces);
@@ -305,5 +368,6 @@ int main(void)
 	T_RUN(test_input__file_view_and_reopen);
 	T_RUN(test_input__hints_word_for_word);
 	T_RUN(test_input__folded_reader_over_gzip);
+	T_RUN(test_input__take_source_from_byte_0);
 	return t_done();
 }
