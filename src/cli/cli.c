@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include "base/num.h"
+#include "input/input.h"
 #include "stacks/folded.h"
 
 #include "base/ofile.h"
@@ -123,9 +124,12 @@ static void message(const char *what, const char *fmt, va_list ap)
 	sbuf_release(&shown);
 }
 
+static void close_inputs(void);
+
 void cli_die(int exit_code, const char *fmt, ...)
 {
 	ofile_remove_temps();
+	close_inputs();
 	cli_progress_done();
 	stdout_done = true;
 	fflush(stdout);
@@ -302,6 +306,83 @@ char **cli_inputs(int argc, char **argv, int optind_, size_t *n)
 	return argv + optind_;
 }
 
+/* The inputs open now: cli_die closes them (their inflate threads stop,
+ * nothing is left behind). */
+static struct input **open_ins;
+static size_t n_open, cap_open;
+
+static void close_inputs(void)
+{
+	while (n_open)
+		input_close(open_ins[--n_open]);
+	free(open_ins);
+	open_ins = NULL;
+	cap_open = 0;
+}
+
+struct input *cli_open_input(const char *path, unsigned threads)
+{
+	struct input *in;
+	struct sbuf err = SBUF_INIT;
+	int rc = input_open(&in, path ? path : "-", threads, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	sbuf_release(&err);
+	if (n_open == cap_open) {
+		cap_open = cap_open ? 2 * cap_open : 8;
+		open_ins = gf_xreallocarray(open_ins, cap_open, sizeof *open_ins);
+	}
+	open_ins[n_open++] = in;
+	return in;
+}
+
+void cli_close_input(struct input *in)
+{
+	for (size_t i = n_open; i-- > 0;) {
+		if (open_ins[i] == in) {
+			open_ins[i] = open_ins[--n_open];
+			break;
+		}
+	}
+	input_close(in);
+	if (!n_open)
+		close_inputs();
+}
+
+void cli_check_kind(struct input *in, int want)
+{
+	if (input_format(in) == want)
+		return;
+	struct sbuf err = SBUF_INIT;
+	input_hint(&err, in, want, cli_cmd);
+	cli_die(GF_EXIT_INPUT, "%s", err.buf);
+}
+
+struct input *cli_open_folded(const char *path, unsigned threads)
+{
+	struct input *in = cli_open_input(path, threads);
+	cli_check_kind(in, INPUT_FOLDED);
+	return in;
+}
+
+void cli_warn_invalid(uint64_t n, const char *first)
+{
+	if (n)
+		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)n, n == 1 ? "" : "s",
+			 first);
+}
+
+void cli_folded_warn(const struct folded_stats *st, const char *name)
+{
+	if (!st->invalid)
+		return;
+	struct sbuf first = SBUF_INIT;
+	sbuf_setf(&first, "'%s': line %llu: expected %s", name, (unsigned long long)st->first_invalid_line,
+		  st->first_invalid_why);
+	cli_warn_invalid(st->invalid, first.buf);
+	sbuf_release(&first);
+}
+
 void cli_write_out(const char *path, const struct sbuf *out)
 {
 	struct sbuf err = SBUF_INIT;
@@ -355,31 +436,24 @@ void cli_folded_report(struct cli_folded_totals *tt)
 				(unsigned long long)tt->invalid, tt->first.buf);
 		cli_die(GF_EXIT_INPUT, "%s: no stack lines (expected 'frame;frame count' lines)", tt->names.buf);
 	}
-	if (tt->invalid)
-		cli_warn("ignored %llu invalid line%s (first at %s)", (unsigned long long)tt->invalid,
-			 tt->invalid == 1 ? "" : "s", tt->first.buf);
+	cli_warn_invalid(tt->invalid, tt->first.buf);
 	sbuf_release(&tt->first);
 	sbuf_release(&tt->names);
 }
 
 void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo)
 {
-	static char *stdin_only[] = { "-" };
-	if (nfiles == 0) {
-		nfiles = 1;
-		files = stdin_only;
-	}
 	struct cli_folded_totals tt = CLI_FOLDED_TOTALS_INIT;
 	struct sbuf err = SBUF_INIT;
 	for (int i = 0; i < nfiles; i++) {
-		FILE *fp = cli_open_in(files[i]);
+		struct input *in = cli_open_folded(files[i], 0);
 		struct folded_stats st;
 		memset(&st, 0, sizeof st);
-		int rc = folded_read(t, fp, cli_in_name(files[i]), fo, &st, &err);
-		cli_close_in(fp);
+		int rc = folded_read_in(t, in, fo, &st, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		cli_folded_count(&tt, &st, cli_in_name(files[i]));
+		cli_folded_count(&tt, &st, input_name(in));
+		cli_close_input(in);
 	}
 	cli_folded_report(&tt);
 	sbuf_release(&err);

@@ -87,7 +87,8 @@ void cli_progress_reading(void *ctx, uint64_t done, uint64_t total);
 
 /*
  * The input files of a command taking FILE...: argv[optind..argc), or just
- * "-" (stdin) when there are none; "-" given twice is a usage error.
+ * "-" (stdin) when there are none (the one stdin default: svg, top, merge,
+ * norm, syncs, report use it); "-" given twice is a usage error.
  * @return the array (argv's own or a static one) and its length in *n.
  */
 char **cli_inputs(int argc, char **argv, int optind_, size_t *n);
@@ -100,11 +101,36 @@ void cli_write_out(const char *path, const struct sbuf *out);
 struct ftree;
 void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t);
 
-/* Opens an input file ("-" = stdin) or dies with GF_EXIT_INPUT. */
+/*
+ * Inputs go through the one input layer (input/input.h): plain, gzip, zstd,
+ * "-" = stdin (read once, as a stream).
+ * cli_open_input opens path or dies (exit 1; 4 for GPUFLAME_MAX_INPUT).
+ * cli_open_folded also dies (exit 1) with the one-line hint when the
+ * sniffer finds another kind of input ("'t.json.gz' is a PyTorch profiler
+ * trace, not folded stacks: run 'gpuflame fold t.json.gz | gpuflame svg'").
+ * cli_check_kind is that check alone, for an input opened already.
+ * Close them with cli_close_input; cli_die closes those still open.
+ */
+struct input;
+struct input *cli_open_input(const char *path, unsigned threads);
+void cli_close_input(struct input *in);
+struct input *cli_open_folded(const char *path, unsigned threads);
+void cli_check_kind(struct input *in, int want);
+
+/* Opens an input file ("-" = stdin) with stdio or dies with GF_EXIT_INPUT.
+ * Left for cmd_diff.c until it opens its inputs with cli_open_folded. */
 FILE *cli_open_in(const char *path);
 void cli_close_in(FILE *fp);
 /* Display name for messages: "<stdin>" for "-". */
 const char *cli_in_name(const char *path);
+
+/* The one wording of the skipped-lines warning: "warning: ignored N invalid
+ * lines (first at 'x': line 7: expected ...)" (nothing when n is 0); first
+ * says where ("'x': line 7: expected ..."). cli_folded_warn: the same for
+ * one input's stats. */
+struct folded_stats;
+void cli_warn_invalid(uint64_t n, const char *first);
+void cli_folded_warn(const struct folded_stats *st, const char *name);
 
 /* Folded-input bookkeeping shared by the commands that read folded stacks:
  * count each file's stats, then warn about skipped lines and die (exit 1)
@@ -120,8 +146,10 @@ struct cli_folded_totals {
 #define CLI_FOLDED_TOTALS_INIT { 0, 0, 0, 0, SBUF_INIT, SBUF_INIT }
 void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name);
 void cli_folded_report(struct cli_folded_totals *tt);
-/* Reads every input (stdin when nfiles == 0) into t with the folded reader,
- * then cli_folded_report; dies on errors. */
+/* Reads every input files[0..nfiles) (from cli_inputs, the one place where
+ * no file means stdin) into t with the folded reader (cli_open_folded:
+ * compressed files and the wrong-kind hint), then cli_folded_report; dies
+ * on errors. */
 void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct folded_opts *fo);
 
 /* The trace model's data-loss warnings, in the same words for every command

@@ -5,18 +5,22 @@
  *
  * Example: three capture windows of rank 0, GPU-weighted:
  *   gpuflame merge win1.folded win2.folded win3.folded -o rank0.folded
- * Input: folded files ("a;b;c 12"), with or without a "# gpuflame:" header.
+ * Input: folded files ("a;b;c 12"), with or without a "# gpuflame:" header,
+ * plain, .gz or .zst, or stdin ("-", once) through the input layer; a trace
+ * gets a one-line hint to fold it first.
  * Output: one folded file, stacks sorted by bytes, equal stacks summed
  * exactly; the header sums steps= and counts the sources. Files whose rank,
  * weight or unit differ are refused (exit 2) unless --allow-ranks,
  * --allow-weights, --allow-units. Sorted inputs (LC_ALL=C sort) are merged
- * streaming in bounded memory; unsorted regular files are merged in memory
- * (a warning says so). See docs/diff.md.
+ * streaming in bounded memory; unsorted regular files (compressed ones too:
+ * they are inflated again) are merged in memory (a warning says so). See
+ * docs/diff.md.
  */
 #include "cli/cli.h"
 
 #include "stacks/ops/merge.h"
 #include "base/ofile.h"
+#include "input/input.h"
 #include "stacks/folded_out.h"
 
 #include <errno.h>
@@ -57,6 +61,39 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* One descriptor per input: raises the soft limit when there are many, or
+ * dies (exit 2) when it cannot be raised far enough. */
+static void want_files(size_t n)
+{
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && n + 16 > rl.rlim_cur) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > n + 16 ? n + 16 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && n + 8 > rl.rlim_cur)
+			cli_die(GF_EXIT_USAGE, "%zu inputs but only %llu open files allowed (ulimit -n); "
+				"merge them in groups", n, (unsigned long long)rl.rlim_cur);
+	}
+}
+
+/* merge_sink.restart for the ofile temporary: empties it for another pass. */
+static bool restart_out(void *ctx)
+{
+	FILE *fp = ctx;
+	return !fflush(fp) && !fseeko(fp, 0, SEEK_SET) && !ftruncate(fileno(fp), 0);
+}
+
+/* The warnings of a merge that worked. */
+static void warn_stats(const struct merge_stats *st)
+{
+	cli_warn_invalid(st->invalid, st->first_invalid);
+	if (st->fell_back)
+		cli_warn("%s: inputs are not sorted, merged in memory; sort them (LC_ALL=C sort) for "
+			 "bounded memory", st->unsorted);
+	if (st->late_meta)
+		cli_warn("ignored %llu '# gpuflame:' header line%s found after the first stack",
+			 (unsigned long long)st->late_meta, st->late_meta == 1 ? "" : "s");
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct merge_opts o;
@@ -75,45 +112,35 @@ int cmd_merge(int argc, char **argv)
 		default: cli_usage_error("unknown option");
 		}
 	}
-	static const char *const stdin_only[] = { "-" };
-	const char *const *paths = argc > optind ? (const char *const *)argv + optind : stdin_only;
-	size_t n = argc > optind ? (size_t)(argc - optind) : 1;
-	/* one descriptor per input: raise the soft limit when there are many */
-	struct rlimit rl;
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && n + 16 > rl.rlim_cur) {
-		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > n + 16 ? n + 16 : rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && n + 8 > rl.rlim_cur)
-			cli_die(GF_EXIT_USAGE, "%zu inputs but only %llu open files allowed (ulimit -n); "
-				"merge them in groups", n, (unsigned long long)rl.rlim_cur);
-	}
+	size_t n;
+	char **paths = cli_inputs(argc, argv, optind, &n); /* stdin when none, '-' at most once */
+	want_files(n);
 	struct sbuf err = SBUF_INIT;
-	struct ofile of;
+	struct ofile of; /* opened first, as before: a failure removes it */
 	if (ofile_open(&of, out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	static struct input **ins; /* static: still reachable when a message exits */
+	ins = gf_xcalloc(n, sizeof *ins);
+	for (size_t i = 0; i < n; i++)
+		ins[i] = cli_open_folded(paths[i], 1); /* inflated on this thread: there may be many */
 	/* stdout, a FIFO or a device is written once, never rewound: the
 	 * library checks the order first (no staging copy anywhere) */
-	o.out_once = !of.tmp;
+	struct merge_sink sink = { of.fp, of.tmp ? restart_out : NULL, of.fp };
 	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct merge_stats st;
-	int rc = merge_files(paths, n, of.fp, &o, &st, &err);
+	int rc = merge_inputs(ins, n, &sink, &o, &st, &err);
 	if (rc) {
 		if (rc == GF_EOUTPUT)
 			ofile_write_error(&of, errno, &err);
 		ofile_abort(&of);
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	}
-	if (st.invalid)
-		cli_warn("skipped %llu invalid line%s (first: %s)", (unsigned long long)st.invalid,
-			 st.invalid == 1 ? "" : "s", st.first_invalid);
-	if (st.fell_back)
-		cli_warn("%s: inputs are not sorted, merged in memory; sort them (LC_ALL=C sort) for "
-			 "bounded memory", st.unsorted);
-	if (st.late_meta)
-		cli_warn("ignored %llu '# gpuflame:' header line%s found after the first stack",
-			 (unsigned long long)st.late_meta, st.late_meta == 1 ? "" : "s");
+	warn_stats(&st);
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	for (size_t i = 0; i < n; i++)
+		cli_close_input(ins[i]);
+	free(ins);
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }

@@ -5,7 +5,8 @@
  *
  * Example: a plain py-spy capture of 5 decode steps:
  *   gpuflame norm --steps 5 capture.folded > per-step.folded
- * Input: folded stacks; the step count comes from --steps or the header's
+ * Input: folded stacks (plain, .gz, .zst or stdin through the input layer;
+ * a trace gets a one-line hint to fold it first); the step count comes from --steps or the header's
  * steps=. Output: the same stacks with every weight divided by N exactly
  * (integers in, decimals out: "a;b 12" / 5 -> "a;b 2.4"), sorted by stack,
  * header steps=1; normalised=per-step; steps.raw=N. The total is exact:
@@ -22,6 +23,7 @@
 #include "stacks/folded.h"
 #include "base/escape.h"
 #include "stacks/folded_out.h"
+#include "input/input.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -56,6 +58,52 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The step count: --steps, else the header's steps=; dies (exit 2) when
+ * there is none or the input is normalised already. */
+static int64_t step_count(const struct ftree *t, const char *name, int64_t steps)
+{
+	/* header values are untrusted: escaped in messages (a terminal) */
+	struct sbuf shown = SBUF_INIT;
+	const char *nm = fmeta_get(&t->meta, "normalised");
+	if (nm) {
+		esc_term(&shown, nm, strlen(nm));
+		cli_die(GF_EXIT_USAGE, "'%s' is already normalised (normalised=%s in its header)", name, shown.buf);
+	}
+	if (!steps) {
+		const char *s = fmeta_get(&t->meta, "steps");
+		if (!s)
+			cli_die(GF_EXIT_USAGE, "'%s' has no steps= header; give --steps N", name);
+		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0) {
+			esc_term(&shown, s, strlen(s));
+			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", name, shown.buf);
+		}
+	}
+	sbuf_release(&shown);
+	return steps;
+}
+
+/* Divides every weight by steps (exactly, see norm.h) and sets the header. */
+static void normalise(struct ftree *t, const char *name, int64_t steps, unsigned decimals,
+		      enum norm_round round)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = GF_OK;
+	if (steps > 1) {
+		if (!(rc = norm_add_decimals(t, decimals, &err)))
+			rc = norm_scale_col(t, 0, 1, steps, round, &err);
+		if (!rc && t->ncols == 2)
+			rc = norm_scale_col(t, 1, 1, steps, round, &err);
+	}
+	if (rc)
+		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", (long long)steps);
+	fmeta_set(&t->meta, "steps", "1");
+	fmeta_set(&t->meta, "steps.raw", buf);
+	fmeta_set(&t->meta, "normalised", "per-step");
+	sbuf_release(&err);
+}
+
 int cmd_norm(int argc, char **argv)
 {
 	static const char *const rounds[] = { "largest", "even", "floor", NULL };
@@ -63,7 +111,7 @@ int cmd_norm(int argc, char **argv)
 	unsigned decimals = 3;
 	enum norm_round round = NORM_ROUND_LARGEST;
 	const char *out = NULL;
-	bool strict = false;
+	struct folded_opts fo = { .strict = false, .reverse = false };
 	int c;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -71,64 +119,32 @@ int cmd_norm(int argc, char **argv)
 		case 'd': decimals = (unsigned)cli_int("--decimals", optarg, 0, 9); break;
 		case 'r': round = (enum norm_round)cli_choice("--round", optarg, rounds); break;
 		case 'o': out = optarg; break;
-		case 'T': strict = true; break;
+		case 'T': fo.strict = true; break;
 		case 'h': usage(stdout); return GF_EXIT_OK;
 		default: cli_usage_error("unknown option");
 		}
 	}
 	if (argc - optind > 1)
 		cli_usage_error("expected at most one input file (got %d)", argc - optind);
-	const char *path = argc > optind ? argv[optind] : "-";
+	size_t n;
+	char **paths = cli_inputs(argc, argv, optind, &n); /* stdin when none */
+	struct input *in = cli_open_folded(paths[0], 0);
+	const char *name = cli_in_name(paths[0]);
 	struct ftree t;
 	ftree_init(&t, NULL, 0);
-	FILE *fp = cli_open_in(path);
-	struct folded_opts fo = { .strict = strict, .reverse = false };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
-	int rc = folded_read(&t, fp, cli_in_name(path), &fo, &st, &err);
+	int rc = folded_read_in(&t, in, &fo, &st, &err);
 	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	cli_close_in(fp);
-	if (st.invalid)
-		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
-			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
-			 (unsigned long long)st.first_invalid_line, st.first_invalid_why);
-	/* header values are untrusted: escaped in messages (a terminal) */
-	struct sbuf shown = SBUF_INIT;
-	const char *nm = fmeta_get(&t.meta, "normalised");
-	if (nm) {
-		esc_term(&shown, nm, strlen(nm));
-		cli_die(GF_EXIT_USAGE, "'%s' is already normalised (normalised=%s in its header)",
-			cli_in_name(path), shown.buf);
-	}
-	if (!steps) {
-		const char *s = fmeta_get(&t.meta, "steps");
-		if (!s)
-			cli_die(GF_EXIT_USAGE, "'%s' has no steps= header; give --steps N", cli_in_name(path));
-		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0) {
-			esc_term(&shown, s, strlen(s));
-			cli_die(GF_EXIT_INPUT, "'%s': invalid steps=%s in the header", cli_in_name(path), shown.buf);
-		}
-	}
-	if (steps > 1) {
-		if (!(rc = norm_add_decimals(&t, decimals, &err)))
-			rc = norm_scale_col(&t, 0, 1, steps, round, &err);
-		if (!rc && t.ncols == 2)
-			rc = norm_scale_col(&t, 1, 1, steps, round, &err);
-	}
-	if (rc)
-		cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(path), err.buf);
-	char buf[32];
-	snprintf(buf, sizeof buf, "%lld", (long long)steps);
-	fmeta_set(&t.meta, "steps", "1");
-	fmeta_set(&t.meta, "steps.raw", buf);
-	fmeta_set(&t.meta, "normalised", "per-step");
+	cli_close_input(in);
+	cli_folded_warn(&st, name);
+	normalise(&t, name, step_count(&t, name, steps), decimals, round);
 	/* names are untrusted: a terminal sees them escaped, a file or pipe gets the bytes */
 	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(out, merge_write_sorted, &t);
 	ftree_release(&t);
 	sbuf_release(&err);
-	sbuf_release(&shown);
 	return GF_EXIT_OK;
 }

@@ -7,7 +7,8 @@
  *   gpuflame fold --weight gpu trace.json.gz | gpuflame svg --colors gpu -o gpu.svg
  *
  * Input: folded stacks ("a;b;c 12", or "a;b;c 10 14" for a differential
- * graph), from the files (merged) or stdin. Output: the SVG on stdout or in
+ * graph), from the files (merged) or stdin, plain, .gz or .zst (the input
+ * layer, input/input.h; a trace gets a one-line hint to fold it). Output: the SVG on stdout or in
  * -o FILE (written whole or not at all). Invalid lines are skipped with one
  * warning (fatal with --strict); no valid stack is an error (exit 1, nothing
  * written). See docs/svg.md.
@@ -19,6 +20,7 @@
 #include "base/ofile.h"
 #include "stacks/folded.h"
 #include "base/escape.h"
+#include "input/input.h"
 #include "stacks/render/palette.h"
 #include "stacks/render/svg.h"
 #include "stacks/tree_pruned.h"
@@ -144,25 +146,46 @@ static const char *check_fonttype(const char *val)
 	return val;
 }
 
+/* What the command line asked for. */
+struct svg_cli {
+	struct svg_opts o;
+	struct folded_opts fo;
+	const char *outpath, *total, *cpfile;
+	bool flamechart, cp, fulltree;
+};
+
+/* Closes the inputs kept open for the pruned trie (its tails point into
+ * their mapped bytes until ftrie_free). */
+static void close_all(struct input **ins, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cli_close_input(ins[i]);
+	free(ins);
+}
+
 /*
- * The fast path for big inputs (model/tree_pruned.h): reads named regular
- * files into a tail-compressed trie. @return the trie, or NULL when an input
- * is differential (then nothing was reported and the caller reads normally).
+ * The fast path for big inputs (stacks/tree_pruned.h): reads named regular
+ * files (plain ones mapped, compressed ones inflated) into a tail-compressed
+ * trie; the mapped ones are left open in *kept (NULL for the others). @return the trie, or NULL when
+ * an input is differential (then nothing was reported, nothing is kept, and
+ * the caller reads normally).
  */
-static struct ftrie *read_pruned(struct ftree *t, int nfiles, char **files,
-				 const struct folded_opts *fo)
+static struct ftrie *read_pruned(struct ftree *t, size_t nfiles, char **files, const struct folded_opts *fo,
+				 struct input ***kept)
 {
 	struct ftrie *tr = ftrie_new(t);
 	struct cli_folded_totals tt = CLI_FOLDED_TOTALS_INIT;
 	struct sbuf err = SBUF_INIT;
-	for (int i = 0; i < nfiles; i++) {
-		FILE *fp = cli_open_in(files[i]);
+	static struct input **ins; /* static: still reachable when a message exits */
+	ins = gf_xcalloc(nfiles, sizeof *ins);
+	for (size_t i = 0; i < nfiles; i++) {
+		ins[i] = cli_open_folded(files[i], 0);
 		struct folded_stats st;
 		memset(&st, 0, sizeof st);
-		int rc = ftrie_read(tr, fp, cli_in_name(files[i]), fo, &st, &err);
-		cli_close_in(fp);
+		int rc = ftrie_read_in(tr, ins[i], fo, &st, &err);
 		if (rc == FTRIE_UNSUPPORTED) {
 			ftrie_free(tr);
+			close_all(ins, nfiles);
 			sbuf_release(&tt.first);
 			sbuf_release(&tt.names);
 			sbuf_release(&err);
@@ -170,19 +193,24 @@ static struct ftrie *read_pruned(struct ftree *t, int nfiles, char **files,
 		}
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		cli_folded_count(&tt, &st, cli_in_name(files[i]));
+		cli_folded_count(&tt, &st, input_name(ins[i]));
+		if (!input_mapped(ins[i])) { /* its tails were copied: nothing points into it */
+			cli_close_input(ins[i]);
+			ins[i] = NULL;
+		}
 	}
 	cli_folded_report(&tt);
 	sbuf_release(&err);
+	*kept = ins;
 	return tr;
 }
 
 /* True when every input is a named regular file (it can be read twice). */
-static bool all_regular(int nfiles, char **files)
+static bool all_regular(size_t nfiles, char **files)
 {
 	if (nfiles == 0)
 		return false;
-	for (int i = 0; i < nfiles; i++) {
+	for (size_t i = 0; i < nfiles; i++) {
 		struct stat sb;
 		if (!strcmp(files[i], "-") || stat(files[i], &sb) || !S_ISREG(sb.st_mode))
 			return false;
@@ -209,151 +237,166 @@ static struct palmap *load_palmap(const char *path)
 	return m;
 }
 
-int cmd_svg(int argc, char **argv)
+/* --minwidth N or N%. */
+static void set_minwidth(struct svg_opts *o, const char *arg)
 {
-	struct svg_opts o;
-	svg_opts_init(&o);
-	struct folded_opts fo = {0};
-	const char *outpath = NULL, *total = NULL, *cpfile = "palette.map";
-	bool flamechart = false, cp = false, fulltree = false;
-	int c;
-	while ((c = getopt_long_only(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': outpath = optarg; break;
-		case O_TITLE: o.title = optarg; break;
-		case O_SUBTITLE: o.subtitle = optarg; break;
-		case O_WIDTH: o.width = (unsigned)cli_int("--width", optarg, 21, 1000000); break;
-		case O_HEIGHT: o.frameheight = (unsigned)cli_int("--height", optarg, 2, 100000); break;
-		case O_MINWIDTH: {
-			size_t n = strlen(optarg);
-			char tmp[64];
-			if (n == 0 || n >= sizeof tmp || strspn(optarg, "0123456789.%") != n ||
-			    strchr(optarg, '%') != (n && optarg[n - 1] == '%' ? optarg + n - 1 : NULL))
-				bad_value("value", "--minwidth", optarg, "N or N%");
-			memcpy(tmp, optarg, n + 1);
-			o.minwidth_pct = tmp[n - 1] == '%';
-			if (o.minwidth_pct)
-				tmp[n - 1] = 0;
-			o.minwidth = cli_double("--minwidth", tmp);
-			break;
-		}
-		case O_FONTTYPE: o.fonttype = check_fonttype(optarg); break;
-		case O_FONTSIZE:
-			o.fontsize = cli_double("--fontsize", optarg);
-			if (!(o.fontsize > 0 && o.fontsize <= 1000))
-				cli_usage_error("--fontsize must be in (0, 1000]");
-			break;
-		case O_FONTWIDTH:
-			o.fontwidth = cli_double("--fontwidth", optarg);
-			if (!(o.fontwidth > 0 && o.fontwidth <= 10))
-				cli_usage_error("--fontwidth must be in (0, 10]");
-			break;
-		case O_COUNTNAME: o.countname = optarg; break;
-		case O_NAMETYPE: o.nametype = optarg; break;
-		case O_COLORS:
-			o.colors = palette_names[cli_choice("--colors", optarg, palette_names)];
-			break;
-		case O_BGCOLORS: {
-			char a[8], b[8];
-			if (palette_bg(PAL_HOT, optarg, a, b))
-				bad_value("value", "--bgcolors", optarg, "yellow, blue, green, grey or #rrggbb");
-			o.bgcolors = optarg;
-			break;
-		}
-		case O_HASH: o.hash = true; break;
-		case O_RANDOM: o.random = true; break;
-		case O_SEED:
-			o.seed = (uint64_t)cli_int("--seed", optarg, 1, INT64_MAX);
-			o.random = true;
-			break;
-		case O_CP: cp = true; break;
-		case O_CPFILE: cpfile = optarg; cp = true; break;
-		case O_REVERSE: fo.reverse = true; break;
-		case O_INVERTED: o.inverted = true; break;
-		case O_FLAMECHART: flamechart = true; break;
-		case O_NEGATE: o.negate = true; break;
-		case O_NOTES: o.notes = optarg; break;
-		case O_TOTAL: total = optarg; break;
+	size_t n = strlen(arg);
+	char tmp[64];
+	if (n == 0 || n >= sizeof tmp || strspn(arg, "0123456789.%") != n ||
+	    strchr(arg, '%') != (n && arg[n - 1] == '%' ? arg + n - 1 : NULL))
+		bad_value("value", "--minwidth", arg, "N or N%");
+	memcpy(tmp, arg, n + 1);
+	o->minwidth_pct = tmp[n - 1] == '%';
+	if (o->minwidth_pct)
+		tmp[n - 1] = 0;
+	o->minwidth = cli_double("--minwidth", tmp);
+}
+
+/* The options of the picture's text and geometry. @return false for others. */
+static bool opt_layout(struct svg_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case O_TITLE: o->title = arg; break;
+	case O_SUBTITLE: o->subtitle = arg; break;
+	case O_WIDTH: o->width = (unsigned)cli_int("--width", arg, 21, 1000000); break;
+	case O_HEIGHT: o->frameheight = (unsigned)cli_int("--height", arg, 2, 100000); break;
+	case O_MINWIDTH: set_minwidth(o, arg); break;
+	case O_FONTTYPE: o->fonttype = check_fonttype(arg); break;
+	case O_FONTSIZE:
+		o->fontsize = cli_double("--fontsize", arg);
+		if (!(o->fontsize > 0 && o->fontsize <= 1000))
+			cli_usage_error("--fontsize must be in (0, 1000]");
+		break;
+	case O_FONTWIDTH:
+		o->fontwidth = cli_double("--fontwidth", arg);
+		if (!(o->fontwidth > 0 && o->fontwidth <= 10))
+			cli_usage_error("--fontwidth must be in (0, 10]");
+		break;
+	case O_COUNTNAME: o->countname = arg; break;
+	case O_NAMETYPE: o->nametype = arg; break;
+	case O_NOTES: o->notes = arg; break;
+	case O_INVERTED: o->inverted = true; break;
+	case O_NEGATE: o->negate = true; break;
+	default: return false;
+	}
+	return true;
+}
+
+/* The colour options. @return false for others. */
+static bool opt_colour(struct svg_cli *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case O_COLORS: c->o.colors = palette_names[cli_choice("--colors", arg, palette_names)]; break;
+	case O_BGCOLORS: {
+		char a[8], b[8];
+		if (palette_bg(PAL_HOT, arg, a, b))
+			bad_value("value", "--bgcolors", arg, "yellow, blue, green, grey or #rrggbb");
+		c->o.bgcolors = arg;
+		break;
+	}
+	case O_HASH: c->o.hash = true; break;
+	case O_RANDOM: c->o.random = true; break;
+	case O_SEED:
+		c->o.seed = (uint64_t)cli_int("--seed", arg, 1, INT64_MAX);
+		c->o.random = true;
+		break;
+	case O_CP: c->cp = true; break;
+	case O_CPFILE: c->cpfile = arg; c->cp = true; break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Every option; @return optind (the first input). */
+static int parse_args(struct svg_cli *c, int argc, char **argv)
+{
+	svg_opts_init(&c->o);
+	c->cpfile = "palette.map";
+	int opt;
+	while ((opt = getopt_long_only(argc, argv, "o:h", longopts, NULL)) != -1) {
+		if (opt_layout(&c->o, opt, optarg) || opt_colour(c, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'o': c->outpath = optarg; break;
+		case O_REVERSE: c->fo.reverse = true; break;
+		case O_FLAMECHART: c->flamechart = true; break;
+		case O_TOTAL: c->total = optarg; break;
 		case O_FACTOR:
-			parse_decimal("--factor", optarg, &o.factor_num, &o.factor_scale);
-			if (o.factor_num == 0)
+			parse_decimal("--factor", optarg, &c->o.factor_num, &c->o.factor_scale);
+			if (c->o.factor_num == 0)
 				cli_usage_error("--factor must be positive");
 			break;
-		case O_STRICT: fo.strict = true; break;
-		case O_FULLTREE: fulltree = true; break;
-		case 'h': fputs(usage, stdout); return GF_EXIT_OK;
+		case O_STRICT: c->fo.strict = true; break;
+		case O_FULLTREE: c->fulltree = true; break;
+		case 'h': fputs(usage, stdout); exit(GF_EXIT_OK);
 		default: cli_usage_error("unknown option");
 		}
 	}
-	if (total) {
+	if (c->total) {
 		/* validated now, converted once the input's scale is known */
 		int64_t v;
-		unsigned s;
-		parse_decimal("--total", total, &v, &s);
+		unsigned sc;
+		parse_decimal("--total", c->total, &v, &sc);
 	}
+	return optind;
+}
 
-	/* the inputs: stdin ("-") at most once, and stdin alone when none */
-	size_t nin;
-	char **ins = cli_inputs(argc, argv, optind, &nin);
+/* --total at the input's scale: ignored (a warning) below the real total. */
+static void apply_total(struct svg_cli *c, unsigned scale, int64_t real)
+{
+	if (!c->total)
+		return;
+	int64_t v = 0;
+	if (num_parse(c->total, strlen(c->total), scale, 0, &v) < 0)
+		cli_usage_error("--total %s does not fit in 64-bit integers at the input's scale", c->total);
+	if (v < real) {
+		struct sbuf b = SBUF_INIT;
+		num_fmt(&b, real, scale);
+		cli_warn("--total %s is less than the actual total %s, so it is ignored", c->total, b.buf);
+		sbuf_release(&b);
+	} else {
+		c->o.total = v;
+	}
+}
 
-	struct ftree t;
-	ftree_init(&t, NULL, flamechart ? FT_FLAMECHART : 0);
+/* Reads the inputs into t: the pruned trie for named regular files, the
+ * folded reader otherwise; applies --total. Mapped inputs are read here:
+ * the caller has armed mapguard. */
+static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
+{
+	struct input **kept = NULL;
 	struct ftrie *tr = NULL;
-	/* the fast path maps the input files and reads them until ftrie_free:
-	 * one cut short meanwhile by another process is an input error */
-	sigjmp_buf jb;
-	if (sigsetjmp(jb, 0))
-		cli_die(GF_EXIT_INPUT, "an input file was cut short while being read (is another process still "
-				       "writing it?)");
-	mapguard_arm(&jb);
-	if (!flamechart && !fulltree && all_regular((int)nin, ins)) {
-		tr = read_pruned(&t, (int)nin, ins, &fo);
+	if (!c->flamechart && !c->fulltree && all_regular(nin, ins)) {
+		tr = read_pruned(t, nin, ins, &c->fo, &kept);
 		if (!tr) { /* differential input: read again with the folded reader */
-			ftree_release(&t);
-			ftree_init(&t, NULL, 0);
+			ftree_release(t);
+			ftree_init(t, NULL, 0);
 		}
 	}
 	if (!tr)
-		cli_read_folded(&t, (int)nin, ins, &fo);
-
-	unsigned scale = tr ? ftrie_scale(tr) : t.scale;
-	int64_t real = tr ? ftrie_total(tr) : t.ncols == 2 ? t.total2[0] : t.total[0];
-	if (total) {
-		int64_t v = 0;
-		int rc = num_parse(total, strlen(total), scale, 0, &v);
-		if (rc < 0)
-			cli_usage_error("--total %s does not fit in 64-bit integers at the input's scale",
-					total);
-		if (v < real) {
-			struct sbuf b = SBUF_INIT;
-			num_fmt(&b, real, scale);
-			cli_warn("--total %s is less than the actual total %s, so it is ignored", total, b.buf);
-			sbuf_release(&b);
-		} else {
-			o.total = v;
-		}
-	}
+		cli_read_folded(t, (int)nin, ins, &c->fo);
+	unsigned scale = tr ? ftrie_scale(tr) : t->scale;
+	int64_t real = tr ? ftrie_total(tr) : t->ncols == 2 ? t->total2[0] : t->total[0];
+	apply_total(c, scale, real);
 	if (tr) {
 		/* materialise what the renderer can draw (and the children of it) */
-		double mw = real > 0 ? svg_min_weight(&o, real) : 0;
+		double mw = real > 0 ? svg_min_weight(&c->o, real) : 0;
 		int64_t keep = mw <= 0 || mw != mw ? 0 : mw >= 9.0e18 ? INT64_MAX : (int64_t)mw;
 		ftrie_build(tr, keep);
 		ftrie_free(tr);
+		close_all(kept, nin);
 	}
-	mapguard_disarm();
-	ftree_sort(&t);
-	struct palmap *pm = NULL;
-	if (cp) {
-		pm = load_palmap(cpfile);
-		o.cp = pm;
-	}
+}
 
+/* Writes the SVG to -o (or stdout) all-or-nothing, or dies (exit 3). */
+static void write_svg(const struct svg_cli *c, const struct ftree *t)
+{
 	struct sbuf err = SBUF_INIT;
 	struct ofile of;
-	if (ofile_open(&of, outpath, &err))
+	if (ofile_open(&of, c->outpath, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	struct svg_stats st;
-	int rc = svg_render(&t, &o, of.fp, &st, &err);
+	int rc = svg_render(t, &c->o, of.fp, &st, &err);
 	if (rc) {
 		if (rc == GF_EOUTPUT)
 			ofile_write_error(&of, errno, &err);
@@ -362,20 +405,52 @@ int cmd_svg(int argc, char **argv)
 	}
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&err);
+}
+
+static void write_palmap(struct palmap *pm, const char *path)
+{
+	struct sbuf err = SBUF_INIT;
+	struct ofile pf;
+	if (ofile_open(&pf, path, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	if (palmap_write(pm, pf.fp)) {
+		ofile_write_error(&pf, errno, &err);
+		ofile_abort(&pf);
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	}
+	if (ofile_commit(&pf, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&err);
+}
+
+int cmd_svg(int argc, char **argv)
+{
+	struct svg_cli c;
+	memset(&c, 0, sizeof c);
+	int first = parse_args(&c, argc, argv);
+	size_t nin; /* stdin ("-") at most once, and stdin alone when none */
+	char **ins = cli_inputs(argc, argv, first, &nin);
+
+	struct ftree t;
+	ftree_init(&t, NULL, c.flamechart ? FT_FLAMECHART : 0);
+	/* the fast path maps the input files and reads them until ftrie_free:
+	 * one cut short meanwhile by another process is an input error */
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 0))
+		cli_die(GF_EXIT_INPUT, "an input file was cut short while being read (is another process still "
+				       "writing it?)");
+	mapguard_arm(&jb);
+	load(&c, &t, nin, ins);
+	mapguard_disarm();
+	ftree_sort(&t);
+	struct palmap *pm = c.cp ? load_palmap(c.cpfile) : NULL;
+	c.o.cp = pm;
+	write_svg(&c, &t);
 	if (pm) {
-		struct ofile pf;
-		if (ofile_open(&pf, cpfile, &err))
-			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-		if (palmap_write(pm, pf.fp)) {
-			ofile_write_error(&pf, errno, &err);
-			ofile_abort(&pf);
-			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-		}
-		if (ofile_commit(&pf, &err))
-			cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+		write_palmap(pm, c.cpfile);
 		palmap_free(pm);
 	}
-	sbuf_release(&err);
 	ftree_release(&t);
 	return GF_EXIT_OK;
 }

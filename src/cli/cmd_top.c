@@ -7,7 +7,8 @@
  *   gpuflame top [--format text|tsv|md|json] [--sort self|total|name]
  *                [--limit N] [-o FILE] [FILE...]
  *
- * Input: folded stacks (files merged, stdin when none). Example:
+ * Input: folded stacks (files merged, stdin when none; plain, .gz or .zst
+ * through the input layer; a trace gets a one-line hint to fold it). Example:
  *   $ printf 'main;mm 30\nmain;mm;gemm 70\n' | gpuflame top
  *   total 100 samples in 2 stacks
  *     SELF  SELF%  TOTAL  TOTAL%  STACKS  NAME
@@ -117,19 +118,160 @@ static void pad(struct sbuf *b, size_t have, size_t want)
 		sbuf_addch(b, ' ');
 }
 
+/* The table to write: the rows (sorted, cut to --limit) and what the
+ * headers show. */
+struct top_view {
+	const struct ftree *t;
+	const struct top_row *rows;
+	size_t n;
+	int64_t all;
+	uint64_t nstacks;
+	const char *countname;
+	struct sbuf tot; /* the total, formatted */
+};
+
+static const char *const head[5] = {"SELF", "SELF%", "TOTAL", "TOTAL%", "STACKS"};
+static const char *const key[5] = {"self", "self_pct", "total", "total_pct", "stacks"};
+
+static const char *row_name(const struct top_view *v, size_t i, size_t *len)
+{
+	*len = pool_len(v->t->names, v->rows[i].name);
+	return pool_str(v->t->names, v->rows[i].name);
+}
+
+/* Text: columns measured in a first pass, names cut to fit 100 columns. */
+static void write_text(const struct top_view *v, struct sbuf *out, FILE *fp)
+{
+	struct sbuf tmp = SBUF_INIT;
+	size_t wd[5], used = 0, len;
+	for (int k = 0; k < 5; k++) {
+		wd[k] = strlen(head[k]);
+		for (size_t i = 0; i < v->n; i++) {
+			sbuf_reset(&tmp);
+			add_cell(&tmp, &v->rows[i], k, v->all, v->t->scale);
+			wd[k] = GF_MAX(wd[k], tmp.len);
+		}
+		used += wd[k] + 2;
+	}
+	size_t namew = used + 20 <= TEXT_COLS ? TEXT_COLS - used : 20;
+	sbuf_addf(out, "total %s ", v->tot.buf);
+	esc_term(out, v->countname, strlen(v->countname));
+	sbuf_addf(out, " in %llu stack%s\n", (unsigned long long)v->nstacks, v->nstacks == 1 ? "" : "s");
+	for (int k = 0; k < 5; k++) {
+		pad(out, strlen(head[k]), wd[k]);
+		sbuf_addf(out, "%s  ", head[k]);
+	}
+	sbuf_addstr(out, "NAME\n");
+	for (size_t i = 0; i < v->n; i++) {
+		for (int k = 0; k < 5; k++) {
+			sbuf_reset(&tmp);
+			add_cell(&tmp, &v->rows[i], k, v->all, v->t->scale);
+			pad(out, tmp.len, wd[k]);
+			sbuf_add(out, tmp.buf, tmp.len);
+			sbuf_addstr(out, "  ");
+		}
+		sbuf_reset(&tmp);
+		const char *nm = row_name(v, i, &len);
+		esc_term(&tmp, nm, len);
+		add_cut(out, tmp.buf, tmp.len, namew);
+		sbuf_addch(out, '\n');
+		flush_some(out, fp);
+	}
+	sbuf_release(&tmp);
+}
+
+static void write_tsv(const struct top_view *v, struct sbuf *out, FILE *fp)
+{
+	size_t len;
+	for (int k = 0; k < 5; k++)
+		sbuf_addf(out, "%s\t", key[k]);
+	sbuf_addstr(out, "name\n");
+	for (size_t i = 0; i < v->n; i++) {
+		for (int k = 0; k < 5; k++) {
+			add_cell(out, &v->rows[i], k, v->all, v->t->scale);
+			sbuf_addch(out, '\t');
+		}
+		const char *nm = row_name(v, i, &len);
+		esc_term(out, nm, len);
+		sbuf_addch(out, '\n');
+		flush_some(out, fp);
+	}
+}
+
+static void write_md(const struct top_view *v, struct sbuf *out, FILE *fp)
+{
+	size_t len;
+	sbuf_addstr(out, "| self | self % | total | total % | stacks | frame |\n"
+			 "|---:|---:|---:|---:|---:|:---|\n");
+	for (size_t i = 0; i < v->n; i++) {
+		sbuf_addstr(out, "|");
+		for (int k = 0; k < 5; k++) {
+			sbuf_addch(out, ' ');
+			add_cell(out, &v->rows[i], k, v->all, v->t->scale);
+			sbuf_addstr(out, " |");
+		}
+		sbuf_addstr(out, " ");
+		const char *nm = row_name(v, i, &len);
+		esc_md(out, nm, len);
+		sbuf_addstr(out, " |\n");
+		flush_some(out, fp);
+	}
+}
+
+static void write_json(const struct top_view *v, struct sbuf *out, FILE *fp)
+{
+	size_t len;
+	sbuf_addstr(out, "{\"unit\": ");
+	esc_json_str(out, v->countname, strlen(v->countname));
+	sbuf_addf(out, ", \"total\": %s, \"stacks\": %llu, \"frames\": [", v->tot.buf,
+		  (unsigned long long)v->nstacks);
+	for (size_t i = 0; i < v->n; i++) {
+		sbuf_addstr(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		const char *nm = row_name(v, i, &len);
+		esc_json_str(out, nm, len);
+		for (int k = 0; k < 5; k++) {
+			sbuf_addf(out, ", \"%s\": ", key[k]);
+			add_cell(out, &v->rows[i], k, v->all, v->t->scale);
+		}
+		sbuf_addch(out, '}');
+		flush_some(out, fp);
+	}
+	sbuf_addstr(out, v->n ? "\n]}\n" : "]}\n");
+}
+
+/* Rows are formatted as they are written (the output can be bigger than
+ * the input: nothing per row is kept). */
+static void write_table(const struct top_view *v, int fmt, const char *outpath)
+{
+	static void (*const writers[])(const struct top_view *, struct sbuf *, FILE *) = {
+		write_text, write_tsv, write_md, write_json,
+	};
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct ofile of;
+	if (ofile_open(&of, outpath, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	writers[fmt](v, &out, of.fp);
+	fwrite(out.buf, 1, out.len, of.fp);
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
+static const struct option longopts[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"sort", required_argument, NULL, 's'},
+	{"limit", required_argument, NULL, 'n'},
+	{"countname", required_argument, NULL, 'c'},
+	{"reverse", no_argument, NULL, 'r'},
+	{"strict", no_argument, NULL, 'S'},
+	{"output", required_argument, NULL, 'o'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
 int cmd_top(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"sort", required_argument, NULL, 's'},
-		{"limit", required_argument, NULL, 'n'},
-		{"countname", required_argument, NULL, 'c'},
-		{"reverse", no_argument, NULL, 'r'},
-		{"strict", no_argument, NULL, 'S'},
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	int fmt = 0, sort = 0;
 	long long limit = 0;
 	const char *outpath = NULL, *countname = NULL;
@@ -153,127 +295,27 @@ int cmd_top(int argc, char **argv)
 	size_t nin;
 	char **ins = cli_inputs(argc, argv, optind, &nin); /* '-' at most once */
 	cli_read_folded(&t, (int)nin, ins, &fo);
-	const int64_t *w = t.ncols == 2 ? t.total2 : t.total;
-	int64_t all = w[0];
-	if (all <= 0)
+	struct top_view v = { .t = &t, .tot = SBUF_INIT };
+	v.all = (t.ncols == 2 ? t.total2 : t.total)[0];
+	if (v.all <= 0)
 		cli_die(GF_EXIT_INPUT, "the input's total weight is 0: nothing to rank");
-	if (!countname)
-		countname = fmeta_get(&t.meta, "unit");
-	if (!countname)
-		countname = "samples";
-
+	v.countname = countname ? countname : fmeta_get(&t.meta, "unit");
+	if (!v.countname)
+		v.countname = "samples";
 	/* the lookup indexes are not needed any more: free them before the rows */
 	ftree_compact(&t);
 	pool_compact(t.names);
 	struct top_row *rows;
-	size_t n;
-	top_compute(&t, &rows, &n);
-	top_sort(rows, n, &t, (enum top_sort)sort);
-	if (limit && (size_t)limit < n)
-		n = (size_t)limit;
-	uint64_t nstacks = top_stacks(&t);
-
-	/* Rows are formatted as they are written (the output can be bigger
-	 * than the input: nothing per row is kept); the text format measures
-	 * its columns in a first pass. */
-	static const char *const head[5] = {"SELF", "SELF%", "TOTAL", "TOTAL%", "STACKS"};
-	static const char *const key[5] = {"self", "self_pct", "total", "total_pct", "stacks"};
-	struct sbuf out = SBUF_INIT, tmp = SBUF_INIT, err = SBUF_INIT;
-	struct sbuf tot = SBUF_INIT;
-	num_fmt(&tot, all, t.scale);
-	struct ofile of;
-	if (ofile_open(&of, outpath, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-
-	if (fmt == 0) { /* text */
-		size_t wd[5];
-		size_t used = 0;
-		for (int k = 0; k < 5; k++) {
-			wd[k] = strlen(head[k]);
-			for (size_t i = 0; i < n; i++) {
-				sbuf_reset(&tmp);
-				add_cell(&tmp, &rows[i], k, all, t.scale);
-				wd[k] = GF_MAX(wd[k], tmp.len);
-			}
-			used += wd[k] + 2;
-		}
-		size_t namew = used + 20 <= TEXT_COLS ? TEXT_COLS - used : 20;
-		sbuf_addf(&out, "total %s ", tot.buf);
-		esc_term(&out, countname, strlen(countname));
-		sbuf_addf(&out, " in %llu stack%s\n", (unsigned long long)nstacks, nstacks == 1 ? "" : "s");
-		for (int k = 0; k < 5; k++) {
-			pad(&out, strlen(head[k]), wd[k]);
-			sbuf_addf(&out, "%s  ", head[k]);
-		}
-		sbuf_addstr(&out, "NAME\n");
-		for (size_t i = 0; i < n; i++) {
-			for (int k = 0; k < 5; k++) {
-				sbuf_reset(&tmp);
-				add_cell(&tmp, &rows[i], k, all, t.scale);
-				pad(&out, tmp.len, wd[k]);
-				sbuf_add(&out, tmp.buf, tmp.len);
-				sbuf_addstr(&out, "  ");
-			}
-			sbuf_reset(&tmp);
-			esc_term(&tmp, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
-			add_cut(&out, tmp.buf, tmp.len, namew);
-			sbuf_addch(&out, '\n');
-			flush_some(&out, of.fp);
-		}
-	} else if (fmt == 1) { /* tsv */
-		for (int k = 0; k < 5; k++)
-			sbuf_addf(&out, "%s\t", key[k]);
-		sbuf_addstr(&out, "name\n");
-		for (size_t i = 0; i < n; i++) {
-			for (int k = 0; k < 5; k++) {
-				add_cell(&out, &rows[i], k, all, t.scale);
-				sbuf_addch(&out, '\t');
-			}
-			esc_term(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
-			sbuf_addch(&out, '\n');
-			flush_some(&out, of.fp);
-		}
-	} else if (fmt == 2) { /* markdown */
-		sbuf_addstr(&out, "| self | self % | total | total % | stacks | frame |\n"
-				  "|---:|---:|---:|---:|---:|:---|\n");
-		for (size_t i = 0; i < n; i++) {
-			sbuf_addstr(&out, "|");
-			for (int k = 0; k < 5; k++) {
-				sbuf_addch(&out, ' ');
-				add_cell(&out, &rows[i], k, all, t.scale);
-				sbuf_addstr(&out, " |");
-			}
-			sbuf_addstr(&out, " ");
-			esc_md(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
-			sbuf_addstr(&out, " |\n");
-			flush_some(&out, of.fp);
-		}
-	} else { /* json */
-		sbuf_addstr(&out, "{\"unit\": ");
-		esc_json_str(&out, countname, strlen(countname));
-		sbuf_addf(&out, ", \"total\": %s, \"stacks\": %llu, \"frames\": [", tot.buf,
-			  (unsigned long long)nstacks);
-		for (size_t i = 0; i < n; i++) {
-			sbuf_addstr(&out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-			esc_json_str(&out, pool_str(t.names, rows[i].name), pool_len(t.names, rows[i].name));
-			for (int k = 0; k < 5; k++) {
-				sbuf_addf(&out, ", \"%s\": ", key[k]);
-				add_cell(&out, &rows[i], k, all, t.scale);
-			}
-			sbuf_addch(&out, '}');
-			flush_some(&out, of.fp);
-		}
-		sbuf_addstr(&out, n ? "\n]}\n" : "]}\n");
-	}
-
-	fwrite(out.buf, 1, out.len, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	top_compute(&t, &rows, &v.n);
+	top_sort(rows, v.n, &t, (enum top_sort)sort);
+	if (limit && (size_t)limit < v.n)
+		v.n = (size_t)limit;
+	v.rows = rows;
+	v.nstacks = top_stacks(&t);
+	num_fmt(&v.tot, v.all, t.scale);
+	write_table(&v, fmt, outpath);
 	free(rows);
-	sbuf_release(&out);
-	sbuf_release(&tmp);
-	sbuf_release(&tot);
-	sbuf_release(&err);
+	sbuf_release(&v.tot);
 	ftree_release(&t);
 	return GF_EXIT_OK;
 }

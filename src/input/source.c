@@ -41,6 +41,7 @@ struct source {
 	char *name;
 	int fd;
 	bool own_fd;
+	bool regular;     /* a regular file (can be opened again) */
 	char *map;        /* source_map: the reservation (file + padding pages) */
 	size_t map_len;
 	size_t map_pop;   /* source_map_done: populated up to here */
@@ -86,6 +87,8 @@ struct source {
 	uint64_t th_file_pos;
 	size_t split_first, split_chunk; /* tests: cut the output */
 	bool split_used;
+	char *back;          /* source_unread: bytes served before anything else */
+	size_t nback, back_pos;
 };
 
 const char *source_kind_name(int kind)
@@ -479,8 +482,10 @@ int source_open(struct source **out, const char *path, unsigned threads, struct 
 			source_close(s);
 			return GF_EINPUT;
 		}
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode)) {
 			s->file_size = (uint64_t)st.st_size;
+			s->regular = true;
+		}
 	}
 	if (s->file_size > (1u << 24))
 		posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -521,6 +526,13 @@ static int read_some(struct source *s, void *dst, size_t cap, size_t *n, struct 
 	}
 	if (!cap)
 		return GF_OK;
+	if (s->back_pos < s->nback) {
+		size_t k = GF_MIN(cap, s->nback - s->back_pos);
+		memcpy(dst, s->back + s->back_pos, k);
+		s->back_pos += k;
+		*n = k;
+		return GF_OK;
+	}
 	if (s->kind == SOURCE_PLAIN) {
 		if (s->peek_pos < s->npeek) {
 			size_t k = GF_MIN(cap, s->npeek - s->peek_pos);
@@ -599,6 +611,22 @@ int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf 
 	return GF_OK;
 }
 
+void source_unread(struct source *s, const void *b, size_t n)
+{
+	if (!n)
+		return;
+	size_t left = s->nback - s->back_pos;
+	char *nb = gf_xmalloc(n + left);
+	memcpy(nb, b, n);
+	if (left)
+		memcpy(nb + n, s->back + s->back_pos, left);
+	free(s->back);
+	s->back = nb;
+	s->nback = n + left;
+	s->back_pos = 0;
+	s->out_total = s->out_total >= n ? s->out_total - n : 0; /* counted again when read */
+}
+
 void source_set_split(struct source *s, size_t first, size_t chunk)
 {
 	s->split_first = first;
@@ -620,6 +648,11 @@ uint64_t source_file_size(const struct source *s)
 	return s->file_size;
 }
 
+bool source_is_regular(const struct source *s)
+{
+	return s->regular;
+}
+
 const char *source_name(const struct source *s)
 {
 	return s->name;
@@ -627,8 +660,7 @@ const char *source_name(const struct source *s)
 
 bool source_map(struct source *s, size_t pad, size_t min_size, const char **data, size_t *len)
 {
-	if (s->kind != SOURCE_PLAIN || s->mem || !s->own_fd || s->fd < 0 || s->map || s->file_pos != s->npeek ||
-	    s->peek_pos || s->file_size < min_size || s->file_size > (uint64_t)SIZE_MAX / 2 ||
+	if (s->kind != SOURCE_PLAIN || s->mem || !s->own_fd || s->fd < 0 || s->map || s->file_size < min_size || s->file_size > (uint64_t)SIZE_MAX / 2 ||
 	    s->split_first || s->split_chunk)
 		return false;
 	long pg = sysconf(_SC_PAGESIZE);
@@ -710,6 +742,7 @@ void source_close(struct source *s)
 	if (s->zd)
 		ZSTD_freeDCtx(s->zd);
 	free(s->in);
+	free(s->back);
 	if (s->own_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->name);

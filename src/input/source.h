@@ -35,7 +35,8 @@
  * parse and inflate overlap (threads = 1 keeps everything on the caller's
  * thread). Plain files are always read directly.
  *
- * Layer: read. Never prints; errors are one line in err.
+ * Layer: input (used through input/input.h by the folded readers; the
+ * trace reader opens it directly). Never prints; errors are one line in err.
  */
 #ifndef GF_SOURCE_H
 #define GF_SOURCE_H
@@ -65,6 +66,11 @@ int source_open_mem(struct source **out, const void *buf, size_t len, const char
  */
 int source_read(struct source *s, void *dst, size_t cap, size_t *n, struct sbuf *err);
 
+/* Puts b[0..n) back in front of what source_read returns next (bytes the
+ * caller read and gives back: the input layer's peek window, see
+ * input_take_source). They count against gf_limits.input once. */
+void source_unread(struct source *s, const void *b, size_t n);
+
 /* Tests: the first source_read returns at most `first` bytes, later ones at
  * most `chunk` (0 = no limit). */
 void source_set_split(struct source *s, size_t first, size_t chunk);
@@ -79,13 +85,17 @@ const char *source_kind_name(int kind);
  * (0 when unknown: stdin, pipes). */
 uint64_t source_file_pos(const struct source *s);
 uint64_t source_file_size(const struct source *s);
+/* True for a regular file (named, or stdin redirected from one), not a
+ * pipe, a device or memory. */
+bool source_is_regular(const struct source *s);
 /* The display name used in messages. */
 const char *source_name(const struct source *s);
 
 /*
  * A read-only view of the whole file instead of source_read, for plain
- * regular files of at least min_size bytes (not stdin, not memory, nothing
- * read yet): *data[0..*len) is the file, followed by at least pad readable
+ * regular files of at least min_size bytes (not stdin, not memory):
+ * *data[0..*len) is the file from byte 0 (whatever source_read took before:
+ * input.c maps after its peek window), followed by at least pad readable
  * NUL bytes. Valid until source_close. @return false when not possible (the
  * caller then uses source_read). The file must not shrink while mapped.
  */

@@ -4,6 +4,7 @@
 #include "base/limits.h"
 #include "base/num.h"
 #include "base/vec.h"
+#include "input/input.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -320,6 +321,12 @@ void folded_lines_init(struct folded_lines *lr, FILE *fp, const char *name)
 	lr->cap0 = LINES_CAP0;
 }
 
+void folded_lines_init_in(struct folded_lines *lr, struct input *in)
+{
+	folded_lines_init(lr, NULL, input_name(in));
+	lr->in = in;
+}
+
 void folded_lines_rewind(struct folded_lines *lr)
 {
 	lr->len = lr->pos = 0;
@@ -376,8 +383,14 @@ int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct
 			lr->cap = want;
 		}
 		errno = 0;
-		size_t got = fread(lr->buf + lr->len, 1, lr->cap - lr->len, lr->fp);
-		if (!got) {
+		size_t got = 0;
+		if (lr->in) {
+			int rc = input_read(lr->in, lr->buf + lr->len, lr->cap - lr->len, &got, err);
+			if (rc)
+				return rc;
+			if (!got)
+				lr->eof = true;
+		} else if (!(got = fread(lr->buf + lr->len, 1, lr->cap - lr->len, lr->fp))) {
 			if (ferror(lr->fp)) {
 				int e = errno ? errno : EIO;
 				sbuf_setf(err, "'%s': read error: %s", lr->name, strerror(e));
@@ -414,6 +427,8 @@ int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fn
 	return rc;
 }
 
+static int read_lines(struct reader *rd, struct folded_lines *lr);
+
 int folded_read(struct ftree *t, FILE *fp, const char *fname,
 		const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err)
 {
@@ -421,14 +436,32 @@ int folded_read(struct ftree *t, FILE *fp, const char *fname,
 	reader_init(&r, t, fname, opts, st, err);
 	struct folded_lines lr;
 	folded_lines_init(&lr, fp, r.fname);
+	return read_lines(&r, &lr);
+}
+
+int folded_read_in(struct ftree *t, struct input *in, const struct folded_opts *opts,
+		   struct folded_stats *st, struct sbuf *err)
+{
+	struct reader r;
+	reader_init(&r, t, input_name(in), opts, st, err);
+	struct folded_lines lr;
+	folded_lines_init_in(&lr, in);
+	return read_lines(&r, &lr);
+}
+
+/* Reads every line of lr into rd's tree, then frees lr. */
+static int read_lines(struct reader *rd, struct folded_lines *lr)
+{
+	struct reader r = *rd;
+	struct sbuf *err = r.err;
 	const char *line;
 	size_t len;
 	int rc = GF_OK, k;
-	while ((k = folded_lines_next(&lr, &line, &len, err)) == 1)
+	while ((k = folded_lines_next(lr, &line, &len, err)) == 1)
 		if ((rc = do_line(&r, line, len)))
 			break;
 	rc = k < 0 ? k : k == 1 ? rc : GF_OK;
-	folded_lines_free(&lr);
+	folded_lines_free(lr);
 	vec_free(&r.frames);
 	return rc;
 }

@@ -15,7 +15,7 @@
  * first stack line. Invalid lines are counted (first one remembered) and
  * skipped, or are fatal with opts.strict.
  *
- * Layer: read. Does not print: the caller reports stats and errors.
+ * Layer: stacks (reads from input/). Does not print: the caller reports stats and errors.
  */
 #ifndef GF_FOLDED_H
 #define GF_FOLDED_H
@@ -68,11 +68,12 @@ int folded_parse_line(const char *s, size_t n, int want_cols, struct folded_line
 		      const char **why);
 
 /*
- * A bounded line reader over a stdio stream, for every folded reader
- * (getline has no cap and reports ENOMEM as end of file):
+ * A bounded line reader over an opened input (input/input.h: plain, gzip,
+ * zstd, stdin) or a stdio stream, for every folded reader (getline has no
+ * cap and reports ENOMEM as end of file):
  *
  *   struct folded_lines lr;
- *   folded_lines_init(&lr, fp, "x.folded");
+ *   folded_lines_init_in(&lr, in);      // or folded_lines_init(&lr, fp, "x")
  *   while ((k = folded_lines_next(&lr, &s, &n, &err)) == 1) use(s, n);
  *   folded_lines_free(&lr);            // k == 0: end of file; k < 0: error
  *
@@ -84,8 +85,10 @@ int folded_parse_line(const char *s, size_t n, int want_cols, struct folded_line
  * than N bytes (GPUFLAME_MAX_INPUT)"). A read error is GF_EINPUT ("'x': read
  * error: Is a directory"), or GF_EINTERNAL when it is ENOMEM; never end of file.
  */
+struct input;
 struct folded_lines {
-	FILE *fp;
+	FILE *fp;             /* one of fp and in */
+	struct input *in;
 	const char *name;
 	char *buf;
 	size_t cap, len, pos; /* buf[pos..len) is read but not returned yet */
@@ -96,9 +99,12 @@ struct folded_lines {
 };
 
 void folded_lines_init(struct folded_lines *lr, FILE *fp, const char *name);
+/* Over an input: named input_name(in); it stays the caller's to close. */
+void folded_lines_init_in(struct folded_lines *lr, struct input *in);
 /* @return 1 (a line in *s, *n), 0 (end of file) or a gf_err with err set. */
 int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct sbuf *err);
-/* After the caller rewound lr->fp: start again at line 1, byte 0. */
+/* After the caller rewound lr->fp (or input_reopen'ed lr->in): start again
+ * at line 1, byte 0. */
 void folded_lines_rewind(struct folded_lines *lr);
 void folded_lines_free(struct folded_lines *lr);
 
@@ -111,6 +117,10 @@ void folded_lines_free(struct folded_lines *lr);
  */
 int folded_read(struct ftree *t, FILE *fp, const char *fname,
 		const struct folded_opts *opts, struct folded_stats *st, struct sbuf *err);
+/* Same from an opened input (messages name input_name(in)); the errors of
+ * input_read (corrupt or truncated compressed data) are GF_EINPUT. */
+int folded_read_in(struct ftree *t, struct input *in, const struct folded_opts *opts,
+		   struct folded_stats *st, struct sbuf *err);
 
 /* Same over a memory buffer (used by the fuzzer and tests); the same
  * gf_limits.token bound on one line. */

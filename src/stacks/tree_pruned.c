@@ -29,6 +29,7 @@
 #include "base/mapguard.h"
 #include "base/num.h"
 #include "base/vec.h"
+#include "input/input.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -562,23 +563,35 @@ static const char *map_file(struct ftrie *tr, FILE *fp, size_t *len)
 #endif
 }
 
-int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folded_opts *opts,
-	       struct folded_stats *st, struct sbuf *err)
+/* Where ftrie_read's bytes come from: a stdio stream or an input. */
+struct rsrc {
+	FILE *fp;
+	struct input *in;
+	int rc;           /* the input's error (read error, corrupt data) */
+	struct sbuf err;
+};
+
+/* Fills buf[0, cap) as far as the stream goes; @return the bytes read,
+ * *eof at the end or on an error (kept in rs, reported after the bytes
+ * read before it). */
+static size_t rs_read(struct rsrc *rs, char *buf, size_t cap, bool *eof)
 {
-	static const struct folded_opts defaults;
-	if (!opts)
-		opts = &defaults;
-	if (!fname)
-		fname = "<stdin>";
-	size_t mlen, used;
-	tr->off = 0;
-	const char *m = map_file(tr, fp, &mlen);
-	if (m) {
-		if (mlen > gf_limits.input)
-			return gf_limit_input(err, fname);
-		return do_lines(tr, m, mlen, true, true, &used, fname, opts, st, err);
+	if (!rs->in) {
+		size_t got = fread(buf, 1, cap, rs->fp);
+		*eof = got == 0 || feof(rs->fp) || ferror(rs->fp);
+		return got;
 	}
-	/* Lines are cut from a buffer filled by large freads; a line longer
+	size_t got = 0;
+	rs->rc = input_read(rs->in, buf, cap, &got, &rs->err);
+	*eof = got == 0 || rs->rc;
+	return rs->rc ? 0 : got;
+}
+
+static int read_src(struct ftrie *tr, struct rsrc *rs, const char *fname, const struct folded_opts *opts,
+		    struct folded_stats *st, struct sbuf *err)
+{
+	size_t used;
+	/* Lines are cut from a buffer filled by large reads; a line longer
 	 * than the buffer grows it. buf[0, have) holds unprocessed bytes. */
 	size_t cap = READ_MIN, have = 0;
 	char *buf = gf_xmalloc(cap);
@@ -598,14 +611,12 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 			cap = READ_MAX;
 			buf = gf_xrealloc(buf, cap);
 		}
-		size_t got = fread(buf + have, 1, cap - have, fp);
+		size_t got = rs_read(rs, buf + have, cap - have, &eof);
 		have += got;
 		if (tr->off + have > gf_limits.input) {
 			rc = gf_limit_input(err, fname);
 			break;
 		}
-		if (got == 0 || feof(fp) || ferror(fp))
-			eof = true;
 		rc = do_lines(tr, buf, have, eof, false, &used, fname, opts, st, err);
 		if (rc || eof)
 			break;
@@ -613,12 +624,53 @@ int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folde
 		have -= used;
 		tr->off += used;
 	}
-	if (!rc && ferror(fp)) {
+	if (!rc && rs->fp && ferror(rs->fp)) {
 		sbuf_setf(err, "cannot read '%s': %s", fname, strerror(errno));
 		rc = GF_EINPUT;
 	}
+	if (!rc && rs->rc) {
+		sbuf_setf(err, "%s", rs->err.buf);
+		rc = rs->rc;
+	}
 	free(buf);
+	sbuf_release(&rs->err);
 	return rc;
+}
+
+int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folded_opts *opts,
+	       struct folded_stats *st, struct sbuf *err)
+{
+	static const struct folded_opts defaults;
+	if (!opts)
+		opts = &defaults;
+	if (!fname)
+		fname = "<stdin>";
+	size_t mlen, used;
+	tr->off = 0;
+	const char *m = map_file(tr, fp, &mlen);
+	if (m) {
+		if (mlen > gf_limits.input)
+			return gf_limit_input(err, fname);
+		return do_lines(tr, m, mlen, true, true, &used, fname, opts, st, err);
+	}
+	struct rsrc rs = { fp, NULL, 0, SBUF_INIT };
+	return read_src(tr, &rs, fname, opts, st, err);
+}
+
+int ftrie_read_in(struct ftrie *tr, struct input *in, const struct folded_opts *opts, struct folded_stats *st,
+		  struct sbuf *err)
+{
+	static const struct folded_opts defaults;
+	if (!opts)
+		opts = &defaults;
+	const char *fname = input_name(in);
+	size_t mlen, used;
+	tr->off = 0;
+	const char *m;
+	if (input_map(in, &m, &mlen))
+		return do_lines(tr, m, mlen, true, true, &used, fname, opts, st, err);
+	struct rsrc rs = { NULL, in, 0, SBUF_INIT };
+	return read_src(tr, &rs, fname, opts, st, err);
 }
 
 void ftrie_build(struct ftrie *tr, int64_t keep_min)

@@ -58,6 +58,15 @@ void ftrie_free(struct ftrie *tr);
 int ftrie_read(struct ftrie *tr, FILE *fp, const char *fname, const struct folded_opts *opts,
 	       struct folded_stats *st, struct sbuf *err);
 
+/*
+ * Same from an opened input (input/input.h): a plain regular file is viewed
+ * whole (input_map; the tails point into it, so in must stay open until
+ * ftrie_free), anything else (compressed, stdin) is read with input_read.
+ */
+struct input;
+int ftrie_read_in(struct ftrie *tr, struct input *in, const struct folded_opts *opts, struct folded_stats *st,
+		  struct sbuf *err);
+
 /* Total weight read so far, in units of 10^-ftrie_scale. */
 int64_t ftrie_total(const struct ftrie *tr);
 unsigned ftrie_scale(const struct ftrie *tr);

@@ -69,7 +69,7 @@ mkdir "$T/dir"
 for c in merge norm top; do
   if [ "$c" = norm ]; then gf norm --steps 1 "$T/dir"; else gf $c "$T/dir"; fi
   expect_rc "readerr-$c-dir" 1
-  expect_grep "readerr-$c-dir-msg" "dir': read error: Is a directory" "$T/err"
+  expect_grep "readerr-$c-dir-msg" "dir': is a directory" "$T/err"  # refused at open by the input layer
 done
 printf 'a 1\n' > "$T/a1"
 gf diff "$T/a1" "$T/dir"; expect_rc "readerr-diff-dir" 1

@@ -77,7 +77,7 @@ gf merge --sorted "$T/tree1" "$T/tree2"; expect_rc "merge-tree-order-sorted-ok" 
 # --- bad input ---
 printf 'a 1\nnot a count\nb 2\n' > "$T/badline"
 gf merge "$T/badline" "$T/s1"; expect_rc "merge-bad-line-skipped" 0
-expect_grep "merge-bad-line-warn" "skipped 1 invalid line \(first: '.*badline': line 2: expected" "$T/err"
+expect_grep "merge-bad-line-warn" "ignored 1 invalid line \(first at '.*badline': line 2: expected" "$T/err"
 gf merge --strict "$T/badline" "$T/s1"; expect_rc "merge-bad-line-strict" 1
 expect_grep "merge-bad-line-strict-msg" "badline': line 2: expected" "$T/err"
 printf 'a 1 2\n' > "$T/twocol"

@@ -54,7 +54,7 @@ gf svg "$T/long2.folded" -o "$T/l2.svg"; expect_rc svg-err-10mb-name-ok 0
 
 # missing file, bad options
 gf svg "$T/nope.folded"; expect_rc svg-err-missing-file 1
-expect_grep svg-err-missing-msg "cannot open '$T/nope.folded'" "$T/err"
+expect_grep svg-err-missing-msg "'$T/nope.folded': cannot open" "$T/err"  # the input layer's one wording
 printf 'a 1\n' >"$T/one.folded"
 gf svg --colors chartreuse "$T/one.folded"; expect_rc svg-err-bad-palette 2
 expect_grep svg-err-bad-palette-msg "valid arguments are: hot, mem" "$T/err"

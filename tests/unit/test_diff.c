@@ -9,6 +9,8 @@
 #include "stacks/folded.h"
 #include "stacks/folded_out.h"
 
+#include "merge_paths.h"
+
 #include <math.h>
 #include <unistd.h>
 
@@ -298,7 +300,7 @@ static char *merge_str(const char *const *texts, size_t n, const struct merge_op
 	for (size_t i = 0; i < n; i++)
 		paths[i] = tmpfile_with(texts[i]);
 	FILE *out = tmpfile();
-	*rc = merge_files((const char *const *)paths, n, out, o, st, err);
+	*rc = merge_paths((const char *const *)paths, n, out, o, st, err);
 	fflush(out);
 	long len = ftell(out);
 	rewind(out);

@@ -4,13 +4,13 @@
  *    separators, blanks, TAB, CR, NUL, LF, '#', numbers, invalid UTF-8,
  *    escape sequences, very long names) and odd weights (zero, decimals,
  *    near INT64_MAX), folded_write and merge_write_sorted (merge, norm, diff)
- *    write text that the folded reader and merge_files read back to the same
+ *    write text that the folded reader and merge_inputs read back to the same
  *    tree (names as the writer maps them, folded_out.h);
  *  - the bounded line reader: a line longer than gf_limits.token is exit 4
  *    and the buffer never grows past the bound; more than gf_limits.input
  *    bytes is exit 4;
  *  - read errors are errors, never end of file: a directory (EISDIR) exit 1,
- *    a stream failing with ENOMEM exit 4, in folded_read and merge_files.
+ *    a stream failing with ENOMEM exit 4, in folded_read and merge_inputs.
  */
 #include "t.h"
 
@@ -20,6 +20,7 @@
 #include "stacks/folded_out.h"
 
 #include "roundtrip.h"
+#include "merge_paths.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -230,7 +231,7 @@ static char *tmp_write(const char *text, size_t len)
 	return path;
 }
 
-/* merge_files reads its own output (and the tree writers' output) back. */
+/* merge_inputs reads its own output (and the tree writers' output) back. */
 T_TEST(test_folded_hostile__merge_reads_what_it_writes)
 {
 	char why[128] = "";
@@ -251,7 +252,7 @@ T_TEST(test_folded_hostile__merge_reads_what_it_writes)
 		memset(&mo, 0, sizeof mo);
 		mo.strict = true;
 		struct sbuf err = SBUF_INIT;
-		int rc = merge_files(paths, 1, out, &mo, &ms, &err);
+		int rc = merge_paths(paths, 1, out, &mo, &ms, &err);
 		if (rc)
 			T_FAIL_("iteration %d: merge: %.100s; input: %.100s", it, err.buf, text);
 		rewind(out);
@@ -270,7 +271,7 @@ T_TEST(test_folded_hostile__merge_reads_what_it_writes)
 			char *o2 = NULL;
 			size_t l2 = 0;
 			FILE *out2 = open_memstream(&o2, &l2);
-			if (merge_files(p2, 1, out2, &mo, &ms, &err))
+			if (merge_paths(p2, 1, out2, &mo, &ms, &err))
 				T_FAIL_("iteration %d: merge of merge output: %s", it, err.buf);
 			fclose(out2);
 			if (l2 != olen || memcmp(o2, obuf, olen))
@@ -337,7 +338,7 @@ T_TEST(test_folded_hostile__line_longer_than_token_limit)
 	const char *paths[1] = { path };
 	FILE *out = tmpfile();
 	struct merge_stats ms;
-	T_EQ_I64(merge_files(paths, 1, out, NULL, &ms, &err), GF_EINTERNAL);
+	T_EQ_I64(merge_paths(paths, 1, out, NULL, &ms, &err), GF_EINTERNAL);
 	T_TRUE(strstr(err.buf, "line 3 (byte 2005): a line longer than 1000 bytes (GPUFLAME_MAX_TOKEN)") != NULL);
 	fclose(out);
 	unlink(path);
@@ -414,8 +415,8 @@ T_TEST(test_folded_hostile__read_errors_are_errors)
 	const char *paths[1] = { "/tmp" };
 	FILE *out = tmpfile();
 	struct merge_stats ms;
-	T_EQ_I64(merge_files(paths, 1, out, NULL, &ms, &err), GF_EINPUT);
-	T_EQ_STR(err.buf, "'/tmp': read error: Is a directory");
+	T_EQ_I64(merge_paths(paths, 1, out, NULL, &ms, &err), GF_EINPUT);
+	T_EQ_STR(err.buf, "'/tmp': is a directory"); /* the input layer refuses it at open */
 	fclose(out);
 	ftree_release(&t);
 	sbuf_release(&err);

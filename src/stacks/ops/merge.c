@@ -6,12 +6,11 @@
 #include "stacks/folded.h"
 #include "base/escape.h"
 #include "stacks/folded_out.h"
+#include "input/input.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- headers ---- */
 
@@ -170,9 +169,9 @@ void merge_meta_result(const struct merge_meta *mm, struct fmeta *out)
 
 /* ---- streaming k-way merge ---- */
 
-struct input {
+struct min {
 	const char *name;
-	FILE *fp;
+	struct input *in;
 	bool is_stdin, seekable;
 	struct folded_lines lr;
 	uint64_t lineno;
@@ -212,7 +211,7 @@ static int cmp_frames(const char *a, size_t la, const char *b, size_t lb)
 
 struct merger {
 	bool frames; /* inputs in tree order (cmp_frames) rather than byte order */
-	struct input *in;
+	struct min *in;
 	size_t n;
 	const struct merge_opts *o;
 	struct merge_stats *st;
@@ -231,7 +230,7 @@ struct merger {
 /* Reads the next stack line of x into x->stack/x->cnt (or sets eof).
  * Header lines are parsed into m (when m is not NULL, i.e. before the first
  * stack line). @return GF_OK or GF_EINPUT. */
-static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
+static int next_stack(struct merger *mg, struct min *x, struct fmeta *m)
 {
 	for (;;) {
 		const char *line;
@@ -290,7 +289,7 @@ static int next_stack(struct merger *mg, struct input *x, struct fmeta *m)
 
 static bool hless(const struct merger *mg, uint32_t a, uint32_t b)
 {
-	const struct input *x = &mg->in[a], *y = &mg->in[b];
+	const struct min *x = &mg->in[a], *y = &mg->in[b];
 	int c = mg->frames ? cmp_frames(x->stack, x->stack_len, y->stack, y->stack_len)
 			   : cmp_stack(x->stack, x->stack_len, y->stack, y->stack_len);
 	return c < 0 || (c == 0 && a < b);
@@ -329,7 +328,7 @@ static void sift_up(struct merger *mg, size_t i)
 #define UNSORTED 1 /* internal: unsorted input seen */
 
 /* Adds the count text to acc (scale *sc raised as needed). */
-static int add_count(struct merger *mg, const struct input *x, int64_t *acc, unsigned *sc)
+static int add_count(struct merger *mg, const struct min *x, int64_t *acc, unsigned *sc)
 {
 	unsigned d = num_decimals(x->cnt, x->cnt_len);
 	if (d > NUM_MAX_SCALE)
@@ -383,7 +382,7 @@ static int stream(struct merger *mg, FILE *out)
 		}
 	while (mg->hn) {
 		uint32_t top = mg->heap[0];
-		struct input *x = &mg->in[top];
+		struct min *x = &mg->in[top];
 		sbuf_reset(&key);
 		sbuf_add(&key, x->stack, x->stack_len);
 		int64_t acc = 0;
@@ -516,18 +515,13 @@ static int fallback(struct merger *mg, FILE *out, const struct fmeta *hdr)
 	int rc = GF_OK;
 	mg->st->bytes = mg->st->lines = mg->st->invalid = 0;
 	for (size_t i = 0; i < mg->n && !rc; i++) {
-		struct input *x = &mg->in[i];
+		struct min *x = &mg->in[i];
 		struct folded_stats fs;
 		memset(&fs, 0, sizeof fs);
-		if (fseeko(x->fp, 0, SEEK_SET)) {
-			sbuf_setf(mg->err, "cannot rewind '%s': %s", x->name, strerror(errno));
-			rc = GF_EINPUT;
+		if ((rc = input_reopen(x->in, mg->err)))
 			break;
-		}
-		struct stat sb;
-		if (!fstat(fileno(x->fp), &sb))
-			mg->st->bytes += (uint64_t)sb.st_size;
-		rc = folded_read(&t, x->fp, x->name, &fo, &fs, mg->err);
+		mg->st->bytes += input_file_size(x->in);
+		rc = folded_read_in(&t, x->in, &fo, &fs, mg->err);
 		mg->st->lines += fs.stacks;
 		if (fs.invalid && !mg->st->invalid)
 			snprintf(mg->st->first_invalid, sizeof mg->st->first_invalid,
@@ -555,9 +549,9 @@ static int fallback(struct merger *mg, FILE *out, const struct fmeta *hdr)
 }
 
 /* Empties the output for another pass. @return true when it could. */
-static bool rewind_out(FILE *out)
+static bool rewind_out(const struct merge_sink *out)
 {
-	return !fflush(out) && !fseeko(out, 0, SEEK_SET) && !ftruncate(fileno(out), 0);
+	return out->restart && out->restart(out->ctx);
 }
 
 /* Rewinds every (seekable) input to its first stack line for another pass,
@@ -567,25 +561,24 @@ static int restart(struct merger *mg, struct fmeta *m)
 	struct merge_stats *st = mg->st;
 	st->bytes = st->lines = st->out_stacks = st->invalid = st->late_meta = 0;
 	for (size_t i = 0; i < mg->n; i++) {
-		struct input *x = &mg->in[i];
-		if (fseeko(x->fp, 0, SEEK_SET)) {
-			sbuf_setf(mg->err, "cannot rewind '%s': %s", x->name, strerror(errno));
-			return GF_EINPUT;
-		}
+		struct min *x = &mg->in[i];
+		int rc = input_reopen(x->in, mg->err);
+		if (rc)
+			return rc;
+		folded_lines_rewind(&x->lr); /* same input, started again */
 		x->lineno = 0;
 		x->eof = false;
 		x->want_cols = 0;
-		folded_lines_rewind(&x->lr);
 		fmeta_clear(m);
-		int rc = next_stack(mg, x, m);
+		rc = next_stack(mg, x, m);
 		if (rc)
 			return rc;
 	}
 	return GF_OK;
 }
 
-int merge_files(const char *const *paths, size_t n, FILE *out, const struct merge_opts *o,
-		struct merge_stats *st, struct sbuf *err)
+int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *sink_out,
+		 const struct merge_opts *o, struct merge_stats *st, struct sbuf *err)
 {
 	static const struct merge_opts defaults;
 	memset(st, 0, sizeof *st);
@@ -604,30 +597,16 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 	memset(&m, 0, sizeof m);
 	int rc = GF_OK;
 	size_t nstdin = 0;
+	FILE *out = sink_out->fp;
 	for (size_t i = 0; i < n; i++) {
-		struct input *x = &mg.in[i];
-		if (!strcmp(paths[i], "-")) {
-			if (nstdin++) {
-				sbuf_setf(err, "'-' (stdin) given more than once");
-				rc = GF_EUSAGE;
-				goto out;
-			}
-			x->name = "<stdin>";
-			x->fp = stdin;
-			x->is_stdin = true;
-		} else {
-			x->name = paths[i];
-			x->fp = fopen(paths[i], "rb");
-			if (!x->fp) {
-				sbuf_setf(err, "cannot open '%s': %s", paths[i], strerror(errno));
-				rc = GF_EINPUT;
-				goto out;
-			}
-		}
-		folded_lines_init(&x->lr, x->fp, x->name);
+		struct min *x = &mg.in[i];
+		x->in = ins[i];
+		x->name = input_name(ins[i]);
+		x->is_stdin = input_is_stdin(ins[i]);
+		nstdin += x->is_stdin;
+		folded_lines_init_in(&x->lr, x->in);
 		x->lr.cap0 = 4096; /* one small buffer per file: memory stays ~ files, not stacks */
-		struct stat sb;
-		x->seekable = !fstat(fileno(x->fp), &sb) && S_ISREG(sb.st_mode);
+		x->seekable = input_can_reopen(x->in);
 		fmeta_clear(&m);
 		if ((rc = next_stack(&mg, x, &m)))
 			goto out;
@@ -641,12 +620,12 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 	/* an output that cannot be rewound (stdout, a pipe): the order is
 	 * found by passes that write nothing, then the inputs are read again
 	 * and the output written once */
-	bool dry = mg.o->out_once && seekable;
+	bool dry = !sink_out->restart && seekable;
 	FILE *sink = dry ? NULL : out;
 	if (sink)
 		folded_write_meta(sink, &hdr);
 	rc = stream(&mg, sink);
-	if (rc == UNSORTED && seekable && (dry || rewind_out(out))) {
+	if (rc == UNSORTED && seekable && (dry || rewind_out(sink_out))) {
 		/* not in byte order: try gpuflame's tree order (fold's output) */
 		char first[sizeof st->unsorted];
 		memcpy(first, st->unsorted, sizeof first);
@@ -664,7 +643,7 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 	}
 	if (rc == UNSORTED) {
 		bool can = !mg.o->no_fallback && seekable;
-		if (can && (dry || rewind_out(out))) {
+		if (can && (dry || rewind_out(sink_out))) {
 			st->fell_back = true;
 			st->out_stacks = 0;
 			rc = fallback(&mg, out, &hdr);
@@ -702,11 +681,8 @@ int merge_files(const char *const *paths, size_t n, FILE *out, const struct merg
 		rc = GF_EOUTPUT;
 	}
 out:
-	for (size_t i = 0; i < n; i++) {
-		if (mg.in[i].fp && !mg.in[i].is_stdin)
-			fclose(mg.in[i].fp);
+	for (size_t i = 0; i < n; i++)
 		folded_lines_free(&mg.in[i].lr);
-	}
 	free(mg.in);
 	free(mg.heap);
 	sbuf_release(&mg.prev);

@@ -13,7 +13,7 @@
  * other key keeps its value when all files agree, else the distinct values
  * joined with ','.
  *
- * Streaming (merge_files): when every input is sorted by stack (byte order of
+ * Streaming (merge_inputs): when every input is sorted by stack (byte order of
  * the stack text, i.e. `LC_ALL=C sort` for names without control bytes),
  * the files are merged line by line with a k-way heap: memory is one line
  * per file, independent of the number of stacks. Equal stacks, within a file
@@ -27,8 +27,8 @@
  * restarts once in tree order (';' below every byte; stats->tree_order),
  * still streaming, and its output is then in tree order.
  * Unsorted input: detected at the first line whose stack sorts before the
- * previous stack of the same file. When every input is a regular file and
- * the output can be rewound, merge_files starts again in memory (a call
+ * previous stack of the same file. When every input can be re-read,
+ * merge_inputs starts again in memory (a call
  * tree: memory grows with the number of distinct stacks), writes the same
  * sorted output and sets stats->fell_back; otherwise (stdin input, or
  * opts.no_fallback) it fails with advice to sort the inputs.
@@ -44,7 +44,7 @@
  * GF_EINPUT. With folded_out_set_terminal(true) the lines are escaped for a
  * terminal (folded_out.h).
  *
- * Layer: analyze. Never prints.
+ * Layer: stacks/ops. Never prints, opens no file.
  */
 #ifndef GF_MERGE_H
 #define GF_MERGE_H
@@ -59,9 +59,19 @@ struct merge_opts {
 	bool allow_ranks, allow_weights, allow_units;
 	bool no_fallback; /* unsorted input is an error even when the tree could be used */
 	bool strict;      /* invalid lines are errors (default: skipped and counted) */
-	bool out_once;    /* out cannot be rewound (stdout, a pipe): with seekable
-			   * inputs the order is checked by passes that write
-			   * nothing, then the output is written in one pass */
+};
+
+/*
+ * Where merge_inputs writes: fp, and how to empty it for another pass.
+ * restart NULL: fp cannot be rewound (stdout, a pipe); with inputs that can
+ * be re-read, the order is then checked by passes that write nothing, and
+ * the output is written in one pass. restart(ctx) empties fp (a regular
+ * output file: cli's ofile temporary) and @return true when it could.
+ */
+struct merge_sink {
+	FILE *fp;
+	bool (*restart)(void *ctx);
+	void *ctx;
 };
 
 struct merge_stats {
@@ -91,27 +101,30 @@ int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fna
 void merge_meta_result(const struct merge_meta *mm, struct fmeta *out);
 
 /*
- * Merges the folded files paths[0..n) ("-" = stdin, at most once) into out,
- * header first. out is either a file opened for writing that merge_files may
- * rewind and truncate (for the in-memory fallback), or one written once
- * (opts.out_once: stdout, a pipe). It used to be a temporary copy in /tmp
- * because the tree-order restart and the in-memory fallback begin the
- * output again. With out_once and regular-file inputs, a first pass that
- * writes nothing finds the order (keeping up to 1 MiB of output in memory);
- * the inputs are read a second time, writing, only when the output is
- * larger. The bytes written are the same. With stdin among the inputs the
- * output is written as it is merged, so an unsorted input stops it
- * part-way (an error, exit 1).
- * @return GF_OK; GF_EINPUT (unreadable file, invalid line with strict,
+ * Merges the opened folded inputs in[0..n) (input/input.h; the caller opens
+ * and closes them: ops opens no file) into out->fp, header first. Another
+ * pass over the inputs (the tree-order restart, the in-memory fallback, the
+ * writing pass after a dry one) re-opens them with input_reopen, so it
+ * needs every input to be re-readable (input_can_reopen: named regular
+ * files, compressed or not, and stdin redirected from a regular file);
+ * with a pipe among them the output is written as it is merged, and an
+ * unsorted input stops it part-way (an error, exit 1). The output is begun
+ * again with out->restart, or, without one, a first pass that writes
+ * nothing finds the order (keeping up to 1 MiB of output in memory); the
+ * inputs are read a second time, writing, only when the output is larger.
+ * The bytes written are the same either way.
+ * @return GF_OK; GF_EINPUT (unreadable input, invalid line with strict,
  * differential input, unsorted input without fallback, overflow); GF_EUSAGE
- * (headers refused); GF_EOUTPUT (write error). Message in err.
+ * (headers refused); GF_EOUTPUT (write error); GF_EINTERNAL (a limit).
+ * Message in err.
  */
-int merge_files(const char *const *paths, size_t n, FILE *out, const struct merge_opts *o,
-		struct merge_stats *st, struct sbuf *err);
+struct input;
+int merge_inputs(struct input *const *in, size_t n, const struct merge_sink *out, const struct merge_opts *o,
+		 struct merge_stats *st, struct sbuf *err);
 
 /*
  * Writes t's stack lines (nodes with non-zero self weight) sorted by stack
- * bytes, as merge_files does, header first ("stack w" or "stack w0 w1").
+ * bytes, as merge_inputs does, header first ("stack w" or "stack w0 w1").
  * @return 0, or -1 on a write error.
  */
 int merge_write_sorted(FILE *fp, const struct ftree *t);

@@ -17,7 +17,7 @@
  * Totals of inner nodes are recomputed from the self weights, so the tree
  * stays consistent (total = self + children).
  *
- * Layer: analyze. Never prints.
+ * Layer: stacks/ops. Never prints.
  */
 #ifndef GF_NORM_H
 #define GF_NORM_H

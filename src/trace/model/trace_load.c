@@ -2,9 +2,14 @@
  * trace_load.c — trace_load / trace_load_mem: read a Kineto file or an
  * in-memory trace text with the streaming reader straight into the trace
  * model (see trace.h). Kept apart from trace.c so
- * that the model can be unit-tested without linking the reader.
+ * that the model can be unit-tested without linking the reader. A named
+ * file the reader refuses that is of another kind (folded stacks, say) gets
+ * the input layer's one-line hint instead (input_wrong_kind: "'x.folded' is
+ * folded stacks, not a PyTorch profiler trace: run 'gpuflame svg x.folded'").
  */
 #include "trace/model/trace.h"
+
+#include "input/input.h"
 
 #include <string.h>
 
@@ -48,6 +53,8 @@ static int load(struct trace *t, const char *path, bool mem, const void *buf, si
 	if (rc) {
 		if (c.rc)
 			sbuf_setf(err, "'%s': too many host threads or events for the trace model", path);
+		else if (rc == GF_EINPUT && !mem)
+			input_wrong_kind(path, INPUT_TRACE, NULL, err); /* folded stacks given: say what to run */
 		kineto_release(&kt);
 		return c.rc ? GF_EINTERNAL : rc;
 	}

@@ -1,0 +1,444 @@
+/*
+ * input.c — the one opener (a source plus a peek window, a view, a second
+ * pass) and the one sniffer of inputs (see input.h).
+ */
+#include "input/input.h"
+
+#include "input/source.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct input {
+	struct source *src;
+	char *path;       /* as given: "-" for stdin */
+	char *name;       /* for messages: "<stdin>" for "-"; lives until input_close */
+	unsigned threads;
+	bool mem;
+	const void *mem_buf;
+	size_t mem_len;
+	char peek[INPUT_PEEK];
+	size_t npeek, peek_pos;
+	bool peek_eof;    /* the whole input fits in the window */
+	int format;
+	bool mapped;
+};
+
+/* ---- the sniffer ---- */
+
+static bool json_ws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* The first index at or after i that is not a JSON blank. */
+static size_t skip_ws(const unsigned char *b, size_t n, size_t i)
+{
+	while (i < n && json_ws(b[i]))
+		i++;
+	return i;
+}
+
+static bool has(const unsigned char *b, size_t n, const char *s)
+{
+	size_t k = strlen(s);
+	for (size_t i = 0; i + k <= n; i++)
+		if (b[i] == (unsigned char)s[0] && !memcmp(b + i, s, k))
+			return true;
+	return false;
+}
+
+static bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(unsigned char c)
+{
+	return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* A line of b[s..e) holds a token "<digits>.<digits>:" (perf script's
+ * timestamp) preceded by a blank. */
+static bool has_timestamp(const unsigned char *b, size_t s, size_t e)
+{
+	for (size_t i = s + 1; i < e; i++) {
+		if (!is_digit(b[i]) || (b[i - 1] != ' ' && b[i - 1] != '\t'))
+			continue;
+		size_t j = i;
+		while (j < e && is_digit(b[j]))
+			j++;
+		if (j >= e || b[j] != '.')
+			continue;
+		size_t k = ++j;
+		while (j < e && is_digit(b[j]))
+			j++;
+		if (j > k && j < e && b[j] == ':')
+			return true;
+	}
+	return false;
+}
+
+/* perf script: a sample header line with a timestamp, then a frame line
+ * (blank, hex address). '#' and blank lines before them are skipped. */
+static bool is_perf_script(const unsigned char *b, size_t n)
+{
+	size_t i = 0;
+	for (;;) {
+		if (i >= n)
+			return false;
+		const unsigned char *nl = memchr(b + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - b) : n;
+		size_t k = i;
+		while (k < e && (b[k] == ' ' || b[k] == '\t' || b[k] == '\r'))
+			k++;
+		if (k == e || b[i] == '#') {
+			if (!nl)
+				return false;
+			i = e + 1;
+			continue;
+		}
+		if (!nl || b[i] == ' ' || b[i] == '\t' || !has_timestamp(b, i, e))
+			return false;
+		size_t j = e + 1;
+		if (j >= n || (b[j] != ' ' && b[j] != '\t'))
+			return false;
+		while (j < n && (b[j] == ' ' || b[j] == '\t'))
+			j++;
+		size_t h = j;
+		while (j < n && is_hex(b[j]))
+			j++;
+		return j > h && (j == n || b[j] == ' ' || b[j] == '\t');
+	}
+}
+
+int input_sniff(const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	static const char sqlite[] = "SQLite format 3"; /* and a NUL */
+	if (n >= sizeof sqlite && !memcmp(b, sqlite, sizeof sqlite))
+		return INPUT_NSYS_SQLITE;
+	/* pprof: Profile.sample_type (field 1, length-delimited) holding a
+	 * ValueType whose first field is type (field 1, varint) */
+	if (n >= 3 && b[0] == 0x0a && b[1] > 0 && b[1] < 0x80 && b[2] == 0x08)
+		return INPUT_PPROF;
+	size_t i = 0;
+	if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
+		i = 3; /* a UTF-8 byte order mark */
+	i = skip_ws(b, n, i);
+	if (i < n && b[i] == '{') {
+		size_t j = skip_ws(b, n, i + 1);
+		if (j == n || b[j] == '"' || b[j] == '}') {
+			if (has(b + i, n - i, "\"$schema\"") && has(b + i, n - i, "speedscope"))
+				return INPUT_SPEEDSCOPE;
+			return INPUT_TRACE;
+		}
+	}
+	if (i < n && b[i] == '[') {
+		size_t j = skip_ws(b, n, i + 1);
+		if (j == n || b[j] == '{' || b[j] == ']')
+			return INPUT_TRACE;
+	}
+	if (is_perf_script(b, n))
+		return INPUT_PERF_SCRIPT;
+	return INPUT_FOLDED;
+}
+
+const char *input_format_name(int format)
+{
+	switch (format) {
+	case INPUT_TRACE: return "a PyTorch profiler trace";
+	case INPUT_SPEEDSCOPE: return "a speedscope profile";
+	case INPUT_PERF_SCRIPT: return "perf script output";
+	case INPUT_PPROF: return "a pprof profile";
+	case INPUT_NSYS_SQLITE: return "an SQLite database (an Nsight Systems export?)";
+	default: return "folded stacks";
+	}
+}
+
+/* ---- the hint ---- */
+
+/* Appends path as a shell word: as is when it holds only safe bytes, else
+ * in single quotes ('\'' for a quote). */
+static void add_word(struct sbuf *b, const char *p)
+{
+	size_t n = strlen(p);
+	bool safe = n > 0;
+	for (size_t i = 0; i < n && safe; i++) {
+		unsigned char c = (unsigned char)p[i];
+		safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+		       strchr("._/+-=,:@%", c) != NULL;
+	}
+	if (safe) {
+		sbuf_add(b, p, n);
+		return;
+	}
+	sbuf_addch(b, '\'');
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\'')
+			sbuf_addstr(b, "'\\''");
+		else
+			sbuf_addch(b, p[i]);
+	}
+	sbuf_addch(b, '\'');
+}
+
+int input_hint_for(struct sbuf *err, const char *path, int got, int want, const char *cmd)
+{
+	bool is_stdin = !path || !strcmp(path, "-");
+	const char *name = is_stdin ? "<stdin>" : path;
+	sbuf_reset(err);
+	sbuf_addf(err, "'%s' is %s, not %s", name, input_format_name(got), input_format_name(want));
+	if (want == INPUT_FOLDED && got == INPUT_TRACE) {
+		sbuf_addstr(err, ": run '");
+		if (is_stdin) {
+			sbuf_addstr(err, "gpuflame fold");
+		} else {
+			sbuf_addstr(err, "gpuflame fold ");
+			add_word(err, path);
+		}
+		sbuf_addf(err, " | gpuflame %s'", cmd ? cmd : "svg");
+	} else if (want == INPUT_TRACE && got == INPUT_FOLDED) {
+		sbuf_addstr(err, ": run 'gpuflame svg");
+		if (!is_stdin) {
+			sbuf_addch(err, ' ');
+			add_word(err, path);
+		}
+		sbuf_addstr(err, "' (or top, merge, norm, diff)");
+	} else {
+		sbuf_addstr(err, "; gpuflame cannot read it yet: convert it to folded stacks");
+	}
+	return GF_EINPUT;
+}
+
+int input_hint(struct sbuf *err, const struct input *in, int want, const char *cmd)
+{
+	return input_hint_for(err, in->path, in->format, want, cmd);
+}
+
+/* The first line of b[0..n) that is not blank or a '#' comment ends with a
+ * count ("frames 12", "frames 10 14", "frames 2.5"), and holds no NUL. */
+static bool looks_folded(const unsigned char *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		const unsigned char *nl = memchr(b + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - b) : n;
+		size_t k = e;
+		while (k > i && (b[k - 1] == ' ' || b[k - 1] == '\t' || b[k - 1] == '\r'))
+			k--;
+		if (k == i || (b[i] == '#' && (k == i + 1 || b[i + 1] == ' ' || b[i + 1] == '\t'))) {
+			i = e + 1;
+			continue;
+		}
+		if (memchr(b + i, 0, k - i))
+			return false;
+		size_t d = k;
+		while (d > i && (is_digit(b[d - 1]) || b[d - 1] == '.'))
+			d--;
+		return d < k && is_digit(b[d]) && d > i && (b[d - 1] == ' ' || b[d - 1] == '\t');
+	}
+	return false;
+}
+
+bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *err)
+{
+	if (!path || !strcmp(path, "-"))
+		return false;
+	struct input *in;
+	struct sbuf e2 = SBUF_INIT;
+	bool wrong = false;
+	if (!input_open(&in, path, 1, &e2)) {
+		int f = input_format(in);
+		wrong = f != want;
+		if (wrong && f == INPUT_FOLDED)
+			wrong = looks_folded((const unsigned char *)in->peek, in->npeek);
+		if (wrong)
+			input_hint(err, in, want, cmd);
+		input_close(in);
+	}
+	sbuf_release(&e2);
+	return wrong;
+}
+
+/* ---- the opener ---- */
+
+/* Fills the peek window from a fresh source and sniffs it. */
+static int fill_peek(struct input *in, struct sbuf *err)
+{
+	in->npeek = in->peek_pos = 0;
+	in->peek_eof = false;
+	while (in->npeek < INPUT_PEEK) {
+		size_t got;
+		int rc = source_read(in->src, in->peek + in->npeek, INPUT_PEEK - in->npeek, &got, err);
+		if (rc)
+			return rc;
+		if (!got) {
+			in->peek_eof = true;
+			break;
+		}
+		in->npeek += got;
+	}
+	in->format = input_sniff(in->peek, in->npeek);
+	return GF_OK;
+}
+
+static int start(struct input *in, struct sbuf *err)
+{
+	int rc = in->mem ? source_open_mem(&in->src, in->mem_buf, in->mem_len, in->path, 1, err)
+			 : source_open(&in->src, in->path, in->threads, err);
+	if (rc)
+		return rc;
+	return fill_peek(in, err);
+}
+
+static int open_common(struct input **out, struct input *in, struct sbuf *err)
+{
+	int rc = start(in, err);
+	if (rc) {
+		input_close(in);
+		*out = NULL;
+		return rc;
+	}
+	*out = in;
+	return GF_OK;
+}
+
+int input_open(struct input **out, const char *path, unsigned threads, struct sbuf *err)
+{
+	struct input *in = gf_xcalloc(1, sizeof *in);
+	in->path = gf_xstrdup(path ? path : "-");
+	in->name = gf_xstrdup(strcmp(in->path, "-") ? in->path : "<stdin>");
+	in->threads = threads;
+	return open_common(out, in, err);
+}
+
+int input_open_mem(struct input **out, const void *buf, size_t len, const char *name, struct sbuf *err)
+{
+	struct input *in = gf_xcalloc(1, sizeof *in);
+	in->path = gf_xstrdup(name ? name : "<memory>");
+	in->name = gf_xstrdup(in->path);
+	in->mem = true;
+	in->mem_buf = buf;
+	in->mem_len = len;
+	in->threads = 1;
+	return open_common(out, in, err);
+}
+
+int input_read(struct input *in, void *dst, size_t cap, size_t *n, struct sbuf *err)
+{
+	*n = 0;
+	if (in->peek_pos < in->npeek) {
+		size_t k = GF_MIN(cap, in->npeek - in->peek_pos);
+		memcpy(dst, in->peek + in->peek_pos, k);
+		in->peek_pos += k;
+		*n = k;
+		return GF_OK;
+	}
+	if (in->peek_eof || in->mapped || !in->src)
+		return GF_OK;
+	return source_read(in->src, dst, cap, n, err);
+}
+
+int input_format(const struct input *in)
+{
+	return in->format;
+}
+
+const char *input_peek(const struct input *in, size_t *n)
+{
+	*n = in->npeek;
+	return in->peek;
+}
+
+const char *input_name(const struct input *in)
+{
+	return in->name;
+}
+
+const char *input_path(const struct input *in)
+{
+	return in->path;
+}
+
+bool input_is_stdin(const struct input *in)
+{
+	return !in->mem && !strcmp(in->path, "-");
+}
+
+int input_compression(const struct input *in)
+{
+	return in->src ? source_kind(in->src) : SOURCE_PLAIN;
+}
+
+uint64_t input_file_size(const struct input *in)
+{
+	return in->src ? source_file_size(in->src) : 0;
+}
+
+bool input_map(struct input *in, const char **data, size_t *len)
+{
+	if (in->mapped || in->mem || !in->src || in->peek_pos || input_is_stdin(in) ||
+	    source_kind(in->src) != SOURCE_PLAIN)
+		return false;
+	if (!source_map(in->src, 1, 1, data, len))
+		return false;
+	if (*len < in->npeek || memcmp(*data, in->peek, in->npeek)) {
+		/* the file changed under us: stay with what was read */
+		return false;
+	}
+	source_map_done(in->src, 0, *len);
+	in->mapped = true;
+	return true;
+}
+
+bool input_mapped(const struct input *in)
+{
+	return in->mapped;
+}
+
+bool input_can_reopen(const struct input *in)
+{
+	return !in->mem && in->src && source_is_regular(in->src);
+}
+
+int input_reopen(struct input *in, struct sbuf *err)
+{
+	if (!input_can_reopen(in)) {
+		sbuf_setf(err, "'%s': cannot be read twice (stdin or a pipe)", input_name(in));
+		return GF_EINPUT;
+	}
+	source_close(in->src);
+	in->src = NULL;
+	in->mapped = false;
+	if (input_is_stdin(in) && lseek(STDIN_FILENO, 0, SEEK_SET) < 0) {
+		sbuf_setf(err, "'<stdin>': cannot rewind: %s", strerror(errno));
+		return GF_EINPUT;
+	}
+	return start(in, err);
+}
+
+struct source *input_take_source(struct input *in)
+{
+	struct source *s = in->src;
+	if (!s)
+		return NULL;
+	if (in->peek_pos < in->npeek)
+		source_unread(s, in->peek + in->peek_pos, in->npeek - in->peek_pos);
+	in->peek_pos = in->npeek;
+	in->src = NULL;
+	in->mapped = false;
+	return s;
+}
+
+void input_close(struct input *in)
+{
+	if (!in)
+		return;
+	source_close(in->src);
+	free(in->path);
+	free(in->name);
+	free(in);
+}
