@@ -243,6 +243,16 @@ static bool looks_folded(const unsigned char *b, size_t n)
 	return false;
 }
 
+bool input_plainly_other(const struct input *in, int want)
+{
+	int f = input_format(in);
+	if (f == want)
+		return false;
+	if (f == INPUT_FOLDED)
+		return looks_folded((const unsigned char *)in->peek, in->npeek);
+	return true;
+}
+
 bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *err)
 {
 	if (!path || !strcmp(path, "-"))
@@ -251,10 +261,7 @@ bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *
 	struct sbuf e2 = SBUF_INIT;
 	bool wrong = false;
 	if (!input_open(&in, path, 1, &e2)) {
-		int f = input_format(in);
-		wrong = f != want;
-		if (wrong && f == INPUT_FOLDED)
-			wrong = looks_folded((const unsigned char *)in->peek, in->npeek);
+		wrong = input_plainly_other(in, want);
 		if (wrong)
 			input_hint(err, in, want, cmd);
 		input_close(in);

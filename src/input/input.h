@@ -173,4 +173,8 @@ int input_hint_for(struct sbuf *err, const char *path, int got, int want, const 
  */
 bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *err);
 
+/* The same decision over an input already open (its peek window; it works
+ * for stdin too, and after input_take_source): plainly not want. */
+bool input_plainly_other(const struct input *in, int want);
+
 #endif

@@ -392,15 +392,9 @@ int info_load(struct info_file *f, const char *path, const struct trace_opts *o,
 	f->names = pool_new();
 	kineto_init(&f->kt, f->names);
 	f->in = info_new(f->names);
-	struct kineto_opts ko;
-	memset(&ko, 0, sizeof ko);
-	if (o) {
+	if (o)
 		f->in->marker = o->step_marker;
-		ko.threads = o->threads;
-		ko.progress = o->progress;
-		ko.progress_ctx = o->progress_ctx;
-	}
-	int rc = kineto_read(&f->kt, path, info_event, f->in, &ko, err);
+	int rc = trace_read(&f->kt, path, info_event, f->in, o, err);
 	if (rc) {
 		info_release(f);
 		return rc;

@@ -272,6 +272,23 @@ void trace_release(struct trace *t);
  */
 int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err);
 
+/* Same from an input the caller opened (input/input.h: it looked at its
+ * kind first); in stays the caller's to close. */
+struct input;
+int trace_load_input(struct trace *t, struct input *in, const struct trace_opts *o, struct sbuf *err);
+
+/*
+ * The one reader entry of the trace commands: streams the events of in (or of
+ * the file at path, "-" = stdin, opened through the input layer) to fn. An
+ * input that is plainly another kind (folded stacks, a speedscope or pprof
+ * profile...) gets the input layer's one-line hint naming what to run.
+ * Same return values as kineto_read.
+ */
+int trace_read_input(struct kineto_trace *kt, struct input *in, kineto_event_fn fn, void *ctx,
+		     const struct trace_opts *o, struct sbuf *err);
+int trace_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, void *ctx,
+	       const struct trace_opts *o, struct sbuf *err);
+
 /*
  * Same over trace text already in memory (decompressed); name is the file
  * name used in messages. o's progress and threads are not used (there is

@@ -1,17 +1,54 @@
 /*
- * trace_load.c — trace_load / trace_load_mem: read a Kineto file or an
- * in-memory trace text with the streaming reader straight into the trace
- * model (see trace.h). Kept apart from trace.c so
- * that the model can be unit-tested without linking the reader. A named
- * file the reader refuses that is of another kind (folded stacks, say) gets
- * the input layer's one-line hint instead (input_wrong_kind: "'x.folded' is
- * folded stacks, not a PyTorch profiler trace: run 'gpuflame svg x.folded'").
+ * trace_load.c — the one way a trace command reads a trace: trace_read_input
+ * streams the events of an input opened by the input layer (input/input.h)
+ * to a callback; trace_load / trace_load_input / trace_load_mem build the
+ * trace model from them (see trace.h), info_load (info.c) its summary. Kept
+ * apart from trace.c so that the model can be unit-tested without linking
+ * the reader. An input the reader refuses that is plainly of another kind
+ * (folded stacks, say) gets the input layer's one-line hint instead
+ * (input_plainly_other: "'x.folded' is folded stacks, not a PyTorch profiler
+ * trace: run 'gpuflame svg x.folded'"), stdin included: the peek window of
+ * the input is the evidence, so nothing is read twice.
  */
 #include "trace/model/trace.h"
 
 #include "input/input.h"
+#include "input/source.h"
 
 #include <string.h>
+
+int trace_read_input(struct kineto_trace *kt, struct input *in, kineto_event_fn fn, void *ctx,
+		     const struct trace_opts *o, struct sbuf *err)
+{
+	int f = input_format(in);
+	if (f != INPUT_TRACE && f != INPUT_FOLDED) /* speedscope, perf script, pprof...: say so */
+		return input_hint(err, in, INPUT_TRACE, NULL);
+	struct kineto_opts ko;
+	memset(&ko, 0, sizeof ko);
+	if (o) {
+		ko.progress = o->progress;
+		ko.progress_ctx = o->progress_ctx;
+		ko.threads = o->threads;
+	}
+	struct source *src = input_take_source(in);
+	int rc = kineto_read_source(kt, src, input_path(in), fn, ctx, &ko, err);
+	source_close(src);
+	if (rc == GF_EINPUT && input_plainly_other(in, INPUT_TRACE))
+		input_hint(err, in, INPUT_TRACE, NULL);
+	return rc;
+}
+
+int trace_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, void *ctx,
+	       const struct trace_opts *o, struct sbuf *err)
+{
+	struct input *in;
+	int rc = input_open(&in, path, o ? o->threads : 0, err);
+	if (rc)
+		return rc;
+	rc = trace_read_input(kt, in, fn, ctx, o, err);
+	input_close(in);
+	return rc;
+}
 
 struct load_ctx {
 	struct trace *t;
@@ -29,32 +66,23 @@ static int load_cb(void *ctx, const struct kev *e)
 	return rc;
 }
 
-/* Reads from the file path, or from buf/len when mem (path then names the
+/* Reads from the input in, or from buf/len when !in (name then names the
  * data in messages), into t and finishes it. */
-static int load(struct trace *t, const char *path, bool mem, const void *buf, size_t len,
+static int load(struct trace *t, struct input *in, const char *name, const void *buf, size_t len,
 		const struct trace_opts *o, struct sbuf *err)
 {
 	struct kineto_trace kt;
 	kineto_init(&kt, t->names);
 	struct load_ctx c = { t, &kt, 0 };
+	const char *path = in ? input_name(in) : name;
 	int rc;
-	if (mem) {
-		rc = kineto_read_mem(&kt, buf, len, path, load_cb, &c, err);
-	} else {
-		struct kineto_opts ko;
-		memset(&ko, 0, sizeof ko);
-		if (o) {
-			ko.progress = o->progress;
-			ko.progress_ctx = o->progress_ctx;
-			ko.threads = o->threads;
-		}
-		rc = kineto_read(&kt, path, load_cb, &c, &ko, err);
-	}
+	if (in)
+		rc = trace_read_input(&kt, in, load_cb, &c, o, err);
+	else
+		rc = kineto_read_mem(&kt, buf, len, name, load_cb, &c, err);
 	if (rc) {
 		if (c.rc)
 			sbuf_setf(err, "'%s': too many host threads or events for the trace model", path);
-		else if (rc == GF_EINPUT && !mem)
-			input_wrong_kind(path, INPUT_TRACE, NULL, err); /* folded stacks given: say what to run */
 		kineto_release(&kt);
 		return c.rc ? GF_EINTERNAL : rc;
 	}
@@ -74,20 +102,31 @@ static int load(struct trace *t, const char *path, bool mem, const void *buf, si
 	rc = trace_finish(t, o, err);
 	if (rc == GF_EINPUT) {
 		struct sbuf m = SBUF_INIT;
-		sbuf_addf(&m, "'%s': %s", !mem && !strcmp(path, "-") ? "<stdin>" : path, err->buf);
+		sbuf_addf(&m, "'%s': %s", path, err->buf);
 		sbuf_setf(err, "%s", m.buf);
 		sbuf_release(&m);
 	}
 	return rc;
 }
 
+int trace_load_input(struct trace *t, struct input *in, const struct trace_opts *o, struct sbuf *err)
+{
+	return load(t, in, NULL, NULL, 0, o, err);
+}
+
 int trace_load(struct trace *t, const char *path, const struct trace_opts *o, struct sbuf *err)
 {
-	return load(t, path, false, NULL, 0, o, err);
+	struct input *in;
+	int rc = input_open(&in, path, o ? o->threads : 0, err);
+	if (rc)
+		return rc;
+	rc = load(t, in, NULL, NULL, 0, o, err);
+	input_close(in);
+	return rc;
 }
 
 int trace_load_mem(struct trace *t, const void *buf, size_t len, const char *name, const struct trace_opts *o,
 		   struct sbuf *err)
 {
-	return load(t, name, true, buf, len, o, err);
+	return load(t, NULL, name, buf, len, o, err);
 }

@@ -202,6 +202,13 @@ static int read_src(struct kineto_trace *kt, struct source *src, const char *fna
 	return rc;
 }
 
+int kineto_read_source(struct kineto_trace *kt, struct source *src, const char *path, kineto_event_fn fn,
+		       void *ctx, const struct kineto_opts *opts, struct sbuf *err)
+{
+	kt->stats.compression = source_kind(src);
+	return read_src(kt, src, source_name(src), path, NULL, 0, NULL, fn, ctx, opts, err);
+}
+
 int kineto_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, void *ctx,
 		const struct kineto_opts *opts, struct sbuf *err)
 {
@@ -209,8 +216,7 @@ int kineto_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, v
 	int rc = source_open(&src, path, opts ? opts->threads : 0, err);
 	if (rc)
 		return rc;
-	kt->stats.compression = source_kind(src);
-	rc = read_src(kt, src, source_name(src), path, NULL, 0, NULL, fn, ctx, opts, err);
+	rc = kineto_read_source(kt, src, path, fn, ctx, opts, err);
 	source_close(src);
 	return rc;
 }

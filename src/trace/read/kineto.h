@@ -204,6 +204,16 @@ void kineto_release(struct kineto_trace *kt);
 int kineto_read(struct kineto_trace *kt, const char *path, kineto_event_fn fn, void *ctx,
 		const struct kineto_opts *opts, struct sbuf *err);
 
+/*
+ * Same from a source already open (input/source.h; the input layer hands one
+ * over with input_take_source), positioned at its first byte; src is not
+ * closed. path is the file the source reads ("-" or NULL: stdin), used only to
+ * read it again for the line number of an error.
+ */
+struct source;
+int kineto_read_source(struct kineto_trace *kt, struct source *src, const char *path, kineto_event_fn fn,
+		       void *ctx, const struct kineto_opts *opts, struct sbuf *err);
+
 /* Same over a memory buffer (tests, fuzzer). */
 int kineto_read_mem(struct kineto_trace *kt, const void *buf, size_t len, const char *fname,
 		    kineto_event_fn fn, void *ctx, struct sbuf *err);
