@@ -143,29 +143,39 @@ expect_grep "merge-hint-second-input" "t.json.gz' is a PyTorch profiler trace" "
 # norm takes one input: more is a usage error, as before
 gf norm "$T/a.folded" "$T/a.folded.gz"; expect_rc "norm-two-inputs" 2
 
-# folded stacks given to a trace command: the command to run instead (fold
-# and report through trace_load; info reads with kineto_read itself and gets
-# the hint once cmd_info.c calls input_wrong_kind: until then a visible SKIP)
+# folded stacks given to a trace command: the command to run instead (info,
+# fold and report all read through trace_read)
 printf '{"traceEvents": [{"ph": "X" "ts": 1}]}' >"$T/bad.json"
 for c in info fold report; do
   for f in a.folded a.folded.gz; do
     gf $c "$T/$f"; expect_rc "$c-reverse-$f-rc" 1
     expect_eq "$c-reverse-$f-one-line" "$(wc -l <"$T/err")" 1
     want="^gpuflame $c: '$T/$f' is folded stacks, not a PyTorch profiler trace: run 'gpuflame svg $T/$f' \(or top, merge, norm, diff\)$"
-    if [ $c = info ] && ! grep -qE -- "$want" "$T/err"; then
-      skip "$c-reverse-$f-msg" "cmd_info.c does not call input_wrong_kind yet"
-    else
-      expect_grep "$c-reverse-$f-msg" "$want" "$T/err"
-    fi
+    expect_grep "$c-reverse-$f-msg" "$want" "$T/err"
   done
   # a broken trace keeps the reader's own message
   gf $c "$T/bad.json"; expect_rc "$c-bad-trace-rc" 1
   expect_grep "$c-bad-trace-reader-msg" "bad.json': byte [0-9]+" "$T/err"
   expect_nogrep "$c-bad-trace-no-hint" "is folded stacks" "$T/err"
 done
-# stdin cannot be sniffed again after the reader failed: its message stays
-gf_in "$T/a.folded" fold; expect_rc "fold-reverse-stdin-rc" 1
-expect_grep "fold-reverse-stdin-msg" "'<stdin>': byte 0" "$T/err"
+# stdin too: the peek window the input layer kept is the evidence (nothing is read twice)
+for c in info fold report; do
+  gf_in "$T/a.folded" $c; expect_rc "$c-reverse-stdin-rc" 1
+  expect_grep "$c-reverse-stdin-msg" "^gpuflame $c: '<stdin>' is folded stacks, not a PyTorch profiler trace: run 'gpuflame svg' \\(or top, merge, norm, diff\\)$" "$T/err"
+  gzip -c "$T/a.folded" >"$T/a2.folded.gz"
+  gf_in "$T/a2.folded.gz" $c; expect_rc "$c-reverse-stdin-gz-rc" 1
+  expect_grep "$c-reverse-stdin-gz-msg" "'<stdin>' is folded stacks" "$T/err"
+  # a broken trace on stdin keeps the reader's message
+  gf_in "$T/bad.json" $c; expect_rc "$c-bad-trace-stdin-rc" 1
+  expect_grep "$c-bad-trace-stdin-msg" "'<stdin>': byte [0-9]+" "$T/err"
+done
+# a trace on stdin is read once, streamed (plain and gzip)
+for c in info fold "report --format json"; do
+  $GF $c "$T/t.json.gz" >"$T/want" 2>/dev/null
+  gf_in "$T/t.json.gz" $c; expect_rc "stdin-trace-$c-rc" 0
+  sed 's/<stdin>/X/g; s|'"$T"'/t.json.gz|X|g; s|t.json.gz|X|g' "$T/out" >"$T/o1"; sed 's/<stdin>/X/g; s|'"$T"'/t.json.gz|X|g; s|t.json.gz|X|g' "$T/want" >"$T/o2"
+  expect_same "stdin-trace-$c-same" "$T/o1" "$T/o2"
+done
 
 # formats to come are named, not misread
 printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "profiles": []}\n' >"$T/p.speedscope.json"
