@@ -6,7 +6,9 @@ Prints one PASS/FAIL line per rule:
   - every #include "..." under src/ names a file from src/ (src-rooted path) that exists;
   - every include edge is allowed: a folder includes itself and the folders its row lists;
   - `cli/` is included by nothing outside `cli/`;
-  - file names are unique across the tree.
+  - file names are unique across the tree;
+  - commands are thin: no function in src/cli/cmd_*.c runs longer than MAX_CMD_LINES lines
+    (options, calls, exit; the work lives in the library).
 Also checks itself: a table that forbids a present edge must make the edge check fail (--selftest).
 """
 import os, re, sys
@@ -82,6 +84,32 @@ def check(rows, out):
     out('file-names-unique', not dup, '; '.join(dup))
     return forbidden
 
+MAX_CMD_LINES = 60
+
+def long_functions(path, limit):
+    """(name, lines) of each top-level function in a C file longer than limit lines, from
+    its opening line to its closing brace at column 0."""
+    out, start, name = [], None, None
+    for i, line in enumerate(open(path, encoding='utf-8').read().split('\n')):
+        if start is None:
+            m = re.match(r'^[A-Za-z_][\w \*]*?\b(\w+)\s*\(', line)
+            if m and not line.rstrip().endswith(';'):
+                start, name = i, m.group(1)
+        elif line.startswith('}'):
+            if i - start + 1 > limit:
+                out.append((name, i - start + 1))
+            start = None
+        elif line.strip().endswith(';') and not line.startswith(('\t', ' ', '{')) and start == i - 1:
+            start = None
+    return out
+
+def check_thin(out):
+    long = []
+    for folder, f, p in sources():
+        if folder == 'cli' and f.startswith('cmd_') and f.endswith('.c'):
+            long += ['%s:%s (%d lines)' % (f, n, k) for n, k in long_functions(p, MAX_CMD_LINES)]
+    out('commands-thin', not long, 'longer than %d lines: %s' % (MAX_CMD_LINES, '; '.join(long)))
+
 def main():
     rows = table(open(os.path.join(src, 'README.md'), encoding='utf-8').read())
     fails = []
@@ -91,6 +119,7 @@ def main():
             fails.append(name)
     out('table-parsed', len(rows) >= 5, 'only %d rows parsed from src/README.md' % len(rows))
     check(rows, out)
+    check_thin(out)
     # The check must be able to fail: forbid one edge the tree has and expect it reported.
     probe = next(((a, os.path.dirname(n)) for a, _, _, n in edges()
                   if os.path.dirname(n) not in ('', a) and a in rows and rows[a][0] == 'only'), None)
@@ -101,6 +130,10 @@ def main():
         got = check(r2, lambda *x: None)
         out('selftest-forbidden-edge-caught', any(('%s may not include %s' % (a, b)) in g for g in got),
             'removing %s -> %s from the table was not reported' % (a, b))
+    # and the length check must see a long function: main.c's command table runs past 5 lines
+    main_c = os.path.join(src, 'cli', 'main.c')
+    out('selftest-long-function-caught', bool(long_functions(main_c, 5)),
+        'no function of cli/main.c found longer than 5 lines')
     return 1 if fails else 0
 
 sys.exit(main())
