@@ -4,7 +4,8 @@
  * USAGE: gpuflame diff [options] BEFORE AFTER
  *
  * Inputs are folded files ("a;b;c 12"), ours with a "# gpuflame:" header or
- * plain ones (py-spy, flamegraph.pl). Example:
+ * plain ones (py-spy, flamegraph.pl), plain, gzip or zstd, or Kineto traces
+ * (folded on the fly through trace/analysis/fold.h). Example:
  *   gpuflame diff before.folded after.folded > diff.folded     # stack before after
  *   gpuflame diff before.folded after.folded | flamegraph.pl > diff.svg
  *   gpuflame diff --svg -o diff.svg before.folded after.folded
@@ -14,6 +15,12 @@
  * frame's weight grew and blue where it shrank (see docs/diff.md).
  * Exit: 0 ok, 1 bad input, 2 bad usage or unlike profiles refused, 3 output
  * not written.
+ *
+ * Layout (git builtin style): options (parse_args), calls (compare: the
+ * library's diff_run; write_output: stacks/render/diff_out.h), exit. Input
+ * handling is one block (looks_like_trace, open_folded, load_side) and the
+ * step-range conversion one function (steps_range), so both can be swapped
+ * for the input layer and the model's step selection.
  */
 #include "cli/cli.h"
 
@@ -143,29 +150,99 @@ struct diff_cli {
 };
 
 /* ---- Inputs: opening BEFORE/AFTER and deciding trace vs folded. ----
- * Only looks_like_trace and load_side open or sniff an input; swap their
- * bodies for the one input layer (input/) when it lands. */
+ * Only this block opens or sniffs an input (looks_like_trace, the FILE over
+ * a decompressing source, load_side); swap it for the one input layer
+ * (input/) when it lands. */
 
-/* A Kineto trace rather than folded text? By name, then by the first byte. */
+/* The first byte after blanks and a UTF-8 BOM of a compressed file (its
+ * decompressed data), or -1 when it cannot be read (corrupt, empty). */
+static int first_byte_inflated(const char *path)
+{
+	struct sbuf err = SBUF_INIT;
+	struct source *src;
+	int c = -1;
+	if (!source_open(&src, path, 1, &err)) {
+		unsigned char buf[4096];
+		size_t n, off = 0;
+		while (c < 0 && !source_read(src, buf, sizeof buf, &n, &err) && n) {
+			for (size_t i = 0; i < n && c < 0; i++, off++) {
+				bool bom = off < 3 && buf[i] == "\xef\xbb\xbf"[off];
+				if (!bom && buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r')
+					c = buf[i];
+			}
+		}
+		source_close(src);
+	}
+	sbuf_release(&err);
+	return c;
+}
+
+/* A Kineto trace rather than folded text? By name (.json, .json.gz,
+ * .json.zst), then by the first byte after blanks ('{' or '['), of the
+ * decompressed data for a gzip or zstd file (one that cannot be inflated
+ * goes to the trace reader, which names the fault). */
 static bool looks_like_trace(const char *path, FILE *fp)
 {
-	if (ends_with(path, ".json") || ends_with(path, ".json.gz") || ends_with(path, ".json.zst") ||
-	    ends_with(path, ".gz") || ends_with(path, ".zst"))
+	if (ends_with(path, ".json") || ends_with(path, ".json.gz") || ends_with(path, ".json.zst"))
 		return true;
 	if (fp == stdin)
 		return false;
 	unsigned char m[4] = {0};
 	size_t got = fread(m, 1, sizeof m, fp);
-	bool trace = source_magic(m, got) != SOURCE_PLAIN; /* gzip, zstd (pzstd too), as the reader decides */
 	rewind(fp);
-	if (!trace) {
-		int c;
-		while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-			;
-		trace = c == '{' || c == '['; /* JSON */
-		rewind(fp);
+	if (source_magic(m, got) != SOURCE_PLAIN) { /* gzip, zstd (pzstd too), as the reader decides */
+		int c = first_byte_inflated(path);
+		return c < 0 || c == '{' || c == '[';
 	}
-	return trace;
+	int c;
+	while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+		;
+	rewind(fp);
+	return c == '{' || c == '['; /* JSON */
+}
+
+/* A FILE over a decompressing source, for folded_read. */
+struct inflated {
+	struct source *src;
+	int rc;           /* the source's error (GF_OK while none) */
+	struct sbuf err;  /* and its message */
+};
+
+static ssize_t inflated_read(void *cookie, char *buf, size_t n)
+{
+	struct inflated *z = cookie;
+	size_t got = 0;
+	if (z->rc)
+		return -1;
+	z->rc = source_read(z->src, buf, n, &got, &z->err);
+	if (z->rc) {
+		errno = EIO;
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+/* Opens path for folded_read: fp itself when plain, else a FILE over its
+ * decompressed bytes (z->src set; fp is closed). */
+static FILE *open_folded(const char *path, FILE *fp, struct inflated *z)
+{
+	memset(z, 0, sizeof *z);
+	sbuf_init(&z->err, 0);
+	if (fp == stdin)
+		return fp;
+	unsigned char m[4] = {0};
+	size_t got = fread(m, 1, sizeof m, fp);
+	rewind(fp);
+	if (source_magic(m, got) == SOURCE_PLAIN)
+		return fp;
+	cli_close_in(fp);
+	if (source_open(&z->src, path, 0, &z->err))
+		cli_die(GF_EXIT_INPUT, "%s", z->err.buf);
+	cookie_io_functions_t io = { .read = inflated_read };
+	FILE *zf = fopencookie(z, "r", io);
+	if (!zf)
+		cli_die(GF_EXIT_INTERNAL, "'%s': %s", cli_in_name(path), strerror(errno));
+	return zf;
 }
 
 static const char *base_name(const char *p)
@@ -221,14 +298,20 @@ static void load_side(struct ftree *t, const char *path, bool strict, struct fol
 	}
 	if (fc->used)
 		cli_warn("'%s' is folded already: the fold options do not apply to it", cli_in_name(path));
+	struct inflated z;
+	fp = open_folded(path, fp, &z);
 	struct folded_opts fo = { .strict = strict, .reverse = false };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
 	int rc = folded_read(t, fp, cli_in_name(path), &fo, &st, &err);
+	if (z.rc) /* the decompressor's fault, with its own message */
+		cli_die(gf_err_exit(z.rc), "%s", z.err.buf);
 	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_in(fp);
+	source_close(z.src);
+	sbuf_release(&z.err);
 	if (st.invalid)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
 			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
