@@ -366,6 +366,7 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 	case 's':
 		if (fold_parse_levels(arg, &fc->o.levels, &err))
 			cli_usage_error("%s", err.buf);
+		sbuf_release(&err);
 		break;
 	case OPT_MAXDEPTH: fc->o.max_depth = (unsigned)cli_int("--max-depth", arg, 1, 100000); break;
 	case OPT_PERSTEP: fc->o.per_step = true; break;
