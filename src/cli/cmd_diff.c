@@ -154,51 +154,87 @@ struct diff_cli {
  * a decompressing source, load_side); swap it for the one input layer
  * (input/) when it lands. */
 
-/* The first byte after blanks and a UTF-8 BOM of a compressed file (its
- * decompressed data), or -1 when it cannot be read (corrupt, empty). */
-static int first_byte_inflated(const char *path)
+/* Trace-or-folded by the first bytes, fed in chunks: a UTF-8 BOM and blanks
+ * are skipped; '{' is a JSON trace, and so is '[' followed (after blanks)
+ * by '{' or ']' (a folded stack may start "[unknown];..."). */
+struct sniff {
+	int state;     /* 0 start, 1 after '[', 2 decided */
+	bool trace;
+	uint64_t off;  /* bytes seen */
+	uint64_t bom;  /* bytes of a leading BOM seen */
+};
+
+static bool is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* @return true once decided (s->trace). */
+static bool sniff_feed(struct sniff *s, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n && s->state != 2; i++, s->off++) {
+		if (s->off == s->bom && s->bom < 3 && b[i] == (unsigned char)"\xef\xbb\xbf"[s->bom]) {
+			s->bom++; /* a UTF-8 BOM at the very start */
+			continue;
+		}
+		if (is_blank(b[i]))
+			continue;
+		if (s->state == 0 && b[i] == '[') {
+			s->state = 1;
+			continue;
+		}
+		s->trace = s->state == 0 ? b[i] == '{' : b[i] == '{' || b[i] == ']';
+		s->state = 2;
+	}
+	return s->state == 2;
+}
+
+/* At the end of the data: "[" and blanks is a (broken) trace. */
+static bool sniff_end(struct sniff *s, bool empty_is_trace)
+{
+	return s->state == 2 ? s->trace : s->state == 1 || empty_is_trace;
+}
+
+/* Sniffs the decompressed data of a compressed file; one that cannot be
+ * inflated, or holds only blanks, counts as a trace (the trace reader then
+ * names the fault). */
+static bool inflated_is_trace(const char *path)
 {
 	struct sbuf err = SBUF_INIT;
 	struct source *src;
-	int c = -1;
+	struct sniff sn = { 0, false, 0, 0 };
+	bool done = false, bad = true;
 	if (!source_open(&src, path, 1, &err)) {
 		unsigned char buf[4096];
-		size_t n, off = 0;
-		while (c < 0 && !source_read(src, buf, sizeof buf, &n, &err) && n) {
-			for (size_t i = 0; i < n && c < 0; i++, off++) {
-				bool bom = off < 3 && buf[i] == "\xef\xbb\xbf"[off];
-				if (!bom && buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r')
-					c = buf[i];
-			}
-		}
+		size_t n;
+		while (!done && !(bad = source_read(src, buf, sizeof buf, &n, &err) != GF_OK) && n)
+			done = sniff_feed(&sn, buf, n);
 		source_close(src);
 	}
 	sbuf_release(&err);
-	return c;
+	return done ? sn.trace : bad || sniff_end(&sn, true);
 }
 
 /* A Kineto trace rather than folded text? By name (.json, .json.gz,
- * .json.zst), then by the first byte after blanks ('{' or '['), of the
- * decompressed data for a gzip or zstd file (one that cannot be inflated
- * goes to the trace reader, which names the fault). */
+ * .json.zst), then by the first bytes (struct sniff), of the decompressed
+ * data for a gzip or zstd file. */
 static bool looks_like_trace(const char *path, FILE *fp)
 {
 	if (ends_with(path, ".json") || ends_with(path, ".json.gz") || ends_with(path, ".json.zst"))
 		return true;
 	if (fp == stdin)
 		return false;
-	unsigned char m[4] = {0};
+	unsigned char m[4096];
 	size_t got = fread(m, 1, sizeof m, fp);
-	rewind(fp);
 	if (source_magic(m, got) != SOURCE_PLAIN) { /* gzip, zstd (pzstd too), as the reader decides */
-		int c = first_byte_inflated(path);
-		return c < 0 || c == '{' || c == '[';
+		rewind(fp);
+		return inflated_is_trace(path);
 	}
-	int c;
-	while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-		;
+	struct sniff sn = { 0, false, 0, 0 };
+	while (!sniff_feed(&sn, m, got) && got == sizeof m)
+		got = fread(m, 1, sizeof m, fp);
 	rewind(fp);
-	return c == '{' || c == '['; /* JSON */
+	return sniff_end(&sn, false);
 }
 
 /* A FILE over a decompressing source, for folded_read. */
