@@ -4,7 +4,8 @@
  * USAGE: gpuflame diff [options] BEFORE AFTER
  *
  * Inputs are folded files ("a;b;c 12"), ours with a "# gpuflame:" header or
- * plain ones (py-spy, flamegraph.pl). Example:
+ * plain ones (py-spy, flamegraph.pl), plain, gzip or zstd, or Kineto traces
+ * (folded on the fly through trace/analysis/fold.h). Example:
  *   gpuflame diff before.folded after.folded > diff.folded     # stack before after
  *   gpuflame diff before.folded after.folded | flamegraph.pl > diff.svg
  *   gpuflame diff --svg -o diff.svg before.folded after.folded
@@ -14,6 +15,12 @@
  * frame's weight grew and blue where it shrank (see docs/diff.md).
  * Exit: 0 ok, 1 bad input, 2 bad usage or unlike profiles refused, 3 output
  * not written.
+ *
+ * Layout (git builtin style): options (parse_args), calls (compare: the
+ * library's diff_run; write_output: stacks/render/diff_out.h), exit. Input
+ * handling is one block (looks_like_trace, open_folded, load_side) and the
+ * step-range conversion one function (steps_range), so both can be swapped
+ * for the input layer and the model's step selection.
  */
 #include "cli/cli.h"
 
@@ -24,15 +31,11 @@
 #include "base/ofile.h"
 #include "stacks/folded.h"
 #include "input/source.h"
-#include "base/escape.h"
 #include "stacks/folded_out.h"
-#include "stacks/ops/merge.h"
-
-#include "stacks/render/svg.h"
+#include "stacks/render/diff_out.h"
 
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -127,28 +130,7 @@ static bool ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* A Kineto trace rather than folded text? By name, then by the first byte. */
-static bool looks_like_trace(const char *path, FILE *fp)
-{
-	if (ends_with(path, ".json") || ends_with(path, ".json.gz") || ends_with(path, ".json.zst") ||
-	    ends_with(path, ".gz") || ends_with(path, ".zst"))
-		return true;
-	if (fp == stdin)
-		return false;
-	unsigned char m[4] = {0};
-	size_t got = fread(m, 1, sizeof m, fp);
-	bool trace = source_magic(m, got) != SOURCE_PLAIN; /* gzip, zstd (pzstd too), as the reader decides */
-	rewind(fp);
-	if (!trace) {
-		int c;
-		while ((c = getc(fp)) == ' ' || c == '\t' || c == '\n' || c == '\r')
-			;
-		trace = c == '{' || c == '['; /* JSON */
-		rewind(fp);
-	}
-	return trace;
-}
-
+/* The fold options (for BEFORE/AFTER given as traces). */
 struct fold_cli {
 	struct fold_opts o;
 	bool used;              /* a fold option was given */
@@ -157,6 +139,147 @@ struct fold_cli {
 	const char *threads;    /* -j/--threads (reading only: not a fold option) */
 	struct kfamily *kf;
 };
+
+/* Everything the command line says. */
+struct diff_cli {
+	struct diff_opts o;
+	const char *out, *title;
+	bool svg, negate, force, strict;
+	long long top;
+	struct fold_cli fc;
+};
+
+/* ---- Inputs: opening BEFORE/AFTER and deciding trace vs folded. ----
+ * Only this block opens or sniffs an input (looks_like_trace, the FILE over
+ * a decompressing source, load_side); swap it for the one input layer
+ * (input/) when it lands. */
+
+/* Trace-or-folded by the first bytes, fed in chunks: a UTF-8 BOM and blanks
+ * are skipped; '{' is a JSON trace, and so is '[' followed (after blanks)
+ * by '{' or ']' (a folded stack may start "[unknown];..."). */
+struct sniff {
+	int state;     /* 0 start, 1 after '[', 2 decided */
+	bool trace;
+	uint64_t off;  /* bytes seen */
+	uint64_t bom;  /* bytes of a leading BOM seen */
+};
+
+static bool is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* @return true once decided (s->trace). */
+static bool sniff_feed(struct sniff *s, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n && s->state != 2; i++, s->off++) {
+		if (s->off == s->bom && s->bom < 3 && b[i] == (unsigned char)"\xef\xbb\xbf"[s->bom]) {
+			s->bom++; /* a UTF-8 BOM at the very start */
+			continue;
+		}
+		if (is_blank(b[i]))
+			continue;
+		if (s->state == 0 && b[i] == '[') {
+			s->state = 1;
+			continue;
+		}
+		s->trace = s->state == 0 ? b[i] == '{' : b[i] == '{' || b[i] == ']';
+		s->state = 2;
+	}
+	return s->state == 2;
+}
+
+/* At the end of the data: "[" and blanks is a (broken) trace. */
+static bool sniff_end(struct sniff *s, bool empty_is_trace)
+{
+	return s->state == 2 ? s->trace : s->state == 1 || empty_is_trace;
+}
+
+/* Sniffs the decompressed data of a compressed file; one that cannot be
+ * inflated, or holds only blanks, counts as a trace (the trace reader then
+ * names the fault). */
+static bool inflated_is_trace(const char *path)
+{
+	struct sbuf err = SBUF_INIT;
+	struct source *src;
+	struct sniff sn = { 0, false, 0, 0 };
+	bool done = false, bad = true;
+	if (!source_open(&src, path, 1, &err)) {
+		unsigned char buf[4096];
+		size_t n;
+		while (!done && !(bad = source_read(src, buf, sizeof buf, &n, &err) != GF_OK) && n)
+			done = sniff_feed(&sn, buf, n);
+		source_close(src);
+	}
+	sbuf_release(&err);
+	return done ? sn.trace : bad || sniff_end(&sn, true);
+}
+
+/* A Kineto trace rather than folded text? By name (.json, .json.gz,
+ * .json.zst), then by the first bytes (struct sniff), of the decompressed
+ * data for a gzip or zstd file. */
+static bool looks_like_trace(const char *path, FILE *fp)
+{
+	if (ends_with(path, ".json") || ends_with(path, ".json.gz") || ends_with(path, ".json.zst"))
+		return true;
+	if (fp == stdin)
+		return false;
+	unsigned char m[4096];
+	size_t got = fread(m, 1, sizeof m, fp);
+	if (source_magic(m, got) != SOURCE_PLAIN) { /* gzip, zstd (pzstd too), as the reader decides */
+		rewind(fp);
+		return inflated_is_trace(path);
+	}
+	struct sniff sn = { 0, false, 0, 0 };
+	while (!sniff_feed(&sn, m, got) && got == sizeof m)
+		got = fread(m, 1, sizeof m, fp);
+	rewind(fp);
+	return sniff_end(&sn, false);
+}
+
+/* A FILE over a decompressing source, for folded_read. */
+struct inflated {
+	struct source *src;
+	int rc;           /* the source's error (GF_OK while none) */
+	struct sbuf err;  /* and its message */
+};
+
+static ssize_t inflated_read(void *cookie, char *buf, size_t n)
+{
+	struct inflated *z = cookie;
+	size_t got = 0;
+	if (z->rc)
+		return -1;
+	z->rc = source_read(z->src, buf, n, &got, &z->err);
+	if (z->rc) {
+		errno = EIO;
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+/* Opens path for folded_read: fp itself when plain, else a FILE over its
+ * decompressed bytes (z->src set; fp is closed). */
+static FILE *open_folded(const char *path, FILE *fp, struct inflated *z)
+{
+	memset(z, 0, sizeof *z);
+	sbuf_init(&z->err, 0);
+	if (fp == stdin)
+		return fp;
+	unsigned char m[4] = {0};
+	size_t got = fread(m, 1, sizeof m, fp);
+	rewind(fp);
+	if (source_magic(m, got) == SOURCE_PLAIN)
+		return fp;
+	cli_close_in(fp);
+	if (source_open(&z->src, path, 0, &z->err))
+		cli_die(GF_EXIT_INPUT, "%s", z->err.buf);
+	cookie_io_functions_t io = { .read = inflated_read };
+	FILE *zf = fopencookie(z, "r", io);
+	if (!zf)
+		cli_die(GF_EXIT_INTERNAL, "'%s': %s", cli_in_name(path), strerror(errno));
+	return zf;
+}
 
 static const char *base_name(const char *p)
 {
@@ -199,7 +322,8 @@ static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
 	sbuf_release(&err);
 }
 
-static void read_profile(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
+/* Reads one side (a folded file, or a trace folded on the fly) into t. */
+static void load_side(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
 {
 	FILE *fp = cli_open_in(path);
 	if (looks_like_trace(path, fp)) {
@@ -210,14 +334,20 @@ static void read_profile(struct ftree *t, const char *path, bool strict, struct 
 	}
 	if (fc->used)
 		cli_warn("'%s' is folded already: the fold options do not apply to it", cli_in_name(path));
+	struct inflated z;
+	fp = open_folded(path, fp, &z);
 	struct folded_opts fo = { .strict = strict, .reverse = false };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
 	int rc = folded_read(t, fp, cli_in_name(path), &fo, &st, &err);
+	if (z.rc) /* the decompressor's fault, with its own message */
+		cli_die(gf_err_exit(z.rc), "%s", z.err.buf);
 	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_in(fp);
+	source_close(z.src);
+	sbuf_release(&z.err);
 	if (st.invalid)
 		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
 			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
@@ -230,427 +360,215 @@ static void read_profile(struct ftree *t, const char *path, bool strict, struct 
 	sbuf_release(&err);
 }
 
-/* ---- --top ---- */
+/* ---- Options ---- */
 
-static void fmt_rel(struct sbuf *b, int64_t before, int64_t delta)
+/* STEP SELECTION: --steps A..B (steps to fold) into fold's step range.
+ * The only place diff converts a step range; swap it for the model's one
+ * step selection when it lands. */
+static void steps_range(const char *arg, struct fold_opts *fo)
 {
-	if (!before) {
-		sbuf_addstr(b, "new");
+	cli_steps("--steps", arg, &fo->step_lo, &fo->step_hi);
+	if (fo->step_hi == INT64_MAX) /* fold's open end */
+		fo->step_hi = KEV_NONE;
+}
+
+/* --steps N,M (step counts of BEFORE and AFTER) or A..B (steps to fold). */
+static void steps_option(const char *arg, struct diff_cli *d)
+{
+	const char *comma = strchr(arg, ',');
+	if (strstr(arg, "..") && !comma) {
+		steps_range(arg, &d->fc.o);
+		d->fc.used = true;
 		return;
 	}
-	/* percent with 1 decimal, exact rounding: delta * 1000 / before */
-	int64_t q;
-	if (!num_muldiv(delta, 1000, before, &q)) {
-		sbuf_addstr(b, "?");
-		return;
-	}
-	if (q > 0)
-		sbuf_addch(b, '+');
-	num_fmt_fixed(b, q, 1, 1, false);
-	sbuf_addch(b, '%');
+	if (!comma)
+		cli_usage_error("--steps wants N,M (BEFORE's and AFTER's step counts) or A..B "
+				"(steps to fold), got '%s'", arg);
+	char *a = gf_xstrndup(arg, (size_t)(comma - arg));
+	d->o.steps[0] = cli_int("--steps", a, 1, INT64_MAX);
+	d->o.steps[1] = cli_int("--steps", comma + 1, 1, INT64_MAX);
+	free(a);
 }
 
-static void fmt_delta(struct sbuf *b, int64_t d, unsigned scale)
+/* A fold option (for traces): @return false when c is not one. */
+static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 {
-	if (d > 0)
-		sbuf_addch(b, '+');
-	num_fmt(b, d, scale);
-}
-
-static void print_top(FILE *fp, const struct diff_result *r, size_t n, bool self)
-{
-	struct diff_row *rows = gf_xmalloc((n ? n : 1) * sizeof *rows);
-	size_t k = diff_top(r, self, n, rows);
-	const char *per = r->scale == DIFF_SCALE_STEPS ? " per step" : "";
-	const char *unit = fmeta_get(&r->t.meta, "unit");
-	fprintf(fp, "Biggest changes by %s weight%s%s%s%s:\n", self ? "self" : "total", per,
-		unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-	fprintf(fp, "%14s %14s %14s %9s  %-6s %s\n", "before", "after", "delta", "delta%", "class", "frame");
-	struct sbuf b = SBUF_INIT, c1 = SBUF_INIT, c2 = SBUF_INIT, c3 = SBUF_INIT, c4 = SBUF_INIT;
-	static const char *const cls[] = { "same", "grew", "shrank", "noise", "small" };
-	for (size_t i = 0; i < k; i++) {
-		sbuf_reset(&b);
-		sbuf_reset(&c1);
-		sbuf_reset(&c2);
-		sbuf_reset(&c3);
-		sbuf_reset(&c4);
-		num_fmt(&c1, rows[i].before, r->t.scale);
-		num_fmt(&c2, rows[i].after, r->t.scale);
-		fmt_delta(&c3, rows[i].delta, r->t.scale);
-		fmt_rel(&c4, rows[i].before, rows[i].delta);
-		struct sbuf path = SBUF_INIT;
-		ftree_path(&r->t, rows[i].node, &path);
-		esc_term(&b, path.buf, path.len);
-		sbuf_release(&path);
-		uint8_t c = (self ? r->cls_self : r->cls_total)[rows[i].node];
-		fprintf(fp, "%14s %14s %14s %9s  %-6s %s\n", c1.buf, c2.buf, c3.buf, c4.buf,
-			cls[c < 5 ? c : 0], b.buf);
-	}
-	if (!k)
-		fprintf(fp, "(no change)\n");
-	sbuf_release(&b);
-	sbuf_release(&c1);
-	sbuf_release(&c2);
-	sbuf_release(&c3);
-	sbuf_release(&c4);
-	free(rows);
-}
-
-/* ---- SVG ---- */
-
-struct svgctx {
-	const struct diff_result *r;
-	bool negate;
-	int64_t maxd;  /* largest |total delta| over non-root frames */
-	int64_t maxsd; /* largest |self delta| over non-root frames */
-};
-
-static int64_t col(const struct svgctx *c, uint32_t node, int which, bool self)
-{
-	/* which: 0 before, 1 after, in the result (not the swapped view) */
-	const struct ftree *t = &c->r->t;
-	int k = c->negate ? !which : which;
-	return self ? ftree_self(t, node, k) : ftree_total(t, node, k);
-}
-
-static int svg_color(void *ctx, const struct ftree *t, uint32_t node, char rgb[24])
-{
-	const struct svgctx *c = ctx;
-	(void)t;
-	uint8_t cls = c->r->cls_total[node];
-	if (cls == DIFF_NOISE || cls == DIFF_SMALL) {
-		snprintf(rgb, 24, "rgb(220,220,220)");
-		return 1;
-	}
-	int64_t d = col(c, node, 1, false) - col(c, node, 0, false);
-	if (cls == DIFF_SAME || !d) {
-		snprintf(rgb, 24, "rgb(250,250,250)");
-		return 1;
-	}
-	uint64_t ad = d < 0 ? 0 - (uint64_t)d : (uint64_t)d;
-	uint64_t m = c->maxd > 0 ? (uint64_t)c->maxd : 1;
-	if (ad > m)
-		ad = m;
-	/* 210 (pale) .. 0 (saturated), as flamegraph.pl */
-	int v = (int)(210.0 * (double)(m - ad) / (double)m);
-	if (d > 0)
-		snprintf(rgb, 24, "rgb(255,%d,%d)", v, v);
-	else
-		snprintf(rgb, 24, "rgb(%d,%d,255)", v, v);
-	return 1;
-}
-
-/* The outline of a frame whose own (self) weight changed (by its class:
- * significant only, for sampled inputs): dark red = grew, dark blue = shrank,
- * 0.5 px (smallest change) .. 2.5 px (largest |self delta|). */
-static int svg_stroke(void *ctx, const struct ftree *t, uint32_t node, char rgb[24], double *width)
-{
-	const struct svgctx *c = ctx;
-	(void)t;
-	if (node == 0)
-		return 0;
-	int dir = diff_direction(c->r, node, true);
-	int64_t d = col(c, node, 1, true) - col(c, node, 0, true);
-	if (!dir || !d || (d > 0) != (dir > 0))
-		return 0;
-	uint64_t ad = d < 0 ? 0 - (uint64_t)d : (uint64_t)d;
-	uint64_t m = c->maxsd > 0 ? (uint64_t)c->maxsd : 1;
-	if (ad > m)
-		ad = m;
-	*width = 0.5 + 2.0 * (double)ad / (double)m;
-	snprintf(rgb, 24, dir > 0 ? "rgb(160,0,0)" : "rgb(0,0,160)");
-	return 1;
-}
-
-static void add_change(struct sbuf *out, int64_t b, int64_t a, unsigned scale)
-{
-	if (!a && !b) {
-		sbuf_addch(out, '0');
-		return;
-	}
-	num_fmt(out, b, scale);
-	sbuf_addstr(out, " -> ");
-	num_fmt(out, a, scale);
-	sbuf_addstr(out, ", ");
-	fmt_delta(out, a - b, scale);
-	sbuf_addstr(out, " (");
-	fmt_rel(out, b, a - b);
-	sbuf_addch(out, ')');
-}
-
-static void svg_tooltip(void *ctx, const struct ftree *t, uint32_t node, struct sbuf *out)
-{
-	const struct svgctx *c = ctx;
-	const struct diff_result *r = c->r;
-	sbuf_add(out, pool_str(t->names, t->name[node]), pool_len(t->names, t->name[node]));
-	sbuf_addstr(out, " (total ");
-	add_change(out, col(c, node, 0, false), col(c, node, 1, false), t->scale);
-	sbuf_addstr(out, "; self ");
-	add_change(out, col(c, node, 0, true), col(c, node, 1, true), t->scale);
-	if (r->scale == DIFF_SCALE_STEPS)
-		sbuf_addstr(out, "; per step");
-	uint8_t cls = r->cls_total[node];
-	if (cls == DIFF_NOISE)
-		sbuf_addf(out, "; within sampling noise, p=%.2g", r->p_total[node]);
-	else if (cls == DIFF_SMALL)
-		sbuf_addstr(out, "; under the noise share");
-	else if (r->sampled && (cls == DIFF_GREW || cls == DIFF_SHRANK))
-		sbuf_addf(out, "; significant, p=%.2g", r->p_total[node]);
-	sbuf_addch(out, ')');
-}
-
-static void render_svg(struct ofile *of, struct diff_result *r, bool negate, const char *title,
-		       const struct diff_opts *o)
-{
-	struct svgctx c = { .r = r, .negate = negate, .maxd = 0, .maxsd = 0 };
-	struct ftree *t = &r->t;
-	for (uint32_t i = 1; i < t->n; i++) {
-		int64_t d = t->total2[i] - t->total[i];
-		if (d < 0)
-			d = -d;
-		if (d > c.maxd)
-			c.maxd = d;
-		d = ftree_self(t, i, 1) - ftree_self(t, i, 0);
-		if (d < 0)
-			d = -d;
-		if (d > c.maxsd)
-			c.maxsd = d;
-	}
-	if (negate) { /* widths = before: swap the columns for the renderer */
-		int64_t *x = t->total;
-		t->total = t->total2;
-		t->total2 = x;
-	}
-	struct sbuf l1 = SBUF_INIT, l2 = SBUF_INIT, l3 = SBUF_INIT, l4 = SBUF_INIT;
-	const char *per = r->scale == DIFF_SCALE_STEPS ? " per step" : "";
-	sbuf_addf(&l1, "Widths: %s%s. Fill: change of each frame's total (itself + callees), "
-		  "red = grew, blue = shrank, deeper = larger (max ", negate ? "BEFORE" : "AFTER", per);
-	fmt_delta(&l1, c.maxd, t->scale);
-	sbuf_addstr(&l1, "); white = unchanged.");
-	sbuf_addstr(&l4, "Outline: change of the frame's own (self) weight, dark red = grew, "
-		    "dark blue = shrank, thicker = larger (0.5 to 2.5 px, max ");
-	fmt_delta(&l4, c.maxsd, t->scale);
-	sbuf_addstr(&l4, r->sampled ? "); significant changes only. Both changes: in each tooltip."
-				    : "); none = unchanged. Both changes: in each tooltip.");
-	sbuf_addstr(&l2, "Total");
-	sbuf_addstr(&l2, per);
-	sbuf_addstr(&l2, ": ");
-	add_change(&l2, negate ? t->total2[0] : t->total[0], negate ? t->total[0] : t->total2[0], t->scale);
-	sbuf_addf(&l2, ". Frames only in %s (not drawn, see %s): %u.", negate ? "AFTER" : "BEFORE",
-		  negate ? "the default view" : "--negate", negate ? r->only_after : r->only_before);
-	if (r->sampled)
-		sbuf_addf(&l3, "Sampled counts: grey = change within noise (two-proportion test, alpha %g: %u "
-			  "frames) or under %g%% share (%u frames).", o->alpha, r->n_noise,
-			  o->min_share * 100, r->n_small);
-	const char *legend[5] = { l1.buf, l4.buf, l2.buf, r->sampled ? l3.buf : NULL, NULL };
-	struct svg_opts so;
-	svg_opts_init(&so);
-	so.title = title ? title : negate ? "Differential flame graph (before's shape)"
-					  : "Differential flame graph";
-	so.color = svg_color;
-	so.tooltip = svg_tooltip;
-	so.stroke = svg_stroke;
-	so.ctx = &c;
-	so.legend = legend;
-	const char *u = fmeta_get(&t->meta, "unit");
-	if (u)
-		so.countname = u;
-	struct sbuf err = SBUF_INIT;
-	ftree_sort(t);
-	int rc = svg_render(t, &so, of->fp, NULL, &err);
-	if (negate) {
-		int64_t *x = t->total;
-		t->total = t->total2;
-		t->total2 = x;
-	}
-	sbuf_release(&l1);
-	sbuf_release(&l2);
-	sbuf_release(&l3);
-	sbuf_release(&l4);
-	if (rc) {
-		if (rc == GF_EOUTPUT)
-			ofile_write_error(of, errno, &err);
-		ofile_abort(of); /* no partial output */
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	}
-	sbuf_release(&err);
-}
-
-/* 3-column text, sorted by stack bytes; --negate swaps the columns. */
-static int write_text(FILE *fp, struct diff_result *r, bool negate)
-{
-	struct ftree *t = &r->t;
-	if (negate) {
-		int64_t *x = t->total;
-		t->total = t->total2;
-		t->total2 = x;
-	}
-	int rc = merge_write_sorted(fp, t);
-	if (negate) {
-		int64_t *x = t->total;
-		t->total = t->total2;
-		t->total2 = x;
-	}
-	return rc;
-}
-
-int cmd_diff(int argc, char **argv)
-{
-	struct diff_opts o;
-	diff_opts_init(&o);
-	const char *out = NULL, *title = NULL;
-	bool svg = false, negate = false, force = false, strict = false;
-	long long top = 0;
-	static const char *const scales[] = { "auto", "steps", "total", "none", NULL };
-	static const char *const rounds[] = { "largest", "even", "floor", NULL };
 	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
 	static const char *const units[] = { "ns", "us", "ms", NULL };
 	static const char *const knames[] = { "family", "full", NULL };
-	struct fold_cli fc;
-	memset(&fc, 0, sizeof fc);
-	fold_opts_init(&fc.o);
-	struct sbuf diffs = SBUF_INIT, err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT;
+	switch (c) {
+	case 'w': fc->o.weight = cli_choice("--weight", arg, weights); break;
+	case 's':
+		if (fold_parse_levels(arg, &fc->o.levels, &err))
+			cli_usage_error("%s", err.buf);
+		sbuf_release(&err);
+		break;
+	case OPT_MAXDEPTH: fc->o.max_depth = (unsigned)cli_int("--max-depth", arg, 1, 100000); break;
+	case OPT_PERSTEP: fc->o.per_step = true; break;
+	case OPT_KNAMES: fc->o.kernel_full = cli_choice("--kernel-names", arg, knames) == 1; break;
+	case OPT_FAMILIES: fc->families = arg; break;
+	case OPT_MARKER:
+		if (!*arg)
+			cli_usage_error("--step-marker needs a non-empty name");
+		fc->marker = arg;
+		break;
+	case OPT_SKIP: fc->o.skip = (unsigned)cli_int("--skip", arg, 0, 1000000000); break;
+	case OPT_UNIT: fc->o.unit = cli_choice("--unit", arg, units); break;
+	case OPT_LABEL: {
+		const char *eq = strchr(arg, '=');
+		if (!eq || eq == arg)
+			cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", arg);
+		if (fc->o.nlabels == FOLD_MAX_LABELS)
+			cli_usage_error("at most %d --label options", FOLD_MAX_LABELS);
+		fc->o.labels[fc->o.nlabels++] = arg;
+		break;
+	}
+	default: return false;
+	}
+	fc->used = true;
+	return true;
+}
+
+/* A diff option: @return false when c is not one. */
+static bool diff_option(int c, const char *arg, struct diff_cli *d)
+{
+	static const char *const scales[] = { "auto", "steps", "total", "none", NULL };
+	static const char *const rounds[] = { "largest", "even", "floor", NULL };
+	switch (c) {
+	case 'o': d->out = arg; break;
+	case 'j': cli_threads(arg); d->fc.threads = arg; break;
+	case OPT_SVG: d->svg = true; break;
+	case OPT_NEGATE: d->negate = true; break;
+	case OPT_TOP: d->top = cli_int("--top", arg, 1, 1000000); break;
+	case OPT_TITLE: d->title = arg; break;
+	case OPT_SCALE: d->o.scale = (enum diff_scale)cli_choice("--scale", arg, scales); break;
+	case OPT_STEPS: steps_option(arg, d); break;
+	case OPT_DECIMALS: d->o.decimals = (unsigned)cli_int("--decimals", arg, 0, 9); break;
+	case OPT_ROUND: d->o.round = (enum norm_round)cli_choice("--round", arg, rounds); break;
+	case OPT_NONORM: d->o.normalise_names = false; break;
+	case OPT_FORCE: d->force = true; break;
+	case OPT_SAMPLED: d->o.sampled = 1; break;
+	case OPT_NOSAMPLED: d->o.sampled = 0; break;
+	case OPT_ALPHA:
+		d->o.alpha = cli_double("--alpha", arg);
+		if (!(d->o.alpha > 0 && d->o.alpha < 1))
+			cli_usage_error("--alpha must be between 0 and 1, got '%s'", arg);
+		break;
+	case OPT_MINSHARE:
+		d->o.min_share = cli_double("--min-share", arg);
+		if (!(d->o.min_share >= 0 && d->o.min_share < 1))
+			cli_usage_error("--min-share must be in [0, 1), got '%s'", arg);
+		break;
+	case OPT_STRICT: d->strict = true; break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Parses the command line into d. @return false after --help. */
+static bool parse_args(int argc, char **argv, struct diff_cli *d)
+{
+	memset(d, 0, sizeof *d);
+	diff_opts_init(&d->o);
+	fold_opts_init(&d->fc.o);
 	int c;
 	while ((c = getopt_long(argc, argv, "o:w:s:j:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out = optarg; break;
-		case 'j': cli_threads(optarg); fc.threads = optarg; break;
-		case OPT_SVG: svg = true; break;
-		case OPT_NEGATE: negate = true; break;
-		case OPT_TOP: top = cli_int("--top", optarg, 1, 1000000); break;
-		case OPT_TITLE: title = optarg; break;
-		case OPT_SCALE: o.scale = (enum diff_scale)cli_choice("--scale", optarg, scales); break;
-		case OPT_STEPS: {
-			const char *comma = strchr(optarg, ',');
-			const char *dd = strstr(optarg, "..");
-			if (dd && !comma) {
-				cli_steps("--steps", optarg, &fc.o.step_lo, &fc.o.step_hi);
-				if (fc.o.step_hi == INT64_MAX) /* fold's open end */
-					fc.o.step_hi = KEV_NONE;
-				fc.used = true;
-				break;
-			}
-			if (!comma)
-				cli_usage_error("--steps wants N,M (BEFORE's and AFTER's step counts) or A..B "
-						"(steps to fold), got '%s'", optarg);
-			char *a = gf_xstrndup(optarg, (size_t)(comma - optarg));
-			o.steps[0] = cli_int("--steps", a, 1, INT64_MAX);
-			o.steps[1] = cli_int("--steps", comma + 1, 1, INT64_MAX);
-			free(a);
-			break;
+		if (c == 'h') {
+			usage(stdout);
+			return false;
 		}
-		case OPT_DECIMALS: o.decimals = (unsigned)cli_int("--decimals", optarg, 0, 9); break;
-		case OPT_ROUND: o.round = (enum norm_round)cli_choice("--round", optarg, rounds); break;
-		case OPT_NONORM: o.normalise_names = false; break;
-		case OPT_FORCE: force = true; break;
-		case OPT_SAMPLED: o.sampled = 1; break;
-		case OPT_NOSAMPLED: o.sampled = 0; break;
-		case OPT_ALPHA:
-			o.alpha = cli_double("--alpha", optarg);
-			if (!(o.alpha > 0 && o.alpha < 1))
-				cli_usage_error("--alpha must be between 0 and 1, got '%s'", optarg);
-			break;
-		case OPT_MINSHARE:
-			o.min_share = cli_double("--min-share", optarg);
-			if (!(o.min_share >= 0 && o.min_share < 1))
-				cli_usage_error("--min-share must be in [0, 1), got '%s'", optarg);
-			break;
-		case OPT_STRICT: strict = true; break;
-		case 'w': fc.o.weight = cli_choice("--weight", optarg, weights); fc.used = true; break;
-		case 's':
-			if (fold_parse_levels(optarg, &fc.o.levels, &err))
-				cli_usage_error("%s", err.buf);
-			fc.used = true;
-			break;
-		case OPT_MAXDEPTH: fc.o.max_depth = (unsigned)cli_int("--max-depth", optarg, 1, 100000); fc.used = true; break;
-		case OPT_PERSTEP: fc.o.per_step = true; fc.used = true; break;
-		case OPT_KNAMES: fc.o.kernel_full = cli_choice("--kernel-names", optarg, knames) == 1; fc.used = true; break;
-		case OPT_FAMILIES: fc.families = optarg; fc.used = true; break;
-		case OPT_MARKER:
-			if (!*optarg)
-				cli_usage_error("--step-marker needs a non-empty name");
-			fc.marker = optarg;
-			fc.used = true;
-			break;
-		case OPT_SKIP: fc.o.skip = (unsigned)cli_int("--skip", optarg, 0, 1000000000); fc.used = true; break;
-		case OPT_UNIT: fc.o.unit = cli_choice("--unit", optarg, units); fc.used = true; break;
-		case OPT_LABEL: {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg)
-				cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", optarg);
-			if (fc.o.nlabels == FOLD_MAX_LABELS)
-				cli_usage_error("at most %d --label options", FOLD_MAX_LABELS);
-			fc.o.labels[fc.o.nlabels++] = optarg;
-			fc.used = true;
-			break;
-		}
-		case 'h': usage(stdout); return GF_EXIT_OK;
-		default: cli_usage_error("unknown option");
-		}
+		if (!diff_option(c, optarg, d) && !fold_option(c, optarg, &d->fc))
+			cli_usage_error("unknown option");
 	}
 	if (argc - optind != 2)
 		cli_usage_error("expected two inputs, BEFORE and AFTER (got %d)", argc - optind);
-	const char *bpath = argv[optind], *apath = argv[optind + 1];
-	if (!strcmp(bpath, "-") && !strcmp(apath, "-"))
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		cli_usage_error("only one input can be stdin ('-')");
-	if (out && ends_with(out, ".svg"))
-		svg = true;
+	if (d->out && ends_with(d->out, ".svg"))
+		d->svg = true;
+	return true;
+}
+
+/* ---- Calls ---- */
+
+/* Reads both sides, checks they are alike and builds the result. */
+static void compare(struct diff_result *r, struct diff_cli *d, const char *bpath, const char *apath)
+{
 	struct ftree before, after;
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
-	read_profile(&before, bpath, strict, &fc);
-	read_profile(&after, apath, strict, &fc);
-	if (fc.kf && kfamily_truncated(fc.kf))
+	load_side(&before, bpath, d->strict, &d->fc);
+	load_side(&after, apath, d->strict, &d->fc);
+	struct kfamily *kf = d->fc.kf;
+	if (kf && kfamily_truncated(kf))
 		cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
-			 "first %d bytes", fc.families, (unsigned long long)kfamily_truncated(fc.kf), KFAMILY_MATCH_MAX,
+			 "first %d bytes", d->fc.families, (unsigned long long)kfamily_truncated(kf), KFAMILY_MATCH_MAX,
 			 KFAMILY_MATCH_MAX);
-	kfamily_free(fc.kf);
-
+	kfamily_free(kf);
+	d->fc.kf = NULL;
+	struct sbuf diffs = SBUF_INIT, err = SBUF_INIT;
 	if (diff_check_meta(&before.meta, &after.meta, &diffs)) {
-		if (!force)
+		if (!d->force)
 			cli_die(GF_EXIT_USAGE, "refusing to compare unlike profiles: %s (use --force to compare anyway)",
 				diffs.buf);
 		cli_warn("comparing unlike profiles (--force): %s", diffs.buf);
 	}
-	struct diff_result r;
-	int rc = diff_run(&r, &before, &after, &o, &err);
+	int rc = diff_run(r, &before, &after, &d->o, &err);
 	ftree_release(&before);
 	ftree_release(&after);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	if (r.note[0])
-		cli_warn("%s", r.note);
+	if (r->note[0])
+		cli_warn("%s", r->note);
+	sbuf_release(&diffs);
+	sbuf_release(&err);
+}
 
-	if (top) {
-		print_top(stdout, &r, (size_t)top, false);
-		printf("\n");
-		print_top(stdout, &r, (size_t)top, true);
-		if (r.only_before || r.only_after)
-			printf("\n%u frames only in BEFORE, %u only in AFTER\n", r.only_before, r.only_after);
-		if (fflush(stdout) || ferror(stdout))
-			cli_die(GF_EXIT_OUTPUT, "write failure on standard output: %s", strerror(errno));
-		if (!out) {
-			diff_result_release(&r);
-			sbuf_release(&diffs);
-			sbuf_release(&err);
-			return GF_EXIT_OK;
-		}
-	}
-	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
+/* The stacks (3 columns) or the SVG, to -o or stdout, all or nothing. */
+static void write_output(struct diff_result *r, const struct diff_cli *d)
+{
+	struct sbuf err = SBUF_INIT;
+	folded_out_set_terminal((!d->out || !strcmp(d->out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct ofile of;
-	if (ofile_open(&of, out, &err))
+	if (ofile_open(&of, d->out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (svg) {
-		render_svg(&of, &r, negate, title, &o);
-	} else if (write_text(of.fp, &r, negate)) {
-		ofile_write_error(&of, errno, &err);
-		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	int rc = GF_OK;
+	if (d->svg) {
+		struct diff_out_svg_opts so;
+		diff_out_svg_opts_init(&so);
+		so.negate = d->negate;
+		so.title = d->title;
+		so.alpha = d->o.alpha;
+		so.min_share = d->o.min_share;
+		rc = diff_out_svg(r, &so, of.fp, &err);
+	} else if (diff_out_text(of.fp, r, d->negate)) {
+		rc = GF_EOUTPUT;
+	}
+	if (rc) {
+		if (rc == GF_EOUTPUT)
+			ofile_write_error(&of, errno, &err);
+		ofile_abort(&of); /* no partial output */
+		cli_die(gf_err_exit(rc), "%s", err.buf);
 	}
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	diff_result_release(&r);
-	sbuf_release(&diffs);
 	sbuf_release(&err);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_cli d;
+	if (!parse_args(argc, argv, &d))
+		return GF_EXIT_OK;
+	struct diff_result r;
+	compare(&r, &d, argv[optind], argv[optind + 1]);
+	if (d.top) {
+		if (diff_out_top(stdout, &r, (size_t)d.top) || fflush(stdout) || ferror(stdout))
+			cli_die(GF_EXIT_OUTPUT, "write failure on standard output: %s", strerror(errno));
+	}
+	if (!d.top || d.out) /* with --top, the stacks/SVG only to -o */
+		write_output(&r, &d);
+	diff_result_release(&r);
 	return GF_EXIT_OK;
 }

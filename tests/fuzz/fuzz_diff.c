@@ -7,13 +7,18 @@
  *   - with --scale none, column totals equal the inputs' totals exactly;
  *   - with per-step largest-remainder rounding, the normalised total equals
  *     round_half_even(total / steps) at the raised scale;
- *   - every node's total is its self weight plus its children's totals.
+ *   - every node's total is its self weight plus its children's totals;
+ *   - the differential writers run (stacks/render/diff_out.h: the --top
+ *     tables on every result, the SVG when a data bit says so, in the view
+ *     another bit picks); each frame's fill is rgb() of
+ *     three values in 0..255 with 250/220 greys or one channel at 255.
  * Seeds: tests/fuzz/corpus/diff/.
  */
 #include "stacks/ops/diff.h"
 #include "stacks/ops/merge.h"
 #include "base/num.h"
 #include "stacks/folded.h"
+#include "stacks/render/diff_out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,37 @@ static void load(struct ftree *t, const char *p, size_t n)
 		ftree_release(t);
 		ftree_init(t, names, 0);
 	}
+	sbuf_release(&err);
+}
+
+static void check_fills(const struct diff_result *r)
+{
+	int64_t md, msd;
+	diff_out_maxima(r, &md, &msd);
+	for (uint32_t i = 0; i < r->t.n; i++) {
+		char rgb[24];
+		int x, y, z;
+		diff_out_fill(r, i & 1, md, i, rgb);
+		if (sscanf(rgb, "rgb(%d,%d,%d)", &x, &y, &z) != 3 || x < 0 || y < 0 || z < 0 ||
+		    x > 255 || y > 255 || z > 255 || !(x == 255 || z == 255 || (x == y && y == z)))
+			abort();
+		double w = 0;
+		if (diff_out_stroke(r, false, msd, i, rgb, &w) && !(w >= 0.5 && w <= 2.5))
+			abort();
+	}
+}
+
+/* One SVG a run, for inputs with bit 3 of their last-but-one byte set (the
+ * SVG is the slow part): the view chosen by bit 3 of the last byte. */
+static void render(struct diff_result *r, bool negate)
+{
+	check_fills(r);
+	struct diff_out_svg_opts so;
+	diff_out_svg_opts_init(&so);
+	so.negate = negate;
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	diff_out_svg_buf(r, &so, &out, &err);
+	sbuf_release(&out);
 	sbuf_release(&err);
 }
 
@@ -89,8 +125,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FILE *fp = fopen("/dev/null", "w");
 			if (fp) {
 				merge_write_sorted(fp, &r.t);
+				diff_out_top(fp, &r, 4);
 				fclose(fp);
 			}
+			if (!pass && (data[size - 2] & 8))
+				render(&r, data[size - 1] & 8);
 			diff_result_release(&r);
 		}
 		sbuf_release(&err);

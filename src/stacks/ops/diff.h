@@ -32,7 +32,7 @@
  * normalisation. Non-sampled inputs (exact durations) are classed only by the
  * sign of the delta.
  *
- * Layer: analyze. Never prints.
+ * Layer: stacks/ops (its writers: stacks/render/diff_out.h). Never prints.
  */
 #ifndef GF_DIFF_H
 #define GF_DIFF_H

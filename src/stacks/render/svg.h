@@ -67,7 +67,7 @@ struct svg_opts {
 	unsigned factor_scale;
 
 	/*
-	 * Hooks for other writers (gpuflame diff --svg). All optional.
+	 * Hooks for other writers (stacks/render/diff_out.c, gpuflame diff --svg). All optional.
 	 *
 	 * color: called for every drawn frame (the root "all" included, node 0,
 	 * but not for "[N frames < minwidth]" aggregates). Return 1 after

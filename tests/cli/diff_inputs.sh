@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# diff_inputs.sh — how gpuflame diff takes its inputs: gzip and zstd folded
+# files read as plain ones (decided by the decompressed bytes, not by the
+# name: a trace named x.gz is still folded on the fly), with the same output
+# as the plain files; a truncated compressed folded file is exit 1 naming its
+# byte; a folded file starting "[unknown];" is folded text, and a trace with
+# a UTF-8 BOM or a top-level array is a trace, whatever their names.
+. "$(dirname "$0")/lib.sh"
+command -v gzip >/dev/null && command -v zstd >/dev/null || { skip "diff-inputs" "gzip or zstd absent"; exit 0; }
+cat > "$T/b.folded" <<'X'
+# gpuflame: weight=wall; unit=us; steps=5;
+main;step;sync 50
+main;step;work 100.5
+main;old 3
+X
+cat > "$T/a.folded" <<'X'
+# gpuflame: weight=wall; unit=us; steps=3;
+main;step;work 60
+main;new 1
+X
+gzip -c "$T/b.folded" > "$T/b.folded.gz"
+zstd -q -c "$T/a.folded" > "$T/a.folded.zst"
+gzip -c "$T/a.folded" > "$T/a.gz"           # no .folded in the name
+# the values, per step: 50/5, 100.5/5, 3/5 before; 60/3, 1/3 after
+printf 'main;new 0 0.3333\nmain;old 0.6 0\nmain;step;sync 10 0\nmain;step;work 20.1 20\n' > "$T/want"
+for pair in "b.folded.gz a.folded.zst" "b.folded a.folded.zst" "b.folded.gz a.gz"; do
+  set -- $pair
+  gf diff "$T/$1" "$T/$2"; expect_rc "diff-inputs-$1-$2-rc" 0
+  grep -v '^#' "$T/out" > "$T/got"
+  expect_same "diff-inputs-$1-$2-values" "$T/got" "$T/want"
+  expect_grep "diff-inputs-$1-$2-header" "^# gpuflame: weight=wall; unit=us; steps=1; .*steps.before=5; steps.after=3;" "$T/out"
+done
+# the same bytes as from the plain files, for every output
+gf diff --svg "$T/b.folded" "$T/a.folded"; cp "$T/out" "$T/plain.svg"
+gf diff --svg "$T/b.folded.gz" "$T/a.folded.zst"; expect_same "diff-inputs-svg-same" "$T/out" "$T/plain.svg"
+gf diff --top 3 "$T/b.folded" "$T/a.folded"; cp "$T/out" "$T/plain.top"
+gf diff --top 3 "$T/b.folded.gz" "$T/a.folded.zst"; expect_same "diff-inputs-top-same" "$T/out" "$T/plain.top"
+# stdin stays plain folded text
+gf_in "$T/a.folded" diff "$T/b.folded.gz" -; expect_rc "diff-inputs-stdin-rc" 0
+grep -v '^#' "$T/out" > "$T/got"; expect_same "diff-inputs-stdin" "$T/got" "$T/want"
+# truncated: the decompressor's message, exit 1, no output
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "f%d;g %d\n", i, i + 1 }' | gzip -c > "$T/big.gz"
+head -c 30000 "$T/big.gz" > "$T/trunc.gz"
+gf diff "$T/trunc.gz" "$T/a.folded"; expect_rc "diff-inputs-truncated-rc" 1
+expect_grep "diff-inputs-truncated-msg" "^gpuflame diff: '.*trunc.gz': byte 30000: truncated gzip data" "$T/err"
+expect_eq "diff-inputs-truncated-no-output" "$(wc -c < "$T/out")" "0"
+# a trace named .gz / .zst is still a trace (folded on the fly); fold options warn on the folded side
+printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 7}]}\n' | gzip -c > "$T/t.gz"
+gf diff --weight cpu "$T/t.gz" "$T/a.folded.zst"; expect_rc "diff-inputs-trace-gz-rc" 2
+expect_grep "diff-inputs-trace-gz-folded" "weight: 'cpu' vs 'wall'" "$T/err"
+expect_grep "diff-inputs-trace-gz-warn" "a.folded.zst' is folded already" "$T/err"
+# "[unknown];..." (perf's frames) is a folded stack, not a JSON array, plain or gzip
+printf '[unknown];main 6\nmain;x 4\n' > "$T/u.txt"; gzip -c "$T/u.txt" > "$T/u.gz"
+printf '[unknown];main 2\nmain;x 4\n' > "$T/u2.txt"
+printf '[unknown];main 6 2\nmain;x 4 4\n' > "$T/uwant"
+for f in u.txt u.gz; do
+  gf diff "$T/$f" "$T/u2.txt"; expect_rc "diff-inputs-bracket-$f-rc" 0
+  expect_same "diff-inputs-bracket-$f" "$T/out" "$T/uwant"
+done
+# a trace with a BOM, or a top-level array, not named .json: folded on the fly
+printf '\xef\xbb\xbf{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 7}]}\n' > "$T/bom.trace"
+printf ' [\n{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 7}]\n' > "$T/arr.trace"
+gzip -c "$T/bom.trace" > "$T/bom.gz"
+for f in bom.trace arr.trace bom.gz; do
+  gf diff --weight cpu "$T/$f" "$T/a.folded"; expect_rc "diff-inputs-trace-$f-rc" 2
+  expect_grep "diff-inputs-trace-$f" "weight: 'cpu' vs 'wall'" "$T/err"
+done
+exit 0
