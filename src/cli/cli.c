@@ -244,22 +244,6 @@ const char *cli_in_name(const char *path)
 	return !path || !strcmp(path, "-") ? "<stdin>" : path;
 }
 
-FILE *cli_open_in(const char *path)
-{
-	if (!path || !strcmp(path, "-"))
-		return stdin;
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		cli_die(GF_EXIT_INPUT, "cannot open '%s': %s", path, strerror(errno));
-	return fp;
-}
-
-void cli_close_in(FILE *fp)
-{
-	if (fp && fp != stdin)
-		fclose(fp);
-}
-
 void cli_steps(const char *opt, const char *arg, int64_t *first, int64_t *last)
 {
 	struct trace_sel sel;

@@ -117,10 +117,6 @@ void cli_close_input(struct input *in);
 struct input *cli_open_folded(const char *path, unsigned threads);
 void cli_check_kind(struct input *in, int want);
 
-/* Opens an input file ("-" = stdin) with stdio or dies with GF_EXIT_INPUT.
- * Left for cmd_diff.c until it opens its inputs with cli_open_folded. */
-FILE *cli_open_in(const char *path);
-void cli_close_in(FILE *fp);
 /* Display name for messages: "<stdin>" for "-". */
 const char *cli_in_name(const char *path);
 

@@ -30,7 +30,7 @@
 #include "trace/model/trace.h"
 #include "base/ofile.h"
 #include "stacks/folded.h"
-#include "input/source.h"
+#include "input/input.h"
 #include "stacks/folded_out.h"
 #include "stacks/render/diff_out.h"
 
@@ -149,136 +149,21 @@ struct diff_cli {
 	struct fold_cli fc;
 };
 
-/* ---- Inputs: opening BEFORE/AFTER and deciding trace vs folded. ----
- * Only this block opens or sniffs an input (looks_like_trace, the FILE over
- * a decompressing source, load_side); swap it for the one input layer
- * (input/) when it lands. */
+/* ---- Inputs: BEFORE/AFTER through the one input layer (input/input.h):
+ * plain, gzip, zstd or stdin, trace or folded decided by the decompressed
+ * first bytes (input_sniff). A file named .json that is not plainly folded
+ * stacks goes to the trace reader, which names its fault. */
 
-/* Trace-or-folded by the first bytes, fed in chunks: a UTF-8 BOM and blanks
- * are skipped; '{' is a JSON trace, and so is '[' followed (after blanks)
- * by '{' or ']' (a folded stack may start "[unknown];..."). */
-struct sniff {
-	int state;     /* 0 start, 1 after '[', 2 decided */
-	bool trace;
-	uint64_t off;  /* bytes seen */
-	uint64_t bom;  /* bytes of a leading BOM seen */
-};
-
-static bool is_blank(int c)
+static bool is_trace(struct input *in)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* @return true once decided (s->trace). */
-static bool sniff_feed(struct sniff *s, const unsigned char *b, size_t n)
-{
-	for (size_t i = 0; i < n && s->state != 2; i++, s->off++) {
-		if (s->off == s->bom && s->bom < 3 && b[i] == (unsigned char)"\xef\xbb\xbf"[s->bom]) {
-			s->bom++; /* a UTF-8 BOM at the very start */
-			continue;
-		}
-		if (is_blank(b[i]))
-			continue;
-		if (s->state == 0 && b[i] == '[') {
-			s->state = 1;
-			continue;
-		}
-		s->trace = s->state == 0 ? b[i] == '{' : b[i] == '{' || b[i] == ']';
-		s->state = 2;
-	}
-	return s->state == 2;
-}
-
-/* At the end of the data: "[" and blanks is a (broken) trace. */
-static bool sniff_end(struct sniff *s, bool empty_is_trace)
-{
-	return s->state == 2 ? s->trace : s->state == 1 || empty_is_trace;
-}
-
-/* Sniffs the decompressed data of a compressed file; one that cannot be
- * inflated, or holds only blanks, counts as a trace (the trace reader then
- * names the fault). */
-static bool inflated_is_trace(const char *path)
-{
-	struct sbuf err = SBUF_INIT;
-	struct source *src;
-	struct sniff sn = { 0, false, 0, 0 };
-	bool done = false, bad = true;
-	if (!source_open(&src, path, 1, &err)) {
-		unsigned char buf[4096];
-		size_t n;
-		while (!done && !(bad = source_read(src, buf, sizeof buf, &n, &err) != GF_OK) && n)
-			done = sniff_feed(&sn, buf, n);
-		source_close(src);
-	}
-	sbuf_release(&err);
-	return done ? sn.trace : bad || sniff_end(&sn, true);
-}
-
-/* A Kineto trace rather than folded text? By name (.json, .json.gz,
- * .json.zst), then by the first bytes (struct sniff), of the decompressed
- * data for a gzip or zstd file. */
-static bool looks_like_trace(const char *path, FILE *fp)
-{
-	if (ends_with(path, ".json") || ends_with(path, ".json.gz") || ends_with(path, ".json.zst"))
+	int f = input_format(in);
+	if (f == INPUT_TRACE)
 		return true;
-	if (fp == stdin)
-		return false;
-	unsigned char m[4096];
-	size_t got = fread(m, 1, sizeof m, fp);
-	if (source_magic(m, got) != SOURCE_PLAIN) { /* gzip, zstd (pzstd too), as the reader decides */
-		rewind(fp);
-		return inflated_is_trace(path);
-	}
-	struct sniff sn = { 0, false, 0, 0 };
-	while (!sniff_feed(&sn, m, got) && got == sizeof m)
-		got = fread(m, 1, sizeof m, fp);
-	rewind(fp);
-	return sniff_end(&sn, false);
-}
-
-/* A FILE over a decompressing source, for folded_read. */
-struct inflated {
-	struct source *src;
-	int rc;           /* the source's error (GF_OK while none) */
-	struct sbuf err;  /* and its message */
-};
-
-static ssize_t inflated_read(void *cookie, char *buf, size_t n)
-{
-	struct inflated *z = cookie;
-	size_t got = 0;
-	if (z->rc)
-		return -1;
-	z->rc = source_read(z->src, buf, n, &got, &z->err);
-	if (z->rc) {
-		errno = EIO;
-		return -1;
-	}
-	return (ssize_t)got;
-}
-
-/* Opens path for folded_read: fp itself when plain, else a FILE over its
- * decompressed bytes (z->src set; fp is closed). */
-static FILE *open_folded(const char *path, FILE *fp, struct inflated *z)
-{
-	memset(z, 0, sizeof *z);
-	sbuf_init(&z->err, 0);
-	if (fp == stdin)
-		return fp;
-	unsigned char m[4] = {0};
-	size_t got = fread(m, 1, sizeof m, fp);
-	rewind(fp);
-	if (source_magic(m, got) == SOURCE_PLAIN)
-		return fp;
-	cli_close_in(fp);
-	if (source_open(&z->src, path, 0, &z->err))
-		cli_die(GF_EXIT_INPUT, "%s", z->err.buf);
-	cookie_io_functions_t io = { .read = inflated_read };
-	FILE *zf = fopencookie(z, "r", io);
-	if (!zf)
-		cli_die(GF_EXIT_INTERNAL, "'%s': %s", cli_in_name(path), strerror(errno));
-	return zf;
+	if (f != INPUT_FOLDED)
+		cli_check_kind(in, INPUT_FOLDED); /* speedscope, perf script...: the hint */
+	const char *p = input_path(in);
+	bool json = ends_with(p, ".json") || ends_with(p, ".json.gz") || ends_with(p, ".json.zst");
+	return json && !input_plainly_other(in, INPUT_TRACE);
 }
 
 static const char *base_name(const char *p)
@@ -288,8 +173,9 @@ static const char *base_name(const char *p)
 }
 
 /* Folds a trace with the fold options given on the diff command line. */
-static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
+static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 {
+	const char *path = input_path(in);
 	struct sbuf err = SBUF_INIT;
 	if (fc->families && !fc->kf) {
 		fc->kf = kfamily_new();
@@ -306,7 +192,7 @@ static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
 	memset(&to, 0, sizeof to);
 	to.step_marker = fc->marker;
 	to.threads = cli_threads(fc->threads);
-	int rc = trace_load(&tr, path, &to, &err);
+	int rc = trace_load_input(&tr, in, &to, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_warn_trace(&tr, cli_in_name(path));
@@ -325,33 +211,24 @@ static void fold_profile(struct ftree *t, const char *path, struct fold_cli *fc)
 /* Reads one side (a folded file, or a trace folded on the fly) into t. */
 static void load_side(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
 {
-	FILE *fp = cli_open_in(path);
-	if (looks_like_trace(path, fp)) {
-		cli_close_in(fp);
+	struct input *in = cli_open_input(path, cli_threads(fc->threads));
+	if (is_trace(in)) {
 		ftree_release(t);
-		fold_profile(t, path, fc);
+		fold_profile(t, in, fc);
+		cli_close_input(in);
 		return;
 	}
 	if (fc->used)
 		cli_warn("'%s' is folded already: the fold options do not apply to it", cli_in_name(path));
-	struct inflated z;
-	fp = open_folded(path, fp, &z);
 	struct folded_opts fo = { .strict = strict, .reverse = false };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
-	int rc = folded_read(t, fp, cli_in_name(path), &fo, &st, &err);
-	if (z.rc) /* the decompressor's fault, with its own message */
-		cli_die(gf_err_exit(z.rc), "%s", z.err.buf);
+	int rc = folded_read_in(t, in, &fo, &st, &err);
 	if (rc) /* exit 1 bad input or read error, 4 a limit or ENOMEM */
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	cli_close_in(fp);
-	source_close(z.src);
-	sbuf_release(&z.err);
-	if (st.invalid)
-		cli_warn("'%s': skipped %llu invalid line%s (first: line %llu: expected %s)",
-			 cli_in_name(path), (unsigned long long)st.invalid, st.invalid == 1 ? "" : "s",
-			 (unsigned long long)st.first_invalid_line, st.first_invalid_why);
+	cli_close_input(in);
+	cli_folded_warn(&st, cli_in_name(path));
 	if (st.rounded)
 		cli_warn("'%s': %llu count%s with more than %d decimals rounded", cli_in_name(path),
 			 (unsigned long long)st.rounded, st.rounded == 1 ? "" : "s", NUM_MAX_SCALE);
@@ -362,22 +239,12 @@ static void load_side(struct ftree *t, const char *path, bool strict, struct fol
 
 /* ---- Options ---- */
 
-/* STEP SELECTION: --steps A..B (steps to fold) into fold's step range.
- * The only place diff converts a step range; swap it for the model's one
- * step selection when it lands. */
-static void steps_range(const char *arg, struct fold_opts *fo)
-{
-	cli_steps("--steps", arg, &fo->step_lo, &fo->step_hi);
-	if (fo->step_hi == INT64_MAX) /* fold's open end */
-		fo->step_hi = KEV_NONE;
-}
-
 /* --steps N,M (step counts of BEFORE and AFTER) or A..B (steps to fold). */
 static void steps_option(const char *arg, struct diff_cli *d)
 {
 	const char *comma = strchr(arg, ',');
 	if (strstr(arg, "..") && !comma) {
-		steps_range(arg, &d->fc.o);
+		cli_steps("--steps", arg, &d->fc.o.steps.first, &d->fc.o.steps.last);
 		d->fc.used = true;
 		return;
 	}
@@ -413,7 +280,7 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 			cli_usage_error("--step-marker needs a non-empty name");
 		fc->marker = arg;
 		break;
-	case OPT_SKIP: fc->o.skip = (unsigned)cli_int("--skip", arg, 0, 1000000000); break;
+	case OPT_SKIP: fc->o.steps.skip = (uint64_t)cli_int("--skip", arg, 0, 1000000000); break;
 	case OPT_UNIT: fc->o.unit = cli_choice("--unit", arg, units); break;
 	case OPT_LABEL: {
 		const char *eq = strchr(arg, '=');

@@ -35,7 +35,7 @@ gf diff --svg "$T/b.folded" "$T/a.folded"; cp "$T/out" "$T/plain.svg"
 gf diff --svg "$T/b.folded.gz" "$T/a.folded.zst"; expect_same "diff-inputs-svg-same" "$T/out" "$T/plain.svg"
 gf diff --top 3 "$T/b.folded" "$T/a.folded"; cp "$T/out" "$T/plain.top"
 gf diff --top 3 "$T/b.folded.gz" "$T/a.folded.zst"; expect_same "diff-inputs-top-same" "$T/out" "$T/plain.top"
-# stdin stays plain folded text
+# stdin: plain folded text
 gf_in "$T/a.folded" diff "$T/b.folded.gz" -; expect_rc "diff-inputs-stdin-rc" 0
 grep -v '^#' "$T/out" > "$T/got"; expect_same "diff-inputs-stdin" "$T/got" "$T/want"
 # truncated: the decompressor's message, exit 1, no output
@@ -66,3 +66,26 @@ for f in bom.trace arr.trace bom.gz; do
   expect_grep "diff-inputs-trace-$f" "weight: 'cpu' vs 'wall'" "$T/err"
 done
 exit 0
+
+# stdin through the one input layer: compressed folded text, and a trace
+gf_in "$T/a.folded.zst" diff "$T/b.folded.gz" -; expect_rc "diff-inputs-stdin-zst-rc" 0
+grep -v '^#' "$T/out" > "$T/got"; expect_same "diff-inputs-stdin-zst" "$T/got" "$T/want"
+if need_shared "diff-inputs-stdin-trace"; then
+  tr="$GF_SHARED/corpus/traces/hta/trace_compare/rank_0.json.gz"
+  [ -f "$tr" ] || tr=$(find "$GF_SHARED/corpus/traces" -name '*.json.gz' | sort | head -1)
+  gf diff "$tr" "$tr"; cp "$T/out" "$T/named"
+  gf_in "$tr" diff "$tr" -; expect_rc "diff-inputs-stdin-trace-rc" 0
+  # the same weights as the named file (the header names the source: drop it)
+  grep -v '^#' "$T/out" > "$T/got"; grep -v '^#' "$T/named" > "$T/want2"
+  expect_same "diff-inputs-stdin-trace" "$T/got" "$T/want2"
+  gunzip -c "$tr" > "$T/plain.json"
+  gf_in "$T/plain.json" diff - "$tr"; expect_rc "diff-inputs-stdin-plain-trace-rc" 0
+fi
+# formats gpuflame cannot read yet are named, not misread
+printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "profiles": []}\n' > "$T/p.speedscope.json"
+gf diff "$T/p.speedscope.json" "$T/a.folded"; expect_rc "diff-inputs-speedscope-rc" 1
+expect_grep "diff-inputs-speedscope-msg" "is a speedscope profile, not folded stacks" "$T/err"
+# a broken trace named .json keeps the trace reader's message
+printf '{"traceEvents": [{"ph": "X" "ts": 1}]}' > "$T/bad.json"
+gf diff "$T/bad.json" "$T/a.folded"; expect_rc "diff-inputs-bad-trace-rc" 1
+expect_grep "diff-inputs-bad-trace-msg" "bad.json': byte [0-9]+" "$T/err"

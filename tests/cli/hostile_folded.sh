@@ -73,7 +73,7 @@ for c in merge norm top; do
 done
 printf 'a 1\n' > "$T/a1"
 gf diff "$T/a1" "$T/dir"; expect_rc "readerr-diff-dir" 1
-expect_grep "readerr-diff-dir-msg" "read error: Is a directory" "$T/err"
+expect_grep "readerr-diff-dir-msg" "dir': is a directory" "$T/err"
 
 # --- bounded lines and inputs ---
 { printf 'a 1\n'; head -c 3000 /dev/zero | tr '\0' x; printf ' 1\n'; } > "$T/long"
