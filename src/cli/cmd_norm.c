@@ -64,13 +64,13 @@ static int64_t step_count(const struct ftree *t, const char *name, int64_t steps
 {
 	/* header values are untrusted: escaped in messages (a terminal) */
 	struct sbuf shown = SBUF_INIT;
-	const char *nm = fmeta_get(&t->meta, "normalised");
+	const char *nm = ftree_meta_get(&t->meta, "normalised");
 	if (nm) {
 		esc_term(&shown, nm, strlen(nm));
 		cli_die(GF_EXIT_USAGE, "'%s' is already normalised (normalised=%s in its header)", name, shown.buf);
 	}
 	if (!steps) {
-		const char *s = fmeta_get(&t->meta, "steps");
+		const char *s = ftree_meta_get(&t->meta, "steps");
 		if (!s)
 			cli_die(GF_EXIT_USAGE, "'%s' has no steps= header; give --steps N", name);
 		if (num_parse(s, strlen(s), 0, 0, &steps) != NUM_OK || steps <= 0) {
@@ -98,9 +98,9 @@ static void normalise(struct ftree *t, const char *name, int64_t steps, unsigned
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", (long long)steps);
-	fmeta_set(&t->meta, "steps", "1");
-	fmeta_set(&t->meta, "steps.raw", buf);
-	fmeta_set(&t->meta, "normalised", "per-step");
+	ftree_meta_set(&t->meta, "steps", "1");
+	ftree_meta_set(&t->meta, "steps.raw", buf);
+	ftree_meta_set(&t->meta, "normalised", "per-step");
 	sbuf_release(&err);
 }
 

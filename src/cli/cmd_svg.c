@@ -23,7 +23,7 @@
 #include "input/input.h"
 #include "stacks/render/palette.h"
 #include "stacks/render/svg.h"
-#include "stacks/tree_pruned.h"
+#include "stacks/ftrie.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -164,7 +164,7 @@ static void close_all(struct input **ins, size_t n)
 }
 
 /*
- * The fast path for big inputs (stacks/tree_pruned.h): reads named regular
+ * The fast path for big inputs (stacks/ftrie.h): reads named regular
  * files (plain ones mapped, compressed ones inflated) into a tail-compressed
  * trie; the mapped ones are left open in *kept (NULL for the others). @return the trie, or NULL when
  * an input is differential (then nothing was reported, nothing is kept, and

@@ -299,7 +299,7 @@ int cmd_top(int argc, char **argv)
 	v.all = (t.ncols == 2 ? t.total2 : t.total)[0];
 	if (v.all <= 0)
 		cli_die(GF_EXIT_INPUT, "the input's total weight is 0: nothing to rank");
-	v.countname = countname ? countname : fmeta_get(&t.meta, "unit");
+	v.countname = countname ? countname : ftree_meta_get(&t.meta, "unit");
 	if (!v.countname)
 		v.countname = "samples";
 	/* the lookup indexes are not needed any more: free them before the rows */

@@ -131,7 +131,7 @@ static void pct_decode(struct sbuf *b, const char *s, size_t n)
 	}
 }
 
-int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
+int folded_parse_meta(const char *s, size_t n, struct ftree_meta *m)
 {
 	if (n >= sizeof META_PREFIX - 1 && !memcmp(s, META_PREFIX, sizeof META_PREFIX - 1)) {
 		s += sizeof META_PREFIX - 1;
@@ -160,7 +160,7 @@ int folded_parse_meta(const char *s, size_t n, struct fmeta *m)
 		sbuf_reset(&v);
 		pct_decode(&v, s + vs, i - vs);
 		if (k.len && k.buf[0]) { /* keys are C strings: a NUL-led key is no key */
-			fmeta_set(m, k.buf, v.buf);
+			ftree_meta_set(m, k.buf, v.buf);
 			count++;
 		}
 	}
@@ -215,7 +215,7 @@ static int line_error(struct reader *r)
 }
 
 int folded_take_line(const char *s, size_t n, int want_cols, bool strict, const char *fname,
-		     struct fmeta *meta, struct folded_stats *st, struct folded_line *fl,
+		     struct ftree_meta *meta, struct folded_stats *st, struct folded_line *fl,
 		     struct sbuf *err)
 {
 	st->lines++;

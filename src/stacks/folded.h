@@ -22,7 +22,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 #include <stdio.h>
 
@@ -136,7 +136,7 @@ int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fn
  * with "'fname': line N: expected ..." in err.
  */
 int folded_take_line(const char *s, size_t n, int want_cols, bool strict, const char *fname,
-		     struct fmeta *meta, struct folded_stats *st, struct folded_line *fl,
+		     struct ftree_meta *meta, struct folded_stats *st, struct folded_line *fl,
 		     struct sbuf *err);
 
 /* Prefixes the message in err with "'fname': line N: ". @return GF_EINPUT. */
@@ -144,6 +144,6 @@ int folded_line_error(struct sbuf *err, const char *fname, uint64_t line);
 
 /* Parses a metadata line body ("weight=gpu; unit=us;") into m. Values are
  * %-decoded. @return the number of pairs read. */
-int folded_parse_meta(const char *s, size_t n, struct fmeta *m);
+int folded_parse_meta(const char *s, size_t n, struct ftree_meta *m);
 
 #endif

@@ -121,7 +121,7 @@ void folded_meta_escape(struct sbuf *b, const char *val)
 	}
 }
 
-void folded_write_meta(FILE *fp, const struct fmeta *m)
+void folded_write_meta(FILE *fp, const struct ftree_meta *m)
 {
 	if (!m->n)
 		return;

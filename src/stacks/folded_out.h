@@ -34,12 +34,12 @@
 #ifndef GF_FOLDED_OUT_H
 #define GF_FOLDED_OUT_H
 
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 #include <stdio.h>
 
 /* Writes the header line for m (nothing when m is empty). */
-void folded_write_meta(FILE *fp, const struct fmeta *m);
+void folded_write_meta(FILE *fp, const struct ftree_meta *m);
 /* Appends one metadata value %-encoded (';', '%', blanks, control bytes). */
 void folded_meta_escape(struct sbuf *b, const char *val);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# svg_pruned.sh — the fast path for named files (model/tree_pruned.h: a
+# svg_pruned.sh — the fast path for named files (stacks/ftrie.h: a
 # tail-compressed trie, only the drawable part materialised) renders exactly
 # the same bytes as the whole call tree (--full-tree), on random profiles with
 # many options, the corpus, differential input (falls back) and several files.

@@ -1,6 +1,6 @@
 /*
  * fuzz_pruned.c — libFuzzer target: the tail-compressed trie
- * (model/tree_pruned.h) against the folded reader.
+ * (stacks/ftrie.h) against the folded reader.
  *
  * The first input byte picks options (reverse; read through a memory stream,
  * i.e. fread and copied tails, or through a memfd, i.e. a mapped regular
@@ -14,7 +14,7 @@
  * readers must refuse it at the same line and byte, in the same words.
  */
 #include "base/limits.h"
-#include "stacks/tree_pruned.h"
+#include "stacks/ftrie.h"
 #include "stacks/folded.h"
 #include "stacks/folded_out.h"
 #include "../unit/tree_util.h"

@@ -86,6 +86,33 @@ def check(rows, out):
 
 MAX_CMD_LINES = 60
 
+def prefix_exceptions():
+    text = open(os.path.join(src, 'README.md'), encoding='utf-8').read()
+    m = re.search(r'prefixes: (.*?)\.\n', text, re.S)
+    ex = {}
+    if m:
+        for stem, rest in re.findall(r'`(\w+)` ((?:\w+_?(?: \([^)]*\))?[ ,]*)+)', m.group(1)):
+            ex[stem] = [w for w in re.findall(r'\b(\w+?_?)(?=[ ,]|$)', re.sub(r'\([^)]*\)', '', rest)) if w]
+    return ex
+
+def check_prefixes(out):
+    """Every function a header of the library declares starts with the file stem (or the
+    prefix src/README.md names for that file)."""
+    ex = prefix_exceptions()
+    bad = []
+    decl = re.compile(r'^(?!static|typedef|#|\s)(?:[A-Za-z_][\w]*[ \*]+)+\**([a-z_][a-z0-9_]*)\(', re.M)
+    for folder, f, p in sources():
+        if folder == 'cli' or not f.endswith('.h') or f.endswith('_int.h'):
+            continue
+        stem = f[:-2]
+        ok = [stem + '_', stem, 'gf_'] + ex.get(stem, [])
+        for m in decl.finditer(open(p, encoding='utf-8').read()):
+            n = m.group(1)
+            if n.startswith('__') or any(n == o or n.startswith(o) for o in ok):
+                continue
+            bad.append('%s/%s: %s' % (folder, f, n))
+    out('prefixes-are-stems', not bad, '; '.join(bad[:12]))
+
 def long_functions(path, limit):
     """(name, lines) of each top-level function in a C file longer than limit lines, from
     its opening line to its closing brace at column 0."""
@@ -120,6 +147,7 @@ def main():
     out('table-parsed', len(rows) >= 5, 'only %d rows parsed from src/README.md' % len(rows))
     check(rows, out)
     check_thin(out)
+    check_prefixes(out)
     # The check must be able to fail: forbid one edge the tree has and expect it reported.
     probe = next(((a, os.path.dirname(n)) for a, _, _, n in edges()
                   if os.path.dirname(n) not in ('', a) and a in rows and rows[a][0] == 'only'), None)

@@ -1,6 +1,6 @@
 /*
  * roundtrip.h — the folded round-trip property, shared by test_folded_hostile
- * and fuzz_folded (header-only; include after model/tree.h).
+ * and fuzz_folded (header-only; include after stacks/ftree.h).
  *
  * rt_map_name: what the folded writer makes of a frame name (folded_out.h):
  * ';' -> ':', LF and NUL -> ' ', a first frame "#<blank>..." -> "#_...".
@@ -13,7 +13,7 @@
 #define GF_ROUNDTRIP_H
 
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -133,21 +133,21 @@ T_TEST(test_diff__name_rules)
 
 T_TEST(test_diff__meta_check)
 {
-	struct fmeta a, b;
+	struct ftree_meta a, b;
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
 	folded_parse_meta("# gpuflame: weight=gpu; unit=us; steps=5; rank=0; label.batch=4;", 64, &a);
 	folded_parse_meta("# gpuflame: weight=gpu; unit=us; steps=3; rank=0; label.batch=4;", 64, &b);
 	struct sbuf d = SBUF_INIT;
 	T_EQ_I64(diff_check_meta(&a, &b, &d), 0); /* steps may differ */
-	fmeta_set(&b, "weight", "cpu");
-	fmeta_set(&b, "label.seq", "2048");
-	fmeta_set(&b, "label.batch", "8");
+	ftree_meta_set(&b, "weight", "cpu");
+	ftree_meta_set(&b, "label.seq", "2048");
+	ftree_meta_set(&b, "label.batch", "8");
 	T_EQ_I64(diff_check_meta(&a, &b, &d), 3);
 	T_EQ_STR(d.buf, "weight: 'gpu' vs 'cpu'; label.batch: '4' vs '8'; label.seq: (absent) vs '2048'");
 	sbuf_release(&d);
-	fmeta_clear(&a);
-	fmeta_clear(&b);
+	ftree_meta_clear(&a);
+	ftree_meta_clear(&b);
 }
 
 T_TEST(test_diff__align_union_and_per_step)

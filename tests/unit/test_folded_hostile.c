@@ -431,7 +431,7 @@ T_TEST(test_folded_hostile__terminal_escapes_names)
 	uint32_t fr[2] = { pool_intern_str(t.names, "a\x1b[31mred"), pool_intern_str(t.names, "\xc2\x9b\xff") };
 	int64_t w[2] = { 3, 0 };
 	ftree_add(&t, fr, 2, w, &err);
-	fmeta_set(&t.meta, "source", "x\xff");
+	ftree_meta_set(&t.meta, "source", "x\xff");
 	for (int wr = 0; wr < 2; wr++) {
 		folded_out_set_terminal(true);
 		size_t len;
@@ -457,8 +457,8 @@ T_TEST(test_folded_hostile__meta_keys_round_trip)
 {
 	struct ftree t;
 	ftree_init(&t, NULL, 0);
-	fmeta_set(&t.meta, "label.a b;c=d%", "v;1 %");
-	fmeta_set(&t.meta, "weight", "gpu");
+	ftree_meta_set(&t.meta, "label.a b;c=d%", "v;1 %");
+	ftree_meta_set(&t.meta, "weight", "gpu");
 	uint32_t fr[1] = { pool_intern_str(t.names, "a") };
 	int64_t w[2] = { 1, 0 };
 	struct sbuf err = SBUF_INIT;
@@ -470,7 +470,7 @@ T_TEST(test_folded_hostile__meta_keys_round_trip)
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
 	T_EQ_I64(folded_read_mem(&r, text, len, "m", NULL, &st, &err), GF_OK);
-	const char *v = fmeta_get(&r.meta, "label.a b;c=d%");
+	const char *v = ftree_meta_get(&r.meta, "label.a b;c=d%");
 	T_TRUE(v != NULL);
 	if (v)
 		T_EQ_STR(v, "v;1 %");

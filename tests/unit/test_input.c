@@ -277,7 +277,7 @@ T_TEST(test_input__folded_reader_over_gzip)
 	T_EQ_I64(b.n, a.n);
 	T_EQ_I64(b.total[0], a.total[0]);
 	T_EQ_I64(b.scale, 1);
-	T_EQ_STR(fmeta_get(&b.meta, "unit") ? fmeta_get(&b.meta, "unit") : "", "us");
+	T_EQ_STR(ftree_meta_get(&b.meta, "unit") ? ftree_meta_get(&b.meta, "unit") : "", "us");
 	/* truncated gzip: the input layer's error, never a silent end */
 	struct ftree c;
 	ftree_init(&c, NULL, 0);

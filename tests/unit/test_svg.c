@@ -4,7 +4,7 @@
 #include "tree_util.h"
 
 #include "stacks/ops/top.h"
-#include "stacks/tree_pruned.h"
+#include "stacks/ftrie.h"
 #include "stacks/folded_out.h"
 #include "stacks/folded.h"
 #include "base/escape.h"

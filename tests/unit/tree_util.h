@@ -1,11 +1,11 @@
 /*
  * tree_util.h — helpers shared by the tree tests and fuzzers (header-only;
- * include after model/tree.h and write/folded_out.h).
+ * include after stacks/ftree.h and write/folded_out.h).
  */
 #ifndef GF_TREE_UTIL_H
 #define GF_TREE_UTIL_H
 
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 #include "stacks/folded_out.h"
 
 #include <stdio.h>

@@ -30,9 +30,9 @@ static void add_difference(struct sbuf *d, const char *key, const char *x, const
 		  y ? "'" : "", y ? y : "(absent)", y ? "'" : "");
 }
 
-static int check_key(const struct fmeta *b, const struct fmeta *a, const char *key, struct sbuf *d)
+static int check_key(const struct ftree_meta *b, const struct ftree_meta *a, const char *key, struct sbuf *d)
 {
-	const char *x = fmeta_get(b, key), *y = fmeta_get(a, key);
+	const char *x = ftree_meta_get(b, key), *y = ftree_meta_get(a, key);
 	if (!x && !y)
 		return 0;
 	if (x && y && !strcmp(x, y))
@@ -41,7 +41,7 @@ static int check_key(const struct fmeta *b, const struct fmeta *a, const char *k
 	return 1;
 }
 
-int diff_check_meta(const struct fmeta *b, const struct fmeta *a, struct sbuf *diffs)
+int diff_check_meta(const struct ftree_meta *b, const struct ftree_meta *a, struct sbuf *diffs)
 {
 	static const char *const keys[] = { "weight", "unit", "rank", "world_size" };
 	int n = 0;
@@ -51,7 +51,7 @@ int diff_check_meta(const struct fmeta *b, const struct fmeta *a, struct sbuf *d
 		if (!strncmp(b->kv[i].key, "label.", 6))
 			n += check_key(b, a, b->kv[i].key, diffs);
 	for (unsigned i = 0; i < a->n; i++)
-		if (!strncmp(a->kv[i].key, "label.", 6) && !fmeta_get(b, a->kv[i].key))
+		if (!strncmp(a->kv[i].key, "label.", 6) && !ftree_meta_get(b, a->kv[i].key))
 			n += check_key(b, a, a->kv[i].key, diffs);
 	return n;
 }
@@ -177,9 +177,9 @@ static void align_one(struct diff_result *r, const struct ftree *in, int col, bo
 	free(nmap);
 }
 
-static int64_t meta_steps(const struct fmeta *m)
+static int64_t meta_steps(const struct ftree_meta *m)
 {
-	const char *s = fmeta_get(m, "steps");
+	const char *s = ftree_meta_get(m, "steps");
 	int64_t v;
 	if (!s || num_parse(s, strlen(s), 0, 0, &v) != NUM_OK || v <= 0)
 		return 0;
@@ -243,8 +243,8 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	if (o->sampled >= 0)
 		r->sampled = o->sampled;
 	else
-		r->sampled = scale == 0 && !fmeta_get(&before->meta, "unit") &&
-			     !fmeta_get(&after->meta, "unit");
+		r->sampled = scale == 0 && !ftree_meta_get(&before->meta, "unit") &&
+			     !ftree_meta_get(&after->meta, "unit");
 	r->steps[0] = o->steps[0] ? o->steps[0] : meta_steps(&before->meta);
 	r->steps[1] = o->steps[1] ? o->steps[1] : meta_steps(&after->meta);
 	r->scale = o->scale;
@@ -291,11 +291,11 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		}
 	}
 	int rc = GF_OK;
-	fmeta_copy(&t->meta, &after->meta);
+	ftree_meta_copy(&t->meta, &after->meta);
 	{
-		const char *bs = fmeta_get(&before->meta, "source");
+		const char *bs = ftree_meta_get(&before->meta, "source");
 		if (bs)
-			fmeta_set(&t->meta, "source.before", bs);
+			ftree_meta_set(&t->meta, "source.before", bs);
 	}
 	if (r->scale == DIFF_SCALE_STEPS) {
 		if ((rc = norm_add_decimals(t, o->decimals, err)) ||
@@ -303,19 +303,19 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		    (rc = norm_scale_col(t, 1, 1, r->steps[1], o->round, err)))
 			goto out;
 		char buf[64];
-		fmeta_set(&t->meta, "steps", "1");
+		ftree_meta_set(&t->meta, "steps", "1");
 		snprintf(buf, sizeof buf, "%lld", (long long)r->steps[0]);
-		fmeta_set(&t->meta, "steps.before", buf);
+		ftree_meta_set(&t->meta, "steps.before", buf);
 		snprintf(buf, sizeof buf, "%lld", (long long)r->steps[1]);
-		fmeta_set(&t->meta, "steps.after", buf);
-		fmeta_set(&t->meta, "normalised", "per-step");
+		ftree_meta_set(&t->meta, "steps.after", buf);
+		ftree_meta_set(&t->meta, "normalised", "per-step");
 	} else if (r->scale == DIFF_SCALE_TOTAL) {
 		if (t->total[0] && t->total[0] != t->total2[0]) {
 			if ((rc = norm_add_decimals(t, o->decimals, err)) ||
 			    (rc = norm_scale_col(t, 0, t->total2[0], t->total[0], o->round, err)))
 				goto out;
 		}
-		fmeta_set(&t->meta, "normalised", "total");
+		ftree_meta_set(&t->meta, "normalised", "total");
 	}
 	r->cls_total = gf_xcalloc(t->n, 1);
 	r->cls_self = gf_xcalloc(t->n, 1);

@@ -39,7 +39,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 #include "stacks/ops/norm.h"
 
 enum diff_scale {
@@ -93,7 +93,7 @@ struct diff_result {
  * key absent on both sides is fine). Appends "key: 'x' vs 'y'" items,
  * separated by "; ", to diffs. @return the number of differing keys.
  */
-int diff_check_meta(const struct fmeta *b, const struct fmeta *a, struct sbuf *diffs);
+int diff_check_meta(const struct ftree_meta *b, const struct ftree_meta *a, struct sbuf *diffs);
 
 /*
  * Appends s[0..n) to out with the rules R1-R5 above applied.

@@ -68,7 +68,7 @@ static struct mkey *find_key(struct merge_meta *mm, const char *key, bool create
 static const char *const checked[] = { "rank", "weight", "unit" };
 static const char *const allow_opt[] = { "--allow-ranks", "--allow-weights", "--allow-units" };
 
-int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fname, struct sbuf *err)
+int merge_meta_add(struct merge_meta *mm, const struct ftree_meta *m, const char *fname, struct sbuf *err)
 {
 	bool allow[3] = { mm->o.allow_ranks, mm->o.allow_weights, mm->o.allow_units };
 	/* checks first, so a refused file changes nothing */
@@ -78,7 +78,7 @@ int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fna
 				continue;
 			struct mkey *k = find_key(mm, checked[c], false);
 			const char *prev = k && k->vals.n ? k->vals.v[0] : NULL;
-			const char *cur = fmeta_get(m, checked[c]);
+			const char *cur = ftree_meta_get(m, checked[c]);
 			bool prev_absent = !k || k->nfiles < mm->files;
 			if ((prev_absent && !k && !cur) || (!prev_absent && cur && !strcmp(prev, cur)))
 				continue;
@@ -120,15 +120,15 @@ int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fna
 		if (!seen)
 			vec_push(&k->vals, gf_xstrdup(val));
 	}
-	if (!fmeta_get(m, "steps"))
+	if (!ftree_meta_get(m, "steps"))
 		mm->steps_bad = true;
 	mm->files++;
 	return GF_OK;
 }
 
-void merge_meta_result(const struct merge_meta *mm, struct fmeta *out)
+void merge_meta_result(const struct merge_meta *mm, struct ftree_meta *out)
 {
-	fmeta_clear(out);
+	ftree_meta_clear(out);
 	struct sbuf v = SBUF_INIT;
 	bool steps_done = false;
 	for (unsigned i = 0; i < mm->nkeys; i++) {
@@ -145,24 +145,24 @@ void merge_meta_result(const struct merge_meta *mm, struct fmeta *out)
 		}
 		if (shown < k->vals.n)
 			sbuf_addf(&v, ",+%zu more", k->vals.n - shown);
-		fmeta_set(out, k->key, v.buf);
+		ftree_meta_set(out, k->key, v.buf);
 		/* steps go right after weight/unit when there are steps */
 		if (!steps_done && !strcmp(k->key, "unit") && !mm->steps_bad && mm->files) {
 			sbuf_reset(&v);
 			sbuf_addf(&v, "%lld", (long long)mm->steps);
-			fmeta_set(out, "steps", v.buf);
+			ftree_meta_set(out, "steps", v.buf);
 			steps_done = true;
 		}
 	}
 	if (!steps_done && !mm->steps_bad && mm->files) {
 		sbuf_reset(&v);
 		sbuf_addf(&v, "%lld", (long long)mm->steps);
-		fmeta_set(out, "steps", v.buf);
+		ftree_meta_set(out, "steps", v.buf);
 	}
 	if (mm->files > 1 && (out->n || mm->nkeys)) {
 		sbuf_reset(&v);
 		sbuf_addf(&v, "%u", mm->files);
-		fmeta_set(out, "sources", v.buf);
+		ftree_meta_set(out, "sources", v.buf);
 	}
 	sbuf_release(&v);
 }
@@ -230,7 +230,7 @@ struct merger {
 /* Reads the next stack line of x into x->stack/x->cnt (or sets eof).
  * Header lines are parsed into m (when m is not NULL, i.e. before the first
  * stack line). @return GF_OK or GF_EINPUT. */
-static int next_stack(struct merger *mg, struct min *x, struct fmeta *m)
+static int next_stack(struct merger *mg, struct min *x, struct ftree_meta *m)
 {
 	for (;;) {
 		const char *line;
@@ -507,7 +507,7 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 
 /* ---- the driver ---- */
 
-static int fallback(struct merger *mg, FILE *out, const struct fmeta *hdr)
+static int fallback(struct merger *mg, FILE *out, const struct ftree_meta *hdr)
 {
 	struct ftree t;
 	ftree_init(&t, NULL, 0);
@@ -535,7 +535,7 @@ static int fallback(struct merger *mg, FILE *out, const struct fmeta *hdr)
 		}
 	}
 	if (!rc) {
-		fmeta_copy(&t.meta, hdr);
+		ftree_meta_copy(&t.meta, hdr);
 		if (merge_write_sorted(out, &t)) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
@@ -556,7 +556,7 @@ static bool rewind_out(const struct merge_sink *out)
 
 /* Rewinds every (seekable) input to its first stack line for another pass,
  * counting from zero again. */
-static int restart(struct merger *mg, struct fmeta *m)
+static int restart(struct merger *mg, struct ftree_meta *m)
 {
 	struct merge_stats *st = mg->st;
 	st->bytes = st->lines = st->out_stacks = st->invalid = st->late_meta = 0;
@@ -569,7 +569,7 @@ static int restart(struct merger *mg, struct fmeta *m)
 		x->lineno = 0;
 		x->eof = false;
 		x->want_cols = 0;
-		fmeta_clear(m);
+		ftree_meta_clear(m);
 		rc = next_stack(mg, x, m);
 		if (rc)
 			return rc;
@@ -592,7 +592,7 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 	mg.in = gf_xcalloc(n ? n : 1, sizeof *mg.in);
 	mg.heap = gf_xcalloc(n ? n : 1, sizeof *mg.heap);
 	struct merge_meta *mm = merge_meta_new(mg.o);
-	struct fmeta hdr, m;
+	struct ftree_meta hdr, m;
 	memset(&hdr, 0, sizeof hdr);
 	memset(&m, 0, sizeof m);
 	int rc = GF_OK;
@@ -607,7 +607,7 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 		folded_lines_init_in(&x->lr, x->in);
 		x->lr.cap0 = 4096; /* one small buffer per file: memory stays ~ files, not stacks */
 		x->seekable = input_can_reopen(x->in);
-		fmeta_clear(&m);
+		ftree_meta_clear(&m);
 		if ((rc = next_stack(&mg, x, &m)))
 			goto out;
 		if ((rc = merge_meta_add(mm, &m, x->name, err)))
@@ -687,8 +687,8 @@ out:
 	free(mg.heap);
 	sbuf_release(&mg.prev);
 	sbuf_release(&mg.hold);
-	fmeta_clear(&hdr);
-	fmeta_clear(&m);
+	ftree_meta_clear(&hdr);
+	ftree_meta_clear(&m);
 	merge_meta_free(mm);
 	return rc;
 }

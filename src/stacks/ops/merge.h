@@ -51,7 +51,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 #include <stdio.h>
 
@@ -96,9 +96,9 @@ struct merge_stats {
 struct merge_meta;
 struct merge_meta *merge_meta_new(const struct merge_opts *o);
 void merge_meta_free(struct merge_meta *mm);
-int merge_meta_add(struct merge_meta *mm, const struct fmeta *m, const char *fname, struct sbuf *err);
+int merge_meta_add(struct merge_meta *mm, const struct ftree_meta *m, const char *fname, struct sbuf *err);
 /* Writes the merged header into out (cleared first). */
-void merge_meta_result(const struct merge_meta *mm, struct fmeta *out);
+void merge_meta_result(const struct merge_meta *mm, struct ftree_meta *out);
 
 /*
  * Merges the opened folded inputs in[0..n) (input/input.h; the caller opens

@@ -24,7 +24,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 enum norm_round {
 	NORM_ROUND_LARGEST = 0,

@@ -17,7 +17,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 /* Sites under this share of all samples (in per mille) are labelled noise:
  * at 100 Hz, frames under 1% are sampling noise (the article). */

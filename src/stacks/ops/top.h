@@ -21,7 +21,7 @@
 #define GF_TOP_H
 
 #include "base/gf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 struct top_row {
 	uint32_t name;   /* pool id in t->names */

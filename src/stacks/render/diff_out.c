@@ -257,7 +257,7 @@ static int render(struct diff_result *r, const struct diff_out_svg_opts *o, FILE
 	so.stroke = hook_stroke;
 	so.ctx = &c;
 	so.legend = l.lines;
-	const char *u = fmeta_get(&t->meta, "unit");
+	const char *u = ftree_meta_get(&t->meta, "unit");
 	if (u)
 		so.countname = u;
 	if (o->negate) /* widths = before: swap the columns for the renderer */
@@ -290,7 +290,7 @@ static void top_table(FILE *fp, const struct diff_result *r, size_t n, bool self
 	struct diff_row *rows = gf_xmalloc((n ? n : 1) * sizeof *rows);
 	size_t k = diff_top(r, self, n, rows);
 	const char *per = r->scale == DIFF_SCALE_STEPS ? " per step" : "";
-	const char *unit = fmeta_get(&r->t.meta, "unit");
+	const char *unit = ftree_meta_get(&r->t.meta, "unit");
 	fprintf(fp, "Biggest changes by %s weight%s%s%s%s:\n", self ? "self" : "total", per,
 		unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
 	fprintf(fp, "%14s %14s %14s %9s  %-6s %s\n", "before", "after", "delta", "delta%", "class", "frame");

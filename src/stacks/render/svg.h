@@ -26,7 +26,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 #include "stacks/render/palette.h"
 
 #include <stdio.h>
@@ -131,7 +131,7 @@ int svg_render_buf(const struct ftree *t, const struct svg_opts *o, struct sbuf 
 /*
  * The minimum width of a drawn frame in tree units for a tree whose real
  * total is real_total (the renderer prunes frames with weight < this). Used
- * to build pruned trees (model/tree_pruned.h) that render identically.
+ * to build pruned trees (stacks/ftrie.h) that render identically.
  */
 double svg_min_weight(const struct svg_opts *o, int64_t real_total);
 

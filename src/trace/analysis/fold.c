@@ -652,41 +652,41 @@ static void add_pair(gf_ns **v, size_t *n, size_t *cap, gf_ns a, gf_ns b)
 
 static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels)
 {
-	struct fmeta *m = &f->tree->meta;
+	struct ftree_meta *m = &f->tree->meta;
 	const struct fold_opts *o = f->o;
 	struct trace *t = f->t;
 	char b[64];
 	static const char *const units[] = { "ns", "us", "ms" };
-	fmeta_set(m, "weight", fold_weight_name(o->weight));
-	fmeta_set(m, "unit", o->weight == FW_CALLS ? "calls" : units[o->unit]);
+	ftree_meta_set(m, "weight", fold_weight_name(o->weight));
+	ftree_meta_set(m, "unit", o->weight == FW_CALLS ? "calls" : units[o->unit]);
 	snprintf(b, sizeof b, "%u", nsteps);
-	fmeta_set(m, "steps", b);
+	ftree_meta_set(m, "steps", b);
 	if (t->meta.rank != KEV_NONE) {
 		snprintf(b, sizeof b, "%lld", (long long)t->meta.rank);
-		fmeta_set(m, "rank", b);
+		ftree_meta_set(m, "rank", b);
 	}
 	if (t->meta.world_size != KEV_NONE) {
 		snprintf(b, sizeof b, "%lld", (long long)t->meta.world_size);
-		fmeta_set(m, "world_size", b);
+		ftree_meta_set(m, "world_size", b);
 	}
 	if (o->source)
-		fmeta_set(m, "source", o->source);
+		ftree_meta_set(m, "source", o->source);
 	struct sbuf s = SBUF_INIT;
 	fold_levels_str(levels, &s);
-	fmeta_set(m, "stack", s.buf);
+	ftree_meta_set(m, "stack", s.buf);
 	sbuf_release(&s);
 	if (o->max_depth) {
 		snprintf(b, sizeof b, "%u", o->max_depth);
-		fmeta_set(m, "max_depth", b);
+		ftree_meta_set(m, "max_depth", b);
 	}
 	if (o->weight == FW_GPU || o->weight == FW_CALLS)
-		fmeta_set(m, "kernel_names", o->kernel_full ? "full" : "family");
+		ftree_meta_set(m, "kernel_names", o->kernel_full ? "full" : "family");
 	if (o->per_step)
-		fmeta_set(m, "per_step", "yes");
+		ftree_meta_set(m, "per_step", "yes");
 	if (o->normalise)
-		fmeta_set(m, "normalised", "per-step");
+		ftree_meta_set(m, "normalised", "per-step");
 	if (o->step_marker && strcmp(o->step_marker, NAMES_STEP_MARKER))
-		fmeta_set(m, "step_marker", o->step_marker);
+		ftree_meta_set(m, "step_marker", o->step_marker);
 	for (unsigned i = 0; i < o->nlabels; i++) {
 		const char *eqs = strchr(o->labels[i], '=');
 		struct sbuf k = SBUF_INIT;
@@ -695,7 +695,7 @@ static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels)
 			sbuf_add(&k, o->labels[i], (size_t)(eqs - o->labels[i]));
 		else
 			sbuf_addstr(&k, o->labels[i]);
-		fmeta_set(m, k.buf, eqs ? eqs + 1 : "");
+		ftree_meta_set(m, k.buf, eqs ? eqs + 1 : "");
 		sbuf_release(&k);
 	}
 }

@@ -42,7 +42,7 @@
 
 #include "trace/model/trace.h"
 #include "trace/model/trace_sel.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 #include "trace/analysis/kfamily.h"
 
 enum fold_weight { FW_GPU = 0, FW_CPU, FW_WALL, FW_IDLE, FW_CALLS };

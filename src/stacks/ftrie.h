@@ -1,5 +1,5 @@
 /*
- * tree_pruned.h — build a call tree from folded text when only its wide part
+ * ftrie.h — build a call tree from folded text when only its wide part
  * will be used (the SVG renderer prunes frames narrower than minwidth).
  *
  * Most frames of a big profile belong to long single-line tails (a stack that
@@ -25,7 +25,7 @@
  * lives until ftrie_free); other streams are read with large freads and
  * tails are copied. Lookups hash the line's bytes along the path and
  * confirm every match exactly (parent node and name bytes); see
- * the notes at the top of tree_pruned.c and docs/svg.md "Performance".
+ * the notes at the top of ftrie.c and docs/svg.md "Performance".
  *
  * Parsing rules, statistics and messages are folded_read's (read/folded.h):
  * lines are classified by folded_parse_line. Differential (two-count) input is
@@ -34,11 +34,11 @@
  *
  * Layer: model.
  */
-#ifndef GF_TREE_PRUNED_H
-#define GF_TREE_PRUNED_H
+#ifndef GF_FTRIE_H
+#define GF_FTRIE_H
 
 #include "stacks/folded.h"
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 
 #include <stdio.h>
 

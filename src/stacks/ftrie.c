@@ -1,4 +1,4 @@
-/* tree_pruned.c — tail-compressed trie for pruned trees (see tree_pruned.h).
+/* ftrie.c — tail-compressed trie for pruned trees (see ftrie.h).
  *
  * Speed notes (the reference input has 200,000 unsorted lines of ~30 frames;
  * its trie has ~325,000 nodes, so each line walks ~12 shared frames and then
@@ -23,7 +23,7 @@
  *    file's pages included). The table slot is a node index, so a shared
  *    frame costs two cache lines (slot, node) besides its bytes.
  */
-#include "stacks/tree_pruned.h"
+#include "stacks/ftrie.h"
 
 #include "base/limits.h"
 #include "base/mapguard.h"

@@ -1,5 +1,5 @@
 /*
- * tree.h — the call tree: folded stacks merged by common prefix, with exact
+ * ftree.h — the call tree: folded stacks merged by common prefix, with exact
  * integer weights. It is the common currency of gpuflame: readers of folded
  * text and folders of traces build one, svg/top/diff/merge read one, and the
  * folded writer turns one back into text.
@@ -23,8 +23,8 @@
  * Ownership: the tree owns its arrays and, unless one was passed to
  * ftree_init, its name pool. Layer: model.
  */
-#ifndef GF_TREE_H
-#define GF_TREE_H
+#ifndef GF_FTREE_H
+#define GF_FTREE_H
 
 #include "base/gf.h"
 #include "base/pool.h"
@@ -34,13 +34,13 @@
 #define FT_MAX_META 64
 #define FT_SCAN_KIDS 4
 
-struct fmeta_kv {
+struct ftree_meta_kv {
 	char *key;
 	char *val;
 };
 
-struct fmeta {
-	struct fmeta_kv kv[FT_MAX_META];
+struct ftree_meta {
+	struct ftree_meta_kv kv[FT_MAX_META];
 	unsigned n;
 };
 
@@ -65,7 +65,7 @@ struct ftree {
 	size_t nslot;
 	size_t nhashed;  /* entries in slot */
 	uint8_t *nkid;   /* number of children, saturating at 255 */
-	struct fmeta meta;
+	struct ftree_meta meta;
 };
 
 #define FT_FLAMECHART 1u
@@ -129,10 +129,10 @@ unsigned ftree_depth(const struct ftree *t, uint32_t node);
  */
 void ftree_path(const struct ftree *t, uint32_t node, struct sbuf *b);
 
-/* Metadata header. fmeta_set replaces an existing key. */
-const char *fmeta_get(const struct fmeta *m, const char *key);
-void fmeta_set(struct fmeta *m, const char *key, const char *val);
-void fmeta_clear(struct fmeta *m);
-void fmeta_copy(struct fmeta *dst, const struct fmeta *src);
+/* Metadata header. ftree_meta_set replaces an existing key. */
+const char *ftree_meta_get(const struct ftree_meta *m, const char *key);
+void ftree_meta_set(struct ftree_meta *m, const char *key, const char *val);
+void ftree_meta_clear(struct ftree_meta *m);
+void ftree_meta_copy(struct ftree_meta *dst, const struct ftree_meta *src);
 
 #endif

@@ -1,7 +1,7 @@
-/* test_tree.c — unit tests of the call tree and the folded reader/writer. */
+/* test_ftree.c — unit tests of the call tree and the folded reader/writer. */
 #include "t.h"
 
-#include "stacks/tree.h"
+#include "stacks/ftree.h"
 #include "stacks/folded.h"
 #include "stacks/folded_out.h"
 

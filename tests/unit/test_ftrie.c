@@ -1,11 +1,11 @@
-/* test_tree_pruned.c — the tail-compressed trie (model/tree_pruned.h) against
+/* test_ftrie.c — the tail-compressed trie (stacks/ftrie.h) against
  * the folded reader on random unsorted inputs: same tree with keep_min 0,
  * exact totals for what it keeps with keep_min > 0; through fread (a memory
  * stream) and through a mapped file (a temporary file). */
 #include "t.h"
 #include "tree_util.h"
 
-#include "stacks/tree_pruned.h"
+#include "stacks/ftrie.h"
 #include "stacks/folded.h"
 #include "stacks/folded_out.h"
 
@@ -58,7 +58,7 @@ static char *gen(size_t nlines, bool dec, size_t *len)
 	return buf;
 }
 
-T_TEST(test_tree_pruned__random_same_tree)
+T_TEST(test_ftrie__random_same_tree)
 {
 	for (int round = 0; round < 40; round++) {
 		size_t len;
@@ -127,7 +127,7 @@ T_TEST(test_tree_pruned__random_same_tree)
 }
 
 /* Lines longer than the read buffer, a last line without '\n', CRLF. */
-T_TEST(test_tree_pruned__long_lines)
+T_TEST(test_ftrie__long_lines)
 {
 	size_t nf = 30000;
 	char *in = malloc(nf * 4 + 64), *p = in;
@@ -170,7 +170,7 @@ T_TEST(test_tree_pruned__long_lines)
 
 int main(void)
 {
-	T_RUN(test_tree_pruned__random_same_tree);
-	T_RUN(test_tree_pruned__long_lines);
+	T_RUN(test_ftrie__random_same_tree);
+	T_RUN(test_ftrie__long_lines);
 	return t_done();
 }

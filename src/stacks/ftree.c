@@ -1,5 +1,5 @@
-/* tree.c — the call tree (see tree.h). */
-#include "stacks/tree.h"
+/* ftree.c — the call tree (see ftree.h). */
+#include "stacks/ftree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,7 @@ void ftree_release(struct ftree *t)
 	free(t->slot);
 	if (t->own_names)
 		pool_free(t->names);
-	fmeta_clear(&t->meta);
+	ftree_meta_clear(&t->meta);
 	memset(t, 0, sizeof *t);
 }
 
@@ -381,7 +381,7 @@ void ftree_sort(struct ftree *t)
 
 /* ---- metadata ---- */
 
-const char *fmeta_get(const struct fmeta *m, const char *key)
+const char *ftree_meta_get(const struct ftree_meta *m, const char *key)
 {
 	for (unsigned i = 0; i < m->n; i++)
 		if (!strcmp(m->kv[i].key, key))
@@ -389,7 +389,7 @@ const char *fmeta_get(const struct fmeta *m, const char *key)
 	return NULL;
 }
 
-void fmeta_set(struct fmeta *m, const char *key, const char *val)
+void ftree_meta_set(struct ftree_meta *m, const char *key, const char *val)
 {
 	for (unsigned i = 0; i < m->n; i++)
 		if (!strcmp(m->kv[i].key, key)) {
@@ -404,7 +404,7 @@ void fmeta_set(struct fmeta *m, const char *key, const char *val)
 	m->n++;
 }
 
-void fmeta_clear(struct fmeta *m)
+void ftree_meta_clear(struct ftree_meta *m)
 {
 	for (unsigned i = 0; i < m->n; i++) {
 		free(m->kv[i].key);
@@ -413,9 +413,9 @@ void fmeta_clear(struct fmeta *m)
 	m->n = 0;
 }
 
-void fmeta_copy(struct fmeta *dst, const struct fmeta *src)
+void ftree_meta_copy(struct ftree_meta *dst, const struct ftree_meta *src)
 {
-	fmeta_clear(dst);
+	ftree_meta_clear(dst);
 	for (unsigned i = 0; i < src->n; i++)
-		fmeta_set(dst, src->kv[i].key, src->kv[i].val);
+		ftree_meta_set(dst, src->kv[i].key, src->kv[i].val);
 }
