@@ -156,11 +156,13 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	rc = actx_init(&c, &t, device, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	struct report_opts so = *ro;
+	so.parts = RP_SYNCS; /* syncs prints the sites only */
 	struct report r;
-	rc = report_build(&r, &c, ro, &err);
+	rc = report_build(&r, &c, &so, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
-	struct report_in in = { &r, name, NULL, 0, 0 };
+	struct report_in in = { &r, name };
 	report_out_syncs(&in, format, out);
 	report_release(&r);
 	actx_release(&c);

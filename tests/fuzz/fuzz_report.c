@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (g->sync + g->launch + g->host + g->untraced + g->other != s->idle)
 						abort();
 				}
-				struct report_in in[2] = { { &r, "a", NULL, 0, 0 }, { &r, "b", NULL, 0, 0 } };
+				struct report_in in[2] = { { &r, "a" }, { &r, "b" } };
 				struct coll *cl[2];
 				size_t ncl[2];
 				comm_collectives(&cx, &r.st, &cl[0], &ncl[0]);

@@ -151,6 +151,70 @@ T_TEST(test_analyze__syncs_site)
 	sbuf_release(&err);
 }
 
+/* report_build computes only the parts asked (syncs prints sites only, so
+ * it must not pay for gaps, comm, top calls, idle stacks or the verdict);
+ * the verdict brings what it reads; the result carries what writers print
+ * (names as strings, the trace's meta) so they never reach into the trace. */
+T_TEST(test_analyze__report_parts)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
+	struct report_opts o;
+	report_opts_init(&o);
+	T_EQ_I64(o.parts, RP_ALL);
+	struct report r;
+	o.parts = RP_SYNCS;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	T_EQ_I64(r.parts, RP_SYNCS);
+	T_EQ_I64(r.st.n, 1);
+	T_EQ_I64(r.sy.nsites, 1);
+	T_TRUE(r.gp.rows == NULL && r.gp.n == 0 && r.gp.nsync == 0 && r.gp.nhost == 0);
+	T_TRUE(r.cm.rows == NULL && r.cm.n == 0);
+	T_EQ_I64(r.ntop, 0);
+	T_TRUE(r.idle == NULL && r.nidle == 0);
+	T_TRUE(r.verdict == NULL && r.action == NULL);
+	T_EQ_I64(r.meta.device, 0);
+	report_release(&r);
+	o.parts = RP_VERDICT;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	T_EQ_I64(r.parts, RP_VERDICT | RP_GAPS | RP_SYNCS | RP_COMM);
+	T_TRUE(r.verdict != NULL && r.gp.n == 1 && r.cm.n == 1 && r.sy.nsites == 1);
+	T_EQ_I64(r.ntop, 0);
+	T_EQ_I64(r.nidle, 0);
+	report_release(&r);
+	o.parts = RP_ALL;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	/* top calls: 3 cudaLaunchKernel launches lead */
+	T_TRUE(r.ntop > 0);
+	if (r.ntop) {
+		T_EQ_STR(r.top[0].name, "cudaLaunchKernel");
+		T_EQ_I64(r.top[0].count, 3);
+	}
+	/* idle stacks: every idle ns of the step (148 us) is charged once;
+	 * the 20 us inside the sync are charged to the sync call */
+	int64_t sum = 0, in_sync = 0;
+	for (size_t i = 0; i < r.nidle; i++) {
+		sum += r.idle[i].ns;
+		const char *l = r.idle[i].label;
+		size_t n = strlen(l), m = strlen("cudaStreamSynchronize");
+		if (n >= m && !strcmp(l + n - m, "cudaStreamSynchronize"))
+			in_sync += r.idle[i].ns;
+	}
+	T_TRUE(r.nidle > 0 && r.nidle <= REPORT_IDLE_TOP);
+	T_EQ_I64(r.idle_steps, 1);
+	if (r.nidle < REPORT_IDLE_TOP)
+		T_EQ_I64(sum, 148000);
+	T_EQ_I64(in_sync, 20000);
+	T_TRUE(r.idle_err == NULL);
+	report_release(&r);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
 T_TEST(test_analyze__gaps_causes)
 {
 	struct trace t;
@@ -463,6 +527,7 @@ int main(void)
 {
 	T_RUN(test_analyze__step_row);
 	T_RUN(test_analyze__syncs_site);
+	T_RUN(test_analyze__report_parts);
 	T_RUN(test_analyze__gaps_causes);
 	T_RUN(test_analyze__launch_gap);
 	T_RUN(test_analyze__steps_select_warmup);

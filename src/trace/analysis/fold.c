@@ -23,6 +23,7 @@ void fold_opts_init(struct fold_opts *o)
 	o->levels = FL_DEFAULT;
 	o->step_lo = o->step_hi = KEV_NONE;
 	o->unit = FU_US;
+	o->device = -1;
 }
 
 const char *fold_weight_name(int w)
@@ -554,6 +555,8 @@ static void fold_idle(struct folder *f)
 	gf_ns *idle = NULL;
 	size_t cap = 0;
 	for (uint32_t di = 0; di < t->ndev; di++) {
+		if (f->o->device >= 0 && t->dev[di].device != f->o->device)
+			continue;
 		size_t nb, ni = 0;
 		const gf_ns *busy = trace_busy(t, di, &nb);
 		/* idle = window minus busy */

@@ -21,6 +21,7 @@
  *  - idle:  per device, the time inside the window with no activity on any
  *           stream, charged to the innermost range open at that moment on
  *           the device's launching thread; split where that range changes.
+ *           fold_opts.device >= 0 keeps only that device's idle time.
  *  - calls: one per launching call (runtime/driver call with linked GPU
  *           work), leaf = the API name (cudaLaunchKernel, cudaGraphLaunch)
  *           unless the runtime level is shown; one per unattributed
@@ -67,6 +68,7 @@ struct fold_opts {
 	const struct kfamily *families; /* NULL = default rules */
 	int64_t step_lo, step_hi;/* --steps A..B (numbers, inclusive); KEV_NONE = open */
 	unsigned skip;           /* --skip N: drop the first N (selected) steps */
+	int device;              /* idle: only this device number; -1 (default) = every device */
 	bool normalise;          /* --per-step-normalise */
 	int unit;                /* enum fold_unit (ignored for calls) */
 	const char *source;      /* for the header ("source=") */
