@@ -13,6 +13,7 @@
 #include "trace/analysis/steps.h"
 #include "trace/analysis/syncs.h"
 #include "trace/model/trace.h"
+#include "trace/write/report_out.h"
 #include "stacks/folded.h"
 #include "base/jsonw.h"
 #include "base/rtable.h"
@@ -523,6 +524,57 @@ T_TEST(test_analyze__writers)
 	sbuf_release(&b);
 }
 
+#define STARTS(b, lit) (!strncmp((b), (lit), sizeof(lit) - 1))
+
+/* The prose formats share one writer (report_fmt.h): the separators each
+ * format implements, checked on the paragraph with a line break inside
+ * (no clear straggler) and on the Markdown/text leads and bold labels. */
+T_TEST(test_analyze__writers_formats)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
+	struct report_opts o;
+	report_opts_init(&o);
+	struct report r;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	struct report_in in[2] = { { &r, "a" }, { &r, "b|c" } };
+	struct strag_rank rk[2] = { { 0, 1 }, { 0, 1 } };
+	struct strag_result sr = { 2, rk, 2, 0, 0, false };
+	report_out(in, 2, &sr, REP_TEXT, &out);
+	T_TRUE(strstr(out.buf, "\n  No clear straggler (ranks arrive last about equally often); the most "
+			       "likely one:\n  #1 (a) arrived last at 1 of 2") != NULL);
+	T_TRUE(strstr(out.buf, "\n  Compare its step table") != NULL);
+	T_TRUE(strstr(out.buf, "  #2: GPU busy") != NULL);
+	T_TRUE(strstr(out.buf, "\n\n\ngpuflame report: a\n") != NULL);
+	T_TRUE(strstr(out.buf, "\nVerdict: GPU busy") != NULL);
+	sbuf_reset(&out);
+	report_out(in, 2, &sr, REP_MD, &out);
+	T_TRUE(STARTS(out.buf, "## gpuflame report: 2 ranks (never merged)\n\n"));
+	T_TRUE(strstr(out.buf, "\nNo clear straggler (ranks arrive last about equally often); the most "
+			       "likely one: #1 (a) arrived last at 1 of 2") != NULL);
+	T_TRUE(strstr(out.buf, "\n\nCompare its step table") != NULL);
+	T_TRUE(strstr(out.buf, "- #2: GPU busy") != NULL);
+	T_TRUE(strstr(out.buf, "\n## gpuflame report: b\\|c\n\n") != NULL);
+	T_TRUE(strstr(out.buf, "\n**Verdict:** GPU busy") != NULL);
+	T_TRUE(strstr(out.buf, "\n\n**Next:** ") != NULL);
+	sbuf_reset(&out);
+	report_out_syncs(in, REP_MD, &out);
+	T_TRUE(STARTS(out.buf, "## gpuflame syncs: a\n\n1 blocking calls in 1 step: host wait 0.020 ms"));
+	T_TRUE(strstr(out.buf, "\nFixes:\n\n1. app\\.py\\(3\\)\\: f (aten\\:\\:item &gt; ") != NULL);
+	sbuf_reset(&out);
+	report_out_syncs(in, REP_TEXT, &out);
+	T_TRUE(STARTS(out.buf, "gpuflame syncs: a\n1 blocking calls in 1 step: host wait 0.020 ms"));
+	T_TRUE(strstr(out.buf, "\n  Fixes:\n  1. app.py(3): f (") != NULL);
+	report_release(&r);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_analyze__step_row);
@@ -538,5 +590,6 @@ int main(void)
 	T_RUN(test_analyze__pysync_tree);
 	T_RUN(test_analyze__wilson);
 	T_RUN(test_analyze__writers);
+	T_RUN(test_analyze__writers_formats);
 	return t_done();
 }

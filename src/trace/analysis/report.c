@@ -134,6 +134,8 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct ste
 	memset(&fs, 0, sizeof fs);
 	if (fold_trace(c->t, &fo, &tr, &fs, &err)) {
 		r->idle_err = sbuf_detach(&err, NULL);
+		ftree_release(&tr); /* initialised even on error */
+		sbuf_release(&path);
 		return;
 	}
 	VEC(struct gap_key) v = VEC_INIT;
