@@ -33,7 +33,7 @@
  *    Python line, the host stack), causes under 1% of the step merged into
  *    "other". report.action holds the next step for the largest cause.
  *
- * Layer: analyze. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_REPORT_H
 #define GF_REPORT_H

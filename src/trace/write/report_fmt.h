@@ -7,7 +7,7 @@
  *
  *   report_out.c: f->heading(out, "Launches"); sbuf_addstr(out, f->lead); ...
  *
- * Layer: write (internal to trace/write/report_*.c).
+ * Layer: trace/write (internal to its report_*.c files).
  */
 #ifndef GF_REPORT_FMT_H
 #define GF_REPORT_FMT_H
@@ -48,8 +48,5 @@ extern const struct report_fmt report_md_fmt;
 void report_json_write(const struct report_in *in, size_t n, const struct strag_result *s,
 		       struct sbuf *out);
 void report_json_syncs(const struct report_in *in, struct sbuf *out);
-
-/* "dir/sub/file.py(12): f" -> "file.py(12): f" for narrow tables. */
-const char *report_out_short_site(const char *s);
 
 #endif

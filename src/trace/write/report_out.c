@@ -219,17 +219,6 @@ static void launch_section(const struct report *r, const struct report_fmt *f, s
 	}
 }
 
-const char *report_out_short_site(const char *s)
-{
-	const char *p = strchr(s, '(');
-	const char *e = p ? p : s + strlen(s);
-	const char *b = s;
-	for (const char *q = s; q < e; q++)
-		if (*q == '/' || *q == '\\')
-			b = q + 1;
-	return b;
-}
-
 static void syncs_table(const struct report *r, const struct report_fmt *f, struct sbuf *out, size_t max,
 			bool fixes)
 {

@@ -12,7 +12,7 @@
  * (integer ns printed at scale 3), counts are integers, per-step counts are
  * decimals with 2 digits, shares are decimals in 0..1.
  *
- * Layer: write.
+ * Layer: trace/write.
  */
 #ifndef GF_REPORT_OUT_H
 #define GF_REPORT_OUT_H

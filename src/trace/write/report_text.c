@@ -49,9 +49,16 @@ static void cell_long(struct rtable *t, const char *s, size_t max)
 	rtable_cellf(t, "...%s", p);
 }
 
+/* "dir/sub/file.py(12): f" -> "file.py(12): f" for the narrow sync table. */
 static void cell_site(struct rtable *t, const char *site)
 {
-	rtable_cell(t, report_out_short_site(site));
+	const char *p = strchr(site, '(');
+	const char *e = p ? p : site + strlen(site);
+	const char *b = site;
+	for (const char *q = site; q < e; q++)
+		if (*q == '/' || *q == '\\')
+			b = q + 1;
+	rtable_cell(t, b);
 }
 
 static void finish(const struct sbuf *body, struct sbuf *out)
