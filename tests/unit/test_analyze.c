@@ -178,6 +178,18 @@ T_TEST(test_analyze__report_parts)
 	T_TRUE(r.idle == NULL && r.nidle == 0);
 	T_TRUE(r.verdict == NULL && r.action == NULL);
 	T_EQ_I64(r.meta.device, 0);
+	/* the writers leave out (prose) or null (JSON) what was not computed */
+	struct report_in in = { &r, "t.json" };
+	struct sbuf out = SBUF_INIT;
+	report_out(&in, 1, NULL, REP_TEXT, &out);
+	T_TRUE(strstr(out.buf, "Hidden syncs") != NULL);
+	T_TRUE(strstr(out.buf, "Verdict") == NULL && strstr(out.buf, "Where the GPU idle") == NULL);
+	T_TRUE(strstr(out.buf, "Launches") == NULL);
+	sbuf_reset(&out);
+	report_out(&in, 1, NULL, REP_JSON, &out);
+	T_TRUE(strstr(out.buf, "\"gaps\": null,\n  \"idle_stacks\": null,\n  \"launch\": null,") != NULL);
+	T_TRUE(strstr(out.buf, "\"verdict\": null") != NULL);
+	sbuf_release(&out);
 	report_release(&r);
 	o.parts = RP_VERDICT;
 	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);

@@ -141,6 +141,10 @@ static void j_keys_n(struct jsonw *j, const struct gap_key *k, size_t n, size_t 
 	jsonw_end(j, ']');
 }
 
+static void j_launch(struct jsonw *j, const struct launch_diag *ld);
+static void j_tail(struct jsonw *j, const struct report *r, size_t ns);
+
+/* One rank's object; a part the report did not compute (report.h) is null. */
 static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 {
 	const struct report *r = in->r;
@@ -177,9 +181,13 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 		jsonw_key(j, "warmup");
 		jsonw_bool(j, r->st.rows[i].warmup);
 		jsonw_key(j, "gaps");
-		jsonw_obj(j);
-		j_gaprow(j, &r->gp.rows[i]);
-		jsonw_end(j, '}');
+		if (r->parts & RP_GAPS) {
+			jsonw_obj(j);
+			j_gaprow(j, &r->gp.rows[i]);
+			jsonw_end(j, '}');
+		} else {
+			jsonw_null(j);
+		}
 		if (r->cm.kernels) {
 			jsonw_key(j, "comm_us");
 			jsonw_ns_us(j, r->cm.rows[i].comm);
@@ -207,18 +215,30 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	jsonw_str(j, r->action);
 	jsonw_end(j, '}');
 	jsonw_key(j, "gaps");
-	jsonw_obj(j);
-	j_gaprow(j, &r->gp.steady);
-	j_keys(j, "sync_sites", r->gp.sync, r->gp.nsync, ns);
-	j_keys(j, "host_stacks", r->gp.host, r->gp.nhost, ns);
-	jsonw_end(j, '}');
+	if (r->parts & RP_GAPS) {
+		jsonw_obj(j);
+		j_gaprow(j, &r->gp.steady);
+		j_keys(j, "sync_sites", r->gp.sync, r->gp.nsync, ns);
+		j_keys(j, "host_stacks", r->gp.host, r->gp.nhost, ns);
+		jsonw_end(j, '}');
+	} else {
+		jsonw_null(j);
+	}
 	jsonw_key(j, "idle_stacks");
 	if (!r->nidle)
 		jsonw_null(j);
 	else
 		j_keys_n(j, r->idle, r->nidle, r->idle_steps ? r->idle_steps : 1);
-	const struct launch_diag *ld = &r->gp.ld;
 	jsonw_key(j, "launch");
+	if (r->parts & RP_GAPS)
+		j_launch(j, &r->gp.ld);
+	else
+		jsonw_null(j);
+	j_tail(j, r, ns);
+}
+
+static void j_launch(struct jsonw *j, const struct launch_diag *ld)
+{
 	jsonw_obj(j);
 	jsonw_key(j, "kernels_per_step");
 	jsonw_int(j, ld->kernels_per_step);
@@ -242,6 +262,12 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	else
 		jsonw_null(j);
 	jsonw_end(j, '}');
+}
+
+/* comm, syncs, top calls, targets and warnings of one rank. */
+static void j_tail(struct jsonw *j, const struct report *r, size_t ns)
+{
+	const struct report_meta *m = &r->meta;
 	jsonw_key(j, "comm");
 	if (!r->cm.kernels) {
 		jsonw_null(j);

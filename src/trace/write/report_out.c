@@ -398,6 +398,7 @@ static void notes(const struct report *r, const struct report_fmt *f, struct sbu
 	sbuf_release(&n);
 }
 
+/* One rank; the sections of parts the report did not compute are left out. */
 static void rank_text(const struct report_in *in, const struct report_fmt *f, struct sbuf *out)
 {
 	const struct report *r = in->r;
@@ -413,18 +414,24 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 		  r->st.nwarm, r->st.nsteady);
 	sbuf_addstr(out, f->gap);
 	step_table(r, f, out);
-	sbuf_addch(out, '\n');
-	f->strong(out, "Verdict:");
-	f->text(out, r->verdict);
-	sbuf_addf(out, "\n%s", f->gap);
-	f->strong(out, "Next:");
-	f->text(out, r->action);
-	sbuf_addch(out, '\n');
-	gaps_section(r, f, out);
+	if (r->verdict) {
+		sbuf_addch(out, '\n');
+		f->strong(out, "Verdict:");
+		f->text(out, r->verdict);
+		sbuf_addf(out, "\n%s", f->gap);
+		f->strong(out, "Next:");
+		f->text(out, r->action);
+		sbuf_addch(out, '\n');
+	}
+	if (r->parts & RP_GAPS)
+		gaps_section(r, f, out);
 	idle_section(r, f, out);
-	launch_section(r, f, out);
-	f->heading(out, "Hidden syncs (blocking host calls; gpuflame syncs has the full list)");
-	syncs_table(r, f, out, 5, false);
+	if (r->parts & RP_GAPS)
+		launch_section(r, f, out);
+	if (r->parts & RP_SYNCS) {
+		f->heading(out, "Hidden syncs (blocking host calls; gpuflame syncs has the full list)");
+		syncs_table(r, f, out, 5, false);
+	}
 	comm_section(r, f, out);
 	top_section(r, f, out);
 	extra_section(r, f, out);
@@ -562,7 +569,7 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 	f->heading(out, "Verdicts");
 	for (size_t k = 0; k < n; k++) {
 		sbuf_addf(out, "%s#%zu: ", f->item, k + 1);
-		f->text(out, in[k].r->verdict);
+		f->text(out, in[k].r->verdict ? in[k].r->verdict : "-");
 		sbuf_addch(out, '\n');
 	}
 	sbuf_release(&b);

@@ -6,6 +6,8 @@
  * Files: report_out.c writes the sections once for every prose format
  * through report_fmt.h, which report_text.c and report_md.c implement (an
  * HTML writer is one more such file); report_json.c writes the JSON.
+ * A part the report did not compute (report.h: report.parts) is left out of
+ * the prose and is null in the JSON.
  *
  * JSON schemas "gpuflame.report/1" and "gpuflame.syncs/1" are documented
  * field by field in docs/report.md. Times are exact decimal microseconds
