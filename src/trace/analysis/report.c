@@ -173,12 +173,100 @@ static int cmp_cause(const void *a, const void *b)
 	return x->kind - y->kind;
 }
 
+/* Appends ": cause, cause" for the sorted causes; @return the largest's kind, -1 for none. */
+static int verdict_causes(const struct report *r, const struct cause *cs, struct sbuf *v)
+{
+	const struct launch_diag *ld = &r->gp.ld;
+	int shown = 0, top = -1;
+	for (int i = 0; i < 5; i++) {
+		if (cs[i].ns <= 0)
+			continue;
+		sbuf_addstr(v, shown ? ", " : ": ");
+		report_fmt_dur(v, cs[i].ns);
+		switch (cs[i].kind) {
+		case 0:
+			if (r->gp.nsync) {
+				bool host = r->sy.nsites && r->sy.sites[0].host_work_after;
+				sbuf_addstr(v, host ? " host work after a sync in " : " waiting on a sync in ");
+				sbuf_addstr(v, r->gp.sync[0].label);
+			} else {
+				sbuf_addstr(v, " after syncs");
+			}
+			break;
+		case 1:
+			sbuf_addf(v, " launch-bound (%lld kernels/step, median kernel ",
+				  (long long)ld->kernels_per_step);
+			report_fmt_dur(v, ld->median_kernel);
+			sbuf_addstr(v, ")");
+			break;
+		case 2:
+			sbuf_addstr(v, " host-bound");
+			if (r->gp.nhost) {
+				sbuf_addstr(v, " in ");
+				sbuf_addstr(v, r->gp.host[0].label);
+			}
+			break;
+		case 3:
+			sbuf_addstr(v, " untraced host time");
+			break;
+		default:
+			sbuf_addstr(v, " other");
+			break;
+		}
+		if (top < 0)
+			top = cs[i].kind;
+		shown++;
+	}
+	return top;
+}
+
+/* The next step for the largest cause (kind top, -1 for none). */
+static void verdict_action(const struct report *r, int top, struct sbuf *a)
+{
+	const struct launch_diag *ld = &r->gp.ld;
+	switch (top) {
+	case 0:
+		if (r->sy.nsites) {
+			sbuf_addstr(a, "Remove the sync at ");
+			sbuf_addstr(a, r->sy.sites[0].site_name);
+			sbuf_addstr(a, ": ");
+			sbuf_addstr(a, syncs_fix_text(r->sy.sites[0].fix));
+			if (r->sy.sites[0].host_work_after)
+				sbuf_addstr(a, "; then move the host work that follows it (stop checks, "
+						"detokenisation, bookkeeping) off the launching thread");
+			sbuf_addstr(a, ".");
+		} else {
+			sbuf_addstr(a, "Remove the blocking calls from the step loop (gpuflame syncs).");
+		}
+		break;
+	case 1:
+		sbuf_addstr(a, ld->launch_bound ? "The step is launch-bound: " : "Short gaps between kernels: ");
+		sbuf_addstr(a, gaps_launch_advice(ld));
+		sbuf_addstr(a, ".");
+		break;
+	case 2:
+		sbuf_addstr(a, "The host is too slow to feed the GPU: move that host work off the "
+				"launching thread or overlap it with GPU work (gpuflame fold --weight idle).");
+		break;
+	case 3:
+		sbuf_addstr(a, "The launching thread was outside every traced range while the GPU "
+				"idled: profile with with_stack=True or py-spy to see that host work.");
+		break;
+	case 4:
+		sbuf_addstr(a, "Queued work waited on something else (cross-stream or event waits, "
+				"or work outside the step): look at the gaps in a timeline (Perfetto).");
+		break;
+	default:
+		sbuf_addstr(a, "No gaps to explain.");
+		break;
+	}
+}
+
 static void verdict(struct report *r, const struct actx *c)
 {
 	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
 	const struct step_row *s = &r->st.steady;
 	const struct gap_row *g = &r->gp.steady;
-	const struct launch_diag *ld = &r->gp.ld;
 	if (c->dev == TRACE_NONE) {
 		sbuf_addstr(&v, "No GPU activity in the selected steps: nothing ran on a device to attribute.");
 		sbuf_addstr(&a, "Check that the profiler recorded CUDA/HIP activities (ProfilerActivity.CUDA).");
@@ -217,83 +305,9 @@ static void verdict(struct report *r, const struct actx *c)
 			cs[i].ns = 0;
 		}
 	qsort(cs, 5, sizeof *cs, cmp_cause);
-	int shown = 0, top = -1;
-	for (int i = 0; i < 5; i++) {
-		if (cs[i].ns <= 0)
-			continue;
-		sbuf_addstr(&v, shown ? ", " : ": ");
-		report_fmt_dur(&v, cs[i].ns);
-		switch (cs[i].kind) {
-		case 0:
-			if (r->gp.nsync) {
-				bool host = r->sy.nsites && r->sy.sites[0].host_work_after;
-				sbuf_addstr(&v, host ? " host work after a sync in " : " waiting on a sync in ");
-				sbuf_addstr(&v, r->gp.sync[0].label);
-			} else {
-				sbuf_addstr(&v, " after syncs");
-			}
-			break;
-		case 1:
-			sbuf_addf(&v, " launch-bound (%lld kernels/step, median kernel ",
-				  (long long)ld->kernels_per_step);
-			report_fmt_dur(&v, ld->median_kernel);
-			sbuf_addstr(&v, ")");
-			break;
-		case 2:
-			sbuf_addstr(&v, " host-bound");
-			if (r->gp.nhost) {
-				sbuf_addstr(&v, " in ");
-				sbuf_addstr(&v, r->gp.host[0].label);
-			}
-			break;
-		case 3:
-			sbuf_addstr(&v, " untraced host time");
-			break;
-		default:
-			sbuf_addstr(&v, " other");
-			break;
-		}
-		if (top < 0)
-			top = cs[i].kind;
-		shown++;
-	}
+	int top = verdict_causes(r, cs, &v);
 	sbuf_addstr(&v, ".");
-	switch (top) {
-	case 0:
-		if (r->sy.nsites) {
-			sbuf_addstr(&a, "Remove the sync at ");
-			sbuf_addstr(&a, r->sy.sites[0].site_name);
-			sbuf_addstr(&a, ": ");
-			sbuf_addstr(&a, syncs_fix_text(r->sy.sites[0].fix));
-			if (r->sy.sites[0].host_work_after)
-				sbuf_addstr(&a, "; then move the host work that follows it (stop checks, "
-						"detokenisation, bookkeeping) off the launching thread");
-			sbuf_addstr(&a, ".");
-		} else {
-			sbuf_addstr(&a, "Remove the blocking calls from the step loop (gpuflame syncs).");
-		}
-		break;
-	case 1:
-		sbuf_addstr(&a, ld->launch_bound ? "The step is launch-bound: " : "Short gaps between kernels: ");
-		sbuf_addstr(&a, gaps_launch_advice(ld));
-		sbuf_addstr(&a, ".");
-		break;
-	case 2:
-		sbuf_addstr(&a, "The host is too slow to feed the GPU: move that host work off the "
-				"launching thread or overlap it with GPU work (gpuflame fold --weight idle).");
-		break;
-	case 3:
-		sbuf_addstr(&a, "The launching thread was outside every traced range while the GPU "
-				"idled: profile with with_stack=True or py-spy to see that host work.");
-		break;
-	case 4:
-		sbuf_addstr(&a, "Queued work waited on something else (cross-stream or event waits, "
-				"or work outside the step): look at the gaps in a timeline (Perfetto).");
-		break;
-	default:
-		sbuf_addstr(&a, "No gaps to explain.");
-		break;
-	}
+	verdict_action(r, top, &a);
 out:
 	r->verdict = sbuf_detach(&v, NULL);
 	r->action = sbuf_detach(&a, NULL);
