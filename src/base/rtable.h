@@ -15,12 +15,17 @@
  * Widths are counted in UTF-8 code points. Cells wider than RT_MAX_CELL code
  * points are cut with "..." in text output (Markdown keeps them whole).
  *
- * Layer: write.
+ * enum rep_format names the three output formats every report writer takes.
+ *
+ * Layer: base.
  */
 #ifndef GF_RTABLE_H
 #define GF_RTABLE_H
 
 #include "base/sbuf.h"
+
+/* The output formats of the reports (report, syncs, the py-spy sync table). */
+enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2 };
 
 #define RT_MAX_COLS 32
 #define RT_MAX_CELL 60

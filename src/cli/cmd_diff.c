@@ -151,20 +151,9 @@ struct diff_cli {
 
 /* ---- Inputs: BEFORE/AFTER through the one input layer (input/input.h):
  * plain, gzip, zstd or stdin, trace or folded decided by the decompressed
- * first bytes (input_sniff). A file named .json that is not plainly folded
- * stacks goes to the trace reader, which names its fault. */
-
-static bool is_trace(struct input *in)
-{
-	int f = input_format(in);
-	if (f == INPUT_TRACE)
-		return true;
-	if (f != INPUT_FOLDED)
-		cli_check_kind(in, INPUT_FOLDED); /* speedscope, perf script...: the hint */
-	const char *p = input_path(in);
-	bool json = ends_with(p, ".json") || ends_with(p, ".json.gz") || ends_with(p, ".json.zst");
-	return json && !input_plainly_other(in, INPUT_TRACE);
-}
+ * first bytes (input_sniff; cli_input_is_trace: what is not plainly folded
+ * stacks and opens like JSON or is named .json goes to the trace reader,
+ * which names its fault). */
 
 static const char *base_name(const char *p)
 {
@@ -212,7 +201,7 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 static void load_side(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
 {
 	struct input *in = cli_open_input(path, cli_threads(fc->threads));
-	if (is_trace(in)) {
+	if (cli_input_is_trace(in)) {
 		ftree_release(t);
 		fold_profile(t, in, fc);
 		cli_close_input(in);

@@ -19,8 +19,6 @@
 #include "cli/tropts.h"
 
 #include "trace/analysis/report.h"
-#include "base/vec.h"
-#include "trace/analysis/fold.h"
 #include "trace/model/trace.h"
 #include "trace/write/report_out.h"
 
@@ -53,62 +51,35 @@ static void usage(FILE *fp)
 		"selection, 3 output not written, 4 internal error.\n");
 }
 
-#define IDLE_TOP 8
+/* One input: its trace, the analysed device, the report. */
+struct rank {
+	struct trace t;
+	struct actx c;
+	struct report r;
+};
 
-static int cmp_key(const void *a, const void *b)
+static void load_rank(struct rank *k, struct pool *names, const char *file, const struct tropts *o)
 {
-	const struct gap_key *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	return strcmp(x->label, y->label);
-}
-
-/*
- * Host stacks by GPU idle time from fold's idle weight (innermost 3 frames),
- * over the same step selection; the top IDLE_TOP go into in. A fold error
- * only drops the section (with a warning).
- */
-static void idle_stacks(struct trace *t, const struct report_opts *ro, struct report_in *in,
-			struct gap_key **keep)
-{
-	struct fold_opts fo;
-	fold_opts_init(&fo);
-	fo.weight = FW_IDLE;
-	fo.unit = FU_NS;
-	fo.max_depth = 3;
-	fo.step_lo = ro->steps.first == INT64_MIN ? KEV_NONE : ro->steps.first;
-	fo.step_hi = ro->steps.last == INT64_MAX ? KEV_NONE : ro->steps.last;
-	fo.skip = (unsigned)ro->steps.skip;
-	struct ftree tr;
-	struct fold_stats fs;
-	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
-	memset(&fs, 0, sizeof fs);
-	if (fold_trace(t, &fo, &tr, &fs, &err)) {
-		cli_warn("'%s': no idle stacks: %s", in->file, err.buf);
-		sbuf_release(&err);
-		return;
-	}
-	VEC(struct gap_key) v = VEC_INIT;
-	for (uint32_t nd = 1; nd < tr.n; nd++) {
-		int64_t w = ftree_self(&tr, nd, 0);
-		if (w <= 0)
-			continue;
-		sbuf_reset(&path);
-		ftree_path(&tr, nd, &path);
-		struct gap_key k = { gf_xstrdup(path.buf), w };
-		vec_push(&v, k);
-	}
-	if (v.n)
-		qsort(v.v, v.n, sizeof *v.v, cmp_key);
-	for (size_t i = IDLE_TOP; i < v.n; i++)
-		free(v.v[i].label);
-	in->idle = v.v;
-	in->nidle = v.n < IDLE_TOP ? v.n : IDLE_TOP;
-	in->idle_steps = fs.steps ? fs.steps : 1;
-	*keep = v.v;
-	ftree_release(&tr);
+	const char *name = cli_in_name(file);
+	struct sbuf err = SBUF_INIT;
+	struct trace_opts to = { 0 };
+	to.step_marker = o->marker;
+	to.threads = cli_threads(o->threads);
+	to.progress = cli_progress_reading;
+	to.progress_ctx = (void *)name;
+	trace_init(&k->t, names);
+	int rc = trace_load(&k->t, file, &to, &err);
+	cli_progress_done();
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	cli_warn_trace(&k->t, name);
+	if ((rc = actx_init(&k->c, &k->t, o->device, &err)))
+		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	if ((rc = report_build(&k->r, &k->c, &o->ro, &err)))
+		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	if (k->r.idle_err)
+		cli_warn("'%s': no idle stacks: %s", name, k->r.idle_err);
 	sbuf_release(&err);
-	sbuf_release(&path);
 }
 
 int cmd_report(int argc, char **argv)
@@ -117,71 +88,35 @@ int cmd_report(int argc, char **argv)
 	int first = tropts_parse(&o, argc, argv, true, usage);
 	size_t n;
 	char **files = cli_inputs(argc, argv, first, &n);
-
-	struct sbuf err = SBUF_INIT;
-	struct pool *names = pool_new();
-	struct trace *tr = gf_xcalloc(n, sizeof *tr);
-	struct actx *cx = gf_xcalloc(n, sizeof *cx);
-	struct report *rep = gf_xcalloc(n, sizeof *rep);
+	struct pool *names = pool_new(); /* one pool: collectives match by name id */
+	struct rank *k = gf_xcalloc(n, sizeof *k);
 	struct report_in *in = gf_xcalloc(n, sizeof *in);
-	struct gap_key **idle = gf_xcalloc(n, sizeof *idle);
+	const struct actx **cx = gf_xcalloc(n, sizeof *cx);
+	const struct report **rep = gf_xcalloc(n, sizeof *rep);
 	for (size_t i = 0; i < n; i++) {
-		struct trace_opts to = { 0 };
-		to.step_marker = o.marker;
-		to.threads = cli_threads(o.threads);
-		to.progress = cli_progress_reading;
-		to.progress_ctx = (void *)cli_in_name(files[i]);
-		trace_init(&tr[i], names);
-		int rc = trace_load(&tr[i], files[i], &to, &err);
-		cli_progress_done();
-		if (rc)
-			cli_die(gf_err_exit(rc), "%s", err.buf);
-		cli_warn_trace(&tr[i], cli_in_name(files[i]));
-		rc = actx_init(&cx[i], &tr[i], o.device, &err);
-		if (rc)
-			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(files[i]), err.buf);
-		rc = report_build(&rep[i], &cx[i], &o.ro, &err);
-		if (rc)
-			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(files[i]), err.buf);
-		in[i].r = &rep[i];
+		load_rank(&k[i], names, files[i], &o);
+		in[i].r = &k[i].r;
 		in[i].file = cli_in_name(files[i]);
-		if (cx[i].dev != TRACE_NONE)
-			idle_stacks(&tr[i], &o.ro, &in[i], &idle[i]);
+		cx[i] = &k[i].c;
+		rep[i] = &k[i].r;
 	}
 	struct strag_result sr = { 0 };
-	bool have_sr = false;
-	if (n > 1) {
-		struct coll **cl = gf_xcalloc(n, sizeof *cl);
-		size_t *ncl = gf_xcalloc(n, sizeof *ncl);
-		for (size_t i = 0; i < n; i++)
-			comm_collectives(&cx[i], &rep[i].st, &cl[i], &ncl[i]);
-		comm_straggler(cl, ncl, n, &sr);
-		have_sr = true;
-		for (size_t i = 0; i < n; i++)
-			free(cl[i]);
-		free(cl);
-		free(ncl);
-	}
+	if (n > 1)
+		report_straggler(cx, rep, n, &sr);
 	struct sbuf out = SBUF_INIT;
-	report_out(in, n, have_sr ? &sr : NULL, o.format, &out);
+	report_out(in, n, n > 1 ? &sr : NULL, o.format, &out);
 	cli_write_out(o.output, &out);
 	sbuf_release(&out);
-	if (have_sr)
-		comm_straggler_release(&sr);
+	comm_straggler_release(&sr);
 	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < in[i].nidle; k++)
-			free(idle[i][k].label);
-		free(idle[i]);
-		report_release(&rep[i]);
-		actx_release(&cx[i]);
-		trace_release(&tr[i]);
+		report_release(&k[i].r);
+		actx_release(&k[i].c);
+		trace_release(&k[i].t);
 	}
-	free(rep);
-	free(cx);
-	free(tr);
+	free(k);
 	free(in);
-	free(idle);
+	free(cx);
+	free(rep);
 	pool_free(names);
-	sbuf_release(&err);
 	return GF_EXIT_OK;
 }

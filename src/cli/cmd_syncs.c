@@ -21,7 +21,7 @@
 #include "trace/analysis/report.h"
 #include "trace/model/trace.h"
 #include "stacks/folded.h"
-#include "input/source.h"
+#include "input/input.h"
 #include "stacks/render/pysync_out.h"
 #include "trace/write/report_out.h"
 
@@ -55,61 +55,7 @@ static void usage(FILE *fp)
 		"selection, 3 output not written, 4 internal error.\n", fp);
 }
 
-/* Reads all decompressed bytes of path into b. */
-static void slurp(const char *path, struct sbuf *b)
-{
-	struct sbuf err = SBUF_INIT;
-	struct source *s;
-	int rc = source_open(&s, path, 1, &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	for (;;) {
-		size_t got;
-		sbuf_grow(b, 1 << 16);
-		if ((rc = source_read(s, b->buf + b->len, 1 << 16, &got, &err)))
-			cli_die(gf_err_exit(rc), "%s", err.buf); /* 4 for a limit (GPUFLAME_MAX_INPUT) */
-		if (!got)
-			break;
-		sbuf_setlen(b, b->len + got);
-	}
-	source_close(s);
-	sbuf_release(&err);
-}
-
-/* True when the data looks like a JSON trace. */
-static bool is_json(const char *p, size_t n)
-{
-	size_t i = 0;
-	if (n >= 3 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb && (unsigned char)p[2] == 0xbf)
-		i = 3;
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-		i++;
-	return i < n && (p[i] == '{' || p[i] == '[');
-}
-
-/* Peeks at the first decompressed bytes of a named file. */
-static bool file_is_json(const char *path)
-{
-	struct sbuf err = SBUF_INIT;
-	struct source *s;
-	if (source_open(&s, path, 1, &err))
-		cli_die(GF_EXIT_INPUT, "%s", err.buf);
-	char buf[4096];
-	size_t have = 0;
-	while (have < sizeof buf) {
-		size_t got;
-		if (source_read(s, buf + have, sizeof buf - have, &got, &err))
-			cli_die(GF_EXIT_INPUT, "%s", err.buf);
-		if (!got)
-			break;
-		have += got;
-	}
-	source_close(s);
-	sbuf_release(&err);
-	return is_json(buf, have);
-}
-
-static void do_folded(const char *name, const struct sbuf *data, int format, struct sbuf *out)
+static void do_folded(struct input *in, const char *name, int format, struct sbuf *out)
 {
 	struct sbuf err = SBUF_INIT;
 	struct ftree t;
@@ -117,7 +63,7 @@ static void do_folded(const char *name, const struct sbuf *data, int format, str
 	struct folded_opts fo = { 0 };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
-	int rc = folded_read_mem(&t, data->buf, data->len, name, &fo, &st, &err);
+	int rc = folded_read_in(&t, in, &fo, &st, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	if (!st.stacks) {
@@ -127,10 +73,7 @@ static void do_folded(const char *name, const struct sbuf *data, int format, str
 		cli_die(GF_EXIT_INPUT, "'%s': no stacks: expected a JSON trace or folded 'stack count' lines",
 			name);
 	}
-	if (st.invalid)
-		cli_warn("'%s': %llu invalid lines skipped (first: line %llu: expected %s)", name,
-			 (unsigned long long)st.invalid, (unsigned long long)st.first_invalid_line,
-			 st.first_invalid_why);
+	cli_folded_warn(&st, name);
 	struct pysync_result r;
 	if (pysync_analyze(&t, &r, &err))
 		cli_die(GF_EXIT_INPUT, "'%s': %s", name, err.buf);
@@ -140,14 +83,13 @@ static void do_folded(const char *name, const struct sbuf *data, int format, str
 	sbuf_release(&err);
 }
 
-static void do_trace(const char *path, const char *name, const struct sbuf *data,
-		     const struct trace_opts *to, const struct report_opts *ro, int device, int format,
+static void do_trace(struct input *in, const char *name, const struct trace_opts *to, const struct report_opts *ro, int device, int format,
 		     struct sbuf *out)
 {
 	struct sbuf err = SBUF_INIT;
 	struct trace t;
 	trace_init(&t, NULL);
-	int rc = data ? trace_load_mem(&t, data->buf, data->len, name, to, &err) : trace_load(&t, path, to, &err);
+	int rc = trace_load_input(&t, in, to, &err);
 	cli_progress_done();
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
@@ -156,12 +98,14 @@ static void do_trace(const char *path, const char *name, const struct sbuf *data
 	rc = actx_init(&c, &t, device, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	struct report_opts so = *ro;
+	so.parts = RP_SYNCS; /* syncs prints the sites only */
 	struct report r;
-	rc = report_build(&r, &c, ro, &err);
+	rc = report_build(&r, &c, &so, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
-	struct report_in in = { &r, name, NULL, 0, 0 };
-	report_out_syncs(&in, format, out);
+	struct report_in ri = { &r, name };
+	report_out_syncs(&ri, format, out);
 	report_release(&r);
 	actx_release(&c);
 	trace_release(&t);
@@ -190,22 +134,12 @@ int cmd_syncs(int argc, char **argv)
 			else
 				sbuf_addstr(&out, "\n");
 		}
-		if (!strcmp(files[i], "-")) {
-			struct sbuf data = SBUF_INIT;
-			slurp("-", &data);
-			if (is_json(data.buf, data.len))
-				do_trace(NULL, name, &data, &to, &o.ro, o.device, o.format, &out);
-			else
-				do_folded(name, &data, o.format, &out);
-			sbuf_release(&data);
-		} else if (file_is_json(files[i])) {
-			do_trace(files[i], name, NULL, &to, &o.ro, o.device, o.format, &out);
-		} else {
-			struct sbuf data = SBUF_INIT;
-			slurp(files[i], &data);
-			do_folded(name, &data, o.format, &out);
-			sbuf_release(&data);
-		}
+		struct input *in = cli_open_input(files[i], to.threads);
+		if (cli_input_is_trace(in))
+			do_trace(in, name, &to, &o.ro, o.device, o.format, &out);
+		else
+			do_folded(in, name, o.format, &out);
+		cli_close_input(in);
 	}
 	if (o.format == REP_JSON && n > 1)
 		sbuf_addstr(&out, "]\n");

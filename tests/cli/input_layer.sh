@@ -210,3 +210,27 @@ if need_shared "input-layer-corpus"; then
     expect_grep "corpus-svg-trace-hint" "is a PyTorch profiler trace, not folded stacks: run 'gpuflame fold" "$T/err"
   fi
 fi
+
+# syncs takes both kinds through the one opener: a trace or folded stacks,
+# plain, compressed or on stdin, with the same output as the named plain file
+$GF syncs --format json "$T/t.json" >"$T/want" 2>/dev/null
+for x in t.json.gz t.json.zst; do
+  [ -f "$T/$x" ] || { skip "syncs-trace-$x" "zstd absent"; continue; }
+  gf_in "$T/$x" syncs --format json; expect_rc "syncs-stdin-trace-$x-rc" 0
+  sed 's/<stdin>/X/g' "$T/out" >"$T/o1"; sed 's|'"$T"'/t.json|X|g' "$T/want" >"$T/o2"
+  expect_same "syncs-stdin-trace-$x-same" "$T/o1" "$T/o2"
+done
+printf 'main;torch/_tensor.py:__bool__;aten::item 7\nmain;step 3\n' >"$T/py.folded"
+$GF syncs --format json "$T/py.folded" >"$T/want" 2>/dev/null
+gzip -c "$T/py.folded" >"$T/py.folded.gz"
+gf syncs --format json "$T/py.folded.gz"; expect_rc "syncs-folded-gz-rc" 0
+sed 's|'"$T"'/py.folded.gz|X|g' "$T/out" >"$T/o1"; sed 's|'"$T"'/py.folded|X|g' "$T/want" >"$T/o2"
+expect_same "syncs-folded-gz-same" "$T/o1" "$T/o2"
+gf_in "$T/py.folded.gz" syncs --format json; expect_rc "syncs-stdin-folded-gz-rc" 0
+sed 's/<stdin>/X/g' "$T/out" >"$T/o1"; expect_same "syncs-stdin-folded-gz-same" "$T/o1" "$T/o2"
+printf '[unknown];main;f 2\n' >"$T/unk.folded"
+gf syncs "$T/unk.folded"; expect_rc "syncs-unknown-frame-folded-rc" 0
+gf syncs "$T/p.speedscope.json"; expect_rc "syncs-speedscope-rc" 1
+expect_grep "syncs-speedscope-msg" "is a speedscope profile, not folded stacks" "$T/err"
+gf syncs "$T/bad.json"; expect_rc "syncs-bad-trace-rc" 1
+expect_grep "syncs-bad-trace-msg" "bad.json': byte [0-9]+" "$T/err"

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (sel & 4)
 				o.per_step = true;
 			if (sel & 8)
-				o.skip = 1;
+				o.steps.skip = 1;
 			if (sel & 16)
 				o.normalise = true;
 			if (sel & 32)
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct fold_stats st;
 			memset(&st, 0, sizeof st);
 			int r = fold_trace(&t, &o, &tree, &st, &err);
-			if (!r && w == FW_GPU && !o.skip) {
+			if (!r && w == FW_GPU && !o.steps.skip) {
 				int64_t sum = 0;
 				bool ovf = false;
 				for (uint32_t i = 0; i < t.nact; i++)

@@ -13,6 +13,7 @@
 #include "trace/analysis/steps.h"
 #include "trace/analysis/syncs.h"
 #include "trace/model/trace.h"
+#include "trace/write/report_out.h"
 #include "stacks/folded.h"
 #include "base/jsonw.h"
 #include "base/rtable.h"
@@ -146,6 +147,82 @@ T_TEST(test_analyze__syncs_site)
 	sbuf_release(&b);
 	syncs_release(&sy);
 	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+/* report_build computes only the parts asked (syncs prints sites only, so
+ * it must not pay for gaps, comm, top calls, idle stacks or the verdict);
+ * the verdict brings what it reads; the result carries what writers print
+ * (names as strings, the trace's meta) so they never reach into the trace. */
+T_TEST(test_analyze__report_parts)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
+	struct report_opts o;
+	report_opts_init(&o);
+	T_EQ_I64(o.parts, RP_ALL);
+	struct report r;
+	o.parts = RP_SYNCS;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	T_EQ_I64(r.parts, RP_SYNCS);
+	T_EQ_I64(r.st.n, 1);
+	T_EQ_I64(r.sy.nsites, 1);
+	T_TRUE(r.gp.rows == NULL && r.gp.n == 0 && r.gp.nsync == 0 && r.gp.nhost == 0);
+	T_TRUE(r.cm.rows == NULL && r.cm.n == 0);
+	T_EQ_I64(r.ntop, 0);
+	T_TRUE(r.idle == NULL && r.nidle == 0);
+	T_TRUE(r.verdict == NULL && r.action == NULL);
+	T_EQ_I64(r.meta.device, 0);
+	/* the writers leave out (prose) or null (JSON) what was not computed */
+	struct report_in in = { &r, "t.json" };
+	struct sbuf out = SBUF_INIT;
+	report_out(&in, 1, NULL, REP_TEXT, &out);
+	T_TRUE(strstr(out.buf, "Hidden syncs") != NULL);
+	T_TRUE(strstr(out.buf, "Verdict") == NULL && strstr(out.buf, "Where the GPU idle") == NULL);
+	T_TRUE(strstr(out.buf, "Launches") == NULL);
+	sbuf_reset(&out);
+	report_out(&in, 1, NULL, REP_JSON, &out);
+	T_TRUE(strstr(out.buf, "\"gaps\": null,\n  \"idle_stacks\": null,\n  \"launch\": null,") != NULL);
+	T_TRUE(strstr(out.buf, "\"verdict\": null") != NULL);
+	sbuf_release(&out);
+	report_release(&r);
+	o.parts = RP_VERDICT;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	T_EQ_I64(r.parts, RP_VERDICT | RP_GAPS | RP_SYNCS | RP_COMM);
+	T_TRUE(r.verdict != NULL && r.gp.n == 1 && r.cm.n == 1 && r.sy.nsites == 1);
+	T_EQ_I64(r.ntop, 0);
+	T_EQ_I64(r.nidle, 0);
+	report_release(&r);
+	o.parts = RP_ALL;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	/* top calls: 3 cudaLaunchKernel launches lead */
+	T_TRUE(r.ntop > 0);
+	if (r.ntop) {
+		T_EQ_STR(r.top[0].name, "cudaLaunchKernel");
+		T_EQ_I64(r.top[0].count, 3);
+	}
+	/* idle stacks: every idle ns of the step (148 us) is charged once;
+	 * the 20 us inside the sync are charged to the sync call */
+	int64_t sum = 0, in_sync = 0;
+	for (size_t i = 0; i < r.nidle; i++) {
+		sum += r.idle[i].ns;
+		const char *l = r.idle[i].label;
+		size_t n = strlen(l), m = strlen("cudaStreamSynchronize");
+		if (n >= m && !strcmp(l + n - m, "cudaStreamSynchronize"))
+			in_sync += r.idle[i].ns;
+	}
+	T_TRUE(r.nidle > 0 && r.nidle <= REPORT_IDLE_TOP);
+	T_EQ_I64(r.idle_steps, 1);
+	if (r.nidle < REPORT_IDLE_TOP)
+		T_EQ_I64(sum, 148000);
+	T_EQ_I64(in_sync, 20000);
+	T_TRUE(r.idle_err == NULL);
+	report_release(&r);
 	actx_release(&c);
 	trace_release(&t);
 	sbuf_release(&err);
@@ -452,10 +529,62 @@ T_TEST(test_analyze__writers)
 	sbuf_release(&b);
 }
 
+#define STARTS(b, lit) (!strncmp((b), (lit), sizeof(lit) - 1))
+
+/* The prose formats share one writer (report_fmt.h): the separators each
+ * format implements, checked on the paragraph with a line break inside
+ * (no clear straggler) and on the Markdown/text leads and bold labels. */
+T_TEST(test_analyze__writers_formats)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	T_TRUE(load(&t, trace1) == 0);
+	struct actx c;
+	T_TRUE(actx_init(&c, &t, -1, &err) == GF_OK);
+	struct report_opts o;
+	report_opts_init(&o);
+	struct report r;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	struct report_in in[2] = { { &r, "a" }, { &r, "b|c" } };
+	struct strag_rank rk[2] = { { 0, 1 }, { 0, 1 } };
+	struct strag_result sr = { 2, rk, 2, 0, 0, false };
+	report_out(in, 2, &sr, REP_TEXT, &out);
+	T_TRUE(strstr(out.buf, "\n  No clear straggler (ranks arrive last about equally often); the most "
+			       "likely one:\n  #1 (a) arrived last at 1 of 2") != NULL);
+	T_TRUE(strstr(out.buf, "\n  Compare its step table") != NULL);
+	T_TRUE(strstr(out.buf, "  #2: GPU busy") != NULL);
+	T_TRUE(strstr(out.buf, "\n\n\ngpuflame report: a\n") != NULL);
+	T_TRUE(strstr(out.buf, "\nVerdict: GPU busy") != NULL);
+	sbuf_reset(&out);
+	report_out(in, 2, &sr, REP_MD, &out);
+	T_TRUE(STARTS(out.buf, "## gpuflame report: 2 ranks (never merged)\n\n"));
+	T_TRUE(strstr(out.buf, "\nNo clear straggler (ranks arrive last about equally often); the most "
+			       "likely one: #1 (a) arrived last at 1 of 2") != NULL);
+	T_TRUE(strstr(out.buf, "\n\nCompare its step table") != NULL);
+	T_TRUE(strstr(out.buf, "- #2: GPU busy") != NULL);
+	T_TRUE(strstr(out.buf, "\n## gpuflame report: b\\|c\n\n") != NULL);
+	T_TRUE(strstr(out.buf, "\n**Verdict:** GPU busy") != NULL);
+	T_TRUE(strstr(out.buf, "\n\n**Next:** ") != NULL);
+	sbuf_reset(&out);
+	report_out_syncs(in, REP_MD, &out);
+	T_TRUE(STARTS(out.buf, "## gpuflame syncs: a\n\n1 blocking calls in 1 step: host wait 0.020 ms"));
+	T_TRUE(strstr(out.buf, "\nFixes:\n\n1. app\\.py\\(3\\)\\: f (aten\\:\\:item &gt; ") != NULL);
+	sbuf_reset(&out);
+	report_out_syncs(in, REP_TEXT, &out);
+	T_TRUE(STARTS(out.buf, "gpuflame syncs: a\n1 blocking calls in 1 step: host wait 0.020 ms"));
+	T_TRUE(strstr(out.buf, "\n  Fixes:\n  1. app.py(3): f (") != NULL);
+	report_release(&r);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_analyze__step_row);
 	T_RUN(test_analyze__syncs_site);
+	T_RUN(test_analyze__report_parts);
 	T_RUN(test_analyze__gaps_causes);
 	T_RUN(test_analyze__launch_gap);
 	T_RUN(test_analyze__steps_select_warmup);
@@ -466,5 +595,6 @@ int main(void)
 	T_RUN(test_analyze__pysync_tree);
 	T_RUN(test_analyze__wilson);
 	T_RUN(test_analyze__writers);
+	T_RUN(test_analyze__writers_formats);
 	return t_done();
 }

@@ -120,9 +120,6 @@ T_TEST(test_fold__gpu)
 	o.steps.skip = 1;
 	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;elementwise 240\n");
 	o.steps.skip = 0;
-	o.step_lo = 2; /* the deprecated fields (KEV_NONE = open) still select */
-	T_EQ_STR(fold(&t, &o, &rc), "## a:b ##;aten::add;elementwise 240\n");
-	o.step_lo = KEV_NONE;
 	o.steps.skip = 2;
 	T_EQ_STR(fold(&t, &o, &rc), "ERR no step left by the step selection (the trace has 2 steps, numbered 1..2)");
 	T_EQ_I64(rc, GF_EUSAGE);

@@ -18,13 +18,12 @@
 #define GF_PYSYNC_OUT_H
 
 #include "stacks/ops/pysync.h"
-#include "base/sbuf.h"
-
-enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2 };
+#include "base/rtable.h"
 
 /* The article's advice for a blocking symbol (cudaStreamSynchronize, ...). */
 const char *pysync_out_fix(const char *symbol);
 
+/* format: enum rep_format (base/rtable.h) */
 void pysync_out(const struct pysync_result *r, const char *fname, int format, struct sbuf *out);
 
 #endif

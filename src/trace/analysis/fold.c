@@ -23,8 +23,8 @@ void fold_opts_init(struct fold_opts *o)
 	o->weight = FW_GPU;
 	o->levels = FL_DEFAULT;
 	trace_sel_init(&o->steps);
-	o->step_lo = o->step_hi = KEV_NONE;
 	o->unit = FU_US;
+	o->device = -1;
 }
 
 const char *fold_weight_name(int w)
@@ -577,6 +577,8 @@ static void fold_idle(struct folder *f)
 	gf_ns *idle = NULL;
 	size_t cap = 0;
 	for (uint32_t di = 0; di < t->ndev; di++) {
+		if (f->o->device >= 0 && t->dev[di].device != f->o->device)
+			continue;
 		size_t nb, ni = 0;
 		const gf_ns *busy = trace_busy(t, di, &nb);
 		/* idle = window minus busy */
@@ -718,11 +720,6 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 
 	/* step selection */
 	struct trace_sel sel = o->steps;
-	if (o->step_lo != KEV_NONE || o->step_hi != KEV_NONE || o->skip) { /* the deprecated fields */
-		sel.first = o->step_lo != KEV_NONE ? o->step_lo : INT64_MIN;
-		sel.last = o->step_hi != KEV_NONE ? o->step_hi : INT64_MAX;
-		sel.skip = o->skip;
-	}
 	f->has_sel = trace_sel_active(&sel);
 	uint32_t nsel = 0;
 	size_t capw = 0, caps = 0;

@@ -21,6 +21,7 @@
  *  - idle:  per device, the time inside the window with no activity on any
  *           stream, charged to the innermost range open at that moment on
  *           the device's launching thread; split where that range changes.
+ *           fold_opts.device >= 0 keeps only that device's idle time.
  *  - calls: one per launching call (runtime/driver call with linked GPU
  *           work), leaf = the API name (cudaLaunchKernel, cudaGraphLaunch)
  *           unless the runtime level is shown; one per unattributed
@@ -67,11 +68,7 @@ struct fold_opts {
 	bool kernel_full;        /* leaf = full kernel name instead of the family */
 	const struct kfamily *families; /* NULL = default rules */
 	struct trace_sel steps;  /* --steps A..B, --skip N: the model's one selection */
-	/* Deprecated, only while cmd_report.c and cmd_diff.c still set them:
-	 * when one is set (step_lo/step_hi not KEV_NONE, or skip), they replace
-	 * steps (KEV_NONE = open end). */
-	int64_t step_lo, step_hi;
-	unsigned skip;
+	int device;              /* idle: only this device number; -1 (default) = every device */
 	bool normalise;          /* --per-step-normalise */
 	int unit;                /* enum fold_unit (ignored for calls) */
 	const char *source;      /* for the header ("source=") */

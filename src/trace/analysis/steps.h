@@ -63,11 +63,6 @@ struct steps_result {
 	uint64_t dropped;     /* markers outside --steps or skipped */
 };
 
-/* The selection is the model's one (trace_sel.h). Old names, kept only
- * while report.h/report.c still say steps_opts/steps_opts_init. */
-#define steps_opts trace_sel
-#define steps_opts_init trace_sel_init
-
 /*
  * Builds the table over the steps o selects (trace_sel_pick; a trace
  * without steps is one whole-trace row whatever o says). @return GF_OK, or

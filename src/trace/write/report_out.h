@@ -1,33 +1,35 @@
 /*
  * report_out.h — render `gpuflame report` and `gpuflame syncs` (trace input)
- * as text (100 columns, aligned, ms/us units), Markdown or JSON.
+ * as text (100 columns, aligned, ms/us units), Markdown or JSON, from the one
+ * analysis result (trace/analysis/report.h) and nothing else.
+ *
+ * Files: report_out.c writes the sections once for every prose format
+ * through report_fmt.h, which report_text.c and report_md.c implement (an
+ * HTML writer is one more such file); report_json.c writes the JSON.
+ * A part the report did not compute (report.h: report.parts) is left out of
+ * the prose and is null in the JSON.
  *
  * JSON schemas "gpuflame.report/1" and "gpuflame.syncs/1" are documented
  * field by field in docs/report.md. Times are exact decimal microseconds
  * (integer ns printed at scale 3), counts are integers, per-step counts are
  * decimals with 2 digits, shares are decimals in 0..1.
  *
- * Layer: write.
+ * Layer: trace/write.
  */
 #ifndef GF_REPORT_OUT_H
 #define GF_REPORT_OUT_H
 
 #include "trace/analysis/report.h"
-#include "stacks/render/pysync_out.h"
+#include "base/rtable.h"
 
-/* One rank's report plus what the writer prints about its source. */
+/* One rank's report plus the name of its source. */
 struct report_in {
 	const struct report *r;
 	const char *file;
-	/* optional: host stacks by GPU idle time from `fold --weight idle`
-	 * (filled by the CLI, which may use fold/), total over idle_steps steps */
-	const struct gap_key *idle;
-	size_t nidle;
-	uint32_t idle_steps;
 };
 
 /*
- * Writes one report (n = 1) or several ranks side by side with the
+ * format: enum rep_format (base/rtable.h). Writes one report (n = 1) or several ranks side by side with the
  * straggler (n > 1; s may be NULL when no rank has NCCL kernels).
  */
 void report_out(const struct report_in *in, size_t n, const struct strag_result *s, int format,
