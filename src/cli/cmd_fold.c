@@ -136,9 +136,11 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		default: cli_usage_error("unknown option");
 		}
 	}
-	if (argc - optind > 1)
-		cli_usage_error("one trace at a time (one trace = one rank); got %d", argc - optind);
-	a->path = optind < argc ? argv[optind] : "-";
+	size_t n;
+	char **in = cli_inputs(argc, argv, optind, &n); /* stdin when none */
+	if (n > 1)
+		cli_usage_error("one trace at a time (one trace = one rank); got %zu", n);
+	a->path = in[0];
 	sbuf_release(&err);
 }
 
