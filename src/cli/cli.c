@@ -110,33 +110,42 @@ void cli_init(void)
  * control bytes (a newline or ESC in a file name), bidi controls and invalid
  * UTF-8 are shown escaped (esc_term): a message stays one line and never
  * drives the terminal. */
-static void message(const char *what, const char *fmt, va_list ap)
+static void message_raw(const char *what, const struct sbuf *raw)
 {
-	struct sbuf raw = SBUF_INIT, shown = SBUF_INIT;
-	sbuf_vaddf(&raw, fmt, ap);
-	esc_term(&shown, raw.buf ? raw.buf : "", raw.len);
+	struct sbuf shown = SBUF_INIT;
+	esc_term(&shown, raw->buf ? raw->buf : "", raw->len);
 	prefix();
 	if (what)
 		fputs(what, stderr);
 	fwrite(shown.buf ? shown.buf : "", 1, shown.len, stderr);
 	fputc('\n', stderr);
-	sbuf_release(&raw);
 	sbuf_release(&shown);
+}
+
+static void message(const char *what, const char *fmt, va_list ap)
+{
+	struct sbuf raw = SBUF_INIT;
+	sbuf_vaddf(&raw, fmt, ap);
+	message_raw(what, &raw);
+	sbuf_release(&raw);
 }
 
 static void close_inputs(void);
 
 void cli_die(int exit_code, const char *fmt, ...)
 {
+	/* the message first: its arguments may point into the inputs closed next */
+	struct sbuf raw = SBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&raw, fmt, ap);
+	va_end(ap);
 	ofile_remove_temps();
 	close_inputs();
 	cli_progress_done();
 	stdout_done = true;
 	fflush(stdout);
-	va_list ap;
-	va_start(ap, fmt);
-	message(NULL, fmt, ap);
-	va_end(ap);
+	message_raw(NULL, &raw);
 	exit(exit_code);
 }
 
