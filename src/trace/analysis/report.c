@@ -62,9 +62,10 @@ static void top_calls(struct report *r, const struct actx *c)
 	uint32_t np = pool_count(t->names);
 	uint64_t *cnt = gf_xcalloc((size_t)np * 2 + 1, sizeof *cnt);
 	/* each call counts once per steady step holding its start (weights:
-	 * overlapping steps cost O(n log steps), not a pass per step) */
+	 * overlapping steps cost O(n + threads log steps), not a pass per step) */
 	struct actx_cover cv;
 	actx_cover_init(&cv, &r->st);
+	struct actx_cover_sweep sw = { 0 }; /* each thread's ranges are in start order */
 	for (uint32_t k = 0; k < t->nr && cv.n; k++) {
 		const struct trace_range *x = &t->r[k];
 		if (x->name >= np)
@@ -76,7 +77,7 @@ static void top_calls(struct report *r, const struct actx *c)
 			slot = (size_t)np + x->name;
 		else
 			continue;
-		cnt[slot] += actx_cover_at(&cv, x->start);
+		cnt[slot] += actx_cover_next(&cv, &sw, x->start);
 	}
 	actx_cover_release(&cv);
 	/* keep the top REPORT_TOP_CALLS */
@@ -325,7 +326,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	unsigned parts = o->parts & RP_ALL;
 	if (parts & RP_VERDICT)
 		parts |= RP_GAPS | RP_SYNCS | RP_COMM;
-	int rc = steps_analyze(c, &o->steps, &r->st, err);
+	int rc = steps_analyze_part(c, &o->steps, (parts & RP_STEPS) != 0, &r->st, err);
 	if (rc)
 		return rc;
 	r->parts = parts;

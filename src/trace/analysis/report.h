@@ -13,8 +13,9 @@
  *   ... trace/write/report_out.h renders it ...
  *   report_release(&r);
  *
- * Parts are computed on demand: the steps always, the others only when
- * o.parts asks (RP_VERDICT brings the gaps, syncs and comm it reads). A part
+ * Parts are computed on demand: the steps always (their median kernels only
+ * for RP_STEPS: the step table prints them, syncs does not), the others only
+ * when o.parts asks (RP_VERDICT brings the gaps, syncs and comm it reads). A part
  * not asked is left zeroed (no rows, no sites, no kernels), and r.parts says
  * which were computed.
  *
@@ -53,7 +54,8 @@ enum report_part {
 	RP_TOP = 1 << 3,      /* top calls per step */
 	RP_IDLE = 1 << 4,     /* host stacks while the GPU idled (fold --weight idle) */
 	RP_VERDICT = 1 << 5,  /* verdict and action (implies gaps, syncs, comm) */
-	RP_ALL = 0x3f
+	RP_STEPS = 1 << 6,    /* the step table's median kernel (without it: 0) */
+	RP_ALL = 0x7f
 };
 
 struct top_call {

@@ -87,7 +87,7 @@ struct sfast {
 	uint64_t *launch, *graph, *sync, *swait; /* along c->by_start, prefix */
 };
 
-static void sfast_init(struct sfast *f, const struct actx *c)
+static void sfast_init(struct sfast *f, const struct actx *c, bool median)
 {
 	const struct trace *t = c->t;
 	memset(f, 0, sizeof *f);
@@ -100,15 +100,19 @@ static void sfast_init(struct sfast *f, const struct actx *c)
 		const struct trace_act *a = &t->act[i];
 		bool on = c->dev != TRACE_NONE && actx_on_dev(c, a);
 		int k = a->kind == TA_KERNEL ? 0 : a->kind == TA_MEMCPY ? 1 : a->kind == TA_MEMSET ? 2 : -1;
-		if (on && k == 0)
-			kd[nk++] = a->end - a->start;
+		if (on && k == 0) {
+			if (median)
+				kd[nk] = a->end - a->start;
+			nk++;
+		}
 		f->kcnt[i + 1] = (uint32_t)nk;
 		if (on && k >= 0)
 			actx_span_add(&f->k[k], a->start, a->end);
 	}
 	for (int k = 0; k < 3; k++)
 		actx_span_seal(&f->k[k]);
-	actx_kth_init(&f->kdur, kd, nk);
+	if (median)
+		actx_kth_init(&f->kdur, kd, nk);
 	free(kd);
 	size_t nr1 = (size_t)t->nr + 1;
 	f->launch = gf_xmalloc(nr1 * sizeof *f->launch);
@@ -156,7 +160,7 @@ static void sfast_row(const struct sfast *f, const struct actx *c, gf_ns lo, gf_
 	if (i1 < i0)
 		i1 = i0;
 	row->kernels = f->kcnt[i1] - f->kcnt[i0];
-	row->median_kernel = actx_kth_median(&f->kdur, f->kcnt[i0], f->kcnt[i1]);
+	row->median_kernel = f->kdur.n ? actx_kth_median(&f->kdur, f->kcnt[i0], f->kcnt[i1]) : 0;
 	uint32_t j0 = actx_range_lower(c, lo), j1 = actx_range_lower(c, hi);
 	if (j1 < j0)
 		j1 = j0;
@@ -207,6 +211,12 @@ static void steady(struct steps_result *r)
 int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err)
 {
+	return steps_analyze_part(c, o, true, r, err);
+}
+
+int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool median,
+		       struct steps_result *r, struct sbuf *err)
+{
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
 	if (!t->nsteps) {
@@ -226,7 +236,7 @@ int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_
 		}
 		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
 		struct sfast f;
-		sfast_init(&f, c);
+		sfast_init(&f, c, median);
 		for (uint32_t k = 0; k < nkeep; k++) {
 			const struct trace_step *st = &t->steps[keep[k]];
 			struct step_row *row = &r->rows[r->n++];

@@ -70,6 +70,12 @@ struct steps_result {
  */
 int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err);
+/* The same table; median false skips the index of kernel durations
+ * (actx_kth, the costliest part) and leaves the marked steps'
+ * median_kernel 0, for callers that never print it (syncs). steps_analyze
+ * is median true. */
+int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool median,
+		       struct steps_result *r, struct sbuf *err);
 void steps_release(struct steps_result *r);
 
 /* Fills one row for the window [lo, hi) (used for steps and tests). */
