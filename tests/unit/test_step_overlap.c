@@ -169,6 +169,18 @@ static void check_shape(int nsteps, bool nested, unsigned seed, unsigned share)
 	struct steps_result st;
 	T_TRUE(steps_analyze(&c, &o, &st, &err) == GF_OK);
 	T_EQ_I64(st.n, nsteps);
+	/* without medians, then filled (report's second core): the same table */
+	struct steps_result s0;
+	T_TRUE(steps_analyze_part(&c, &o, false, &s0, &err) == GF_OK);
+	T_EQ_I64(s0.n, st.n);
+	T_EQ_I64(s0.steady.median_kernel, 0);
+	for (size_t i = 0; i < s0.n; i++)
+		T_EQ_I64(s0.rows[i].median_kernel, 0);
+	steps_medians(&c, &s0);
+	for (size_t i = 0; i < s0.n; i++)
+		eq_row(&s0.rows[i], &st.rows[i]);
+	eq_row(&s0.steady, &st.steady);
+	steps_release(&s0);
 	struct gaps_result gp;
 	gaps_analyze(&c, &st, &gp);
 	struct comm_result cm;

@@ -4,6 +4,7 @@
 #include "base/names.h"
 #include "trace/analysis/steps.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +203,19 @@ uint32_t actx_range_lower(const struct actx *c, gf_ns ts)
 	return l;
 }
 
+/* Below this many ranges a thread costs more than it saves. */
+#define ACTX_PAR_MIN 8192
+
+/* The part of actx_init that may run on another thread: writes c->walk and
+ * c->by_start only. */
+static void *walk_order(void *arg)
+{
+	struct actx *c = arg;
+	trace_walk_init(&c->walk, c->t);
+	by_start_init(c);
+	return NULL;
+}
+
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 {
 	memset(c, 0, sizeof *c);
@@ -249,10 +263,16 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 		if (c->blk[i])
 			c->nblocking++;
 	}
+	/* the jump links and the by-start order read only the model: on the
+	 * second core (t->cores) while this one does the rest */
+	pthread_t th;
+	bool par = t->cores >= 2 && t->nr >= ACTX_PAR_MIN && pthread_create(&th, NULL, walk_order, c) == 0;
+	if (!par)
+		walk_order(c);
 	sites_init(c);
-	trace_walk_init(&c->walk, t);
 	endmax_init(c);
-	by_start_init(c);
+	if (par)
+		pthread_join(th, NULL);
 	return GF_OK;
 }
 

@@ -5,6 +5,7 @@
 #include "base/vec.h"
 #include "trace/analysis/fold.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,6 +310,30 @@ out:
 	r->action = sbuf_detach(&a, NULL);
 }
 
+/* Below this many ranges and activities a thread costs more than it saves. */
+#define REPORT_PAR_MIN 8192
+
+struct side {
+	struct report *r;
+	const struct actx *c;
+	const struct report_opts *o;
+};
+
+/* The parts that may run on another thread: they write r->st's
+ * median_kernel fields, r->top, r->ntop and r->idle* only. */
+static void *side_parts(void *arg)
+{
+	struct side *sd = arg;
+	struct report *r = sd->r;
+	if (r->parts & RP_STEPS)
+		steps_medians(sd->c, &r->st);
+	if (r->parts & RP_TOP)
+		top_calls(r, sd->c);
+	if ((r->parts & RP_IDLE) && sd->c->dev != TRACE_NONE)
+		idle_stacks(r, sd->c, &sd->o->steps);
+	return NULL;
+}
+
 int report_build(struct report *r, const struct actx *c, const struct report_opts *o,
 		 struct sbuf *err)
 {
@@ -326,20 +351,28 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	unsigned parts = o->parts & RP_ALL;
 	if (parts & RP_VERDICT)
 		parts |= RP_GAPS | RP_SYNCS | RP_COMM;
-	int rc = steps_analyze_part(c, &o->steps, (parts & RP_STEPS) != 0, &r->st, err);
+	int rc = steps_analyze_part(c, &o->steps, false, &r->st, err);
 	if (rc)
 		return rc;
 	r->parts = parts;
+	/* the step medians, top calls and idle stacks on the second core
+	 * (t->cores) while this one does gaps, syncs and comm: each side reads
+	 * the model and the step windows and writes its own fields of r */
+	struct side sd = { r, c, o };
+	pthread_t th;
+	bool par = t->cores >= 2 && (parts & (RP_STEPS | RP_TOP | RP_IDLE)) &&
+		   (parts & (RP_GAPS | RP_SYNCS | RP_COMM)) && t->nr + t->nact >= REPORT_PAR_MIN &&
+		   pthread_create(&th, NULL, side_parts, &sd) == 0;
+	if (!par)
+		side_parts(&sd);
 	if (parts & RP_GAPS)
 		gaps_analyze(c, &r->st, &r->gp);
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->sy);
 	if (parts & RP_COMM)
 		comm_analyze(c, &r->st, &r->cm);
-	if (parts & RP_TOP)
-		top_calls(r, c);
-	if ((parts & RP_IDLE) && c->dev != TRACE_NONE)
-		idle_stacks(r, c, &o->steps);
+	if (par)
+		pthread_join(th, NULL);
 	if (parts & RP_VERDICT)
 		verdict(r, c);
 	return GF_OK;

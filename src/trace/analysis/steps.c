@@ -83,37 +83,28 @@ void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 struct sfast {
 	struct actx_span k[3];    /* kernel, memcpy, memset */
 	uint32_t *kcnt;       /* kcnt[i]: device kernels among act[0..i) */
-	struct actx_kth kdur; /* their durations, in act order */
 	uint64_t *launch, *graph, *sync, *swait; /* along c->by_start, prefix */
 };
 
-static void sfast_init(struct sfast *f, const struct actx *c, bool median)
+static void sfast_init(struct sfast *f, const struct actx *c)
 {
 	const struct trace *t = c->t;
 	memset(f, 0, sizeof *f);
-	size_t cap = t->nact ? t->nact : 1;
 	f->kcnt = gf_xmalloc(((size_t)t->nact + 1) * sizeof *f->kcnt);
-	gf_ns *kd = gf_xmalloc(cap * sizeof *kd);
 	size_t nk = 0;
 	f->kcnt[0] = 0;
 	for (uint32_t i = 0; i < t->nact; i++) {
 		const struct trace_act *a = &t->act[i];
 		bool on = c->dev != TRACE_NONE && actx_on_dev(c, a);
 		int k = a->kind == TA_KERNEL ? 0 : a->kind == TA_MEMCPY ? 1 : a->kind == TA_MEMSET ? 2 : -1;
-		if (on && k == 0) {
-			if (median)
-				kd[nk] = a->end - a->start;
+		if (on && k == 0)
 			nk++;
-		}
 		f->kcnt[i + 1] = (uint32_t)nk;
 		if (on && k >= 0)
 			actx_span_add(&f->k[k], a->start, a->end);
 	}
 	for (int k = 0; k < 3; k++)
 		actx_span_seal(&f->k[k]);
-	if (median)
-		actx_kth_init(&f->kdur, kd, nk);
-	free(kd);
 	size_t nr1 = (size_t)t->nr + 1;
 	f->launch = gf_xmalloc(nr1 * sizeof *f->launch);
 	f->graph = gf_xmalloc(nr1 * sizeof *f->graph);
@@ -137,7 +128,6 @@ static void sfast_release(struct sfast *f)
 	for (int k = 0; k < 3; k++)
 		actx_span_release(&f->k[k]);
 	free(f->kcnt);
-	actx_kth_release(&f->kdur);
 	free(f->launch);
 	free(f->graph);
 	free(f->sync);
@@ -160,7 +150,6 @@ static void sfast_row(const struct sfast *f, const struct actx *c, gf_ns lo, gf_
 	if (i1 < i0)
 		i1 = i0;
 	row->kernels = f->kcnt[i1] - f->kcnt[i0];
-	row->median_kernel = f->kdur.n ? actx_kth_median(&f->kdur, f->kcnt[i0], f->kcnt[i1]) : 0;
 	uint32_t j0 = actx_range_lower(c, lo), j1 = actx_range_lower(c, hi);
 	if (j1 < j0)
 		j1 = j0;
@@ -177,10 +166,11 @@ static void sfast_row(const struct sfast *f, const struct actx *c, gf_ns lo, gf_
 		r->steady.field = actx_median(v, m);                \
 	} while (0)
 
-static void steady(struct steps_result *r)
+/* The rows the steady state takes the median of: the non-warm-up ones, all
+ * when every one is warm-up. @return their count (src holds r->n). */
+static size_t steady_rows(const struct steps_result *r, const struct step_row **src)
 {
 	size_t m = 0;
-	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
 	for (size_t i = 0; i < r->n; i++)
 		if (!r->rows[i].warmup)
 			src[m++] = &r->rows[i];
@@ -188,6 +178,13 @@ static void steady(struct steps_result *r)
 		for (size_t i = 0; i < r->n; i++)
 			src[m++] = &r->rows[i];
 	}
+	return m;
+}
+
+static void steady(struct steps_result *r)
+{
+	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
+	size_t m = steady_rows(r, src);
 	gf_ns *v = gf_xcalloc(m ? m : 1, sizeof *v);
 	memset(&r->steady, 0, sizeof r->steady);
 	r->steady.number = -1;
@@ -203,6 +200,41 @@ static void steady(struct steps_result *r)
 	MED_COL(launches);
 	MED_COL(graph_launches);
 	MED_COL(kernels);
+	MED_COL(median_kernel);
+	free(v);
+	free(src);
+}
+
+void steps_medians(const struct actx *c, struct steps_result *r)
+{
+	if (r->whole_trace)
+		return; /* steps_row computed it */
+	const struct trace *t = c->t;
+	uint32_t *kcnt = gf_xmalloc(((size_t)t->nact + 1) * sizeof *kcnt);
+	gf_ns *kd = gf_xmalloc((t->nact ? t->nact : 1) * sizeof *kd);
+	size_t nk = 0;
+	kcnt[0] = 0;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		if (c->dev != TRACE_NONE && actx_on_dev(c, a) && a->kind == TA_KERNEL)
+			kd[nk++] = a->end - a->start;
+		kcnt[i + 1] = (uint32_t)nk;
+	}
+	struct actx_kth kdur; /* the kernels' durations, in act order */
+	actx_kth_init(&kdur, kd, nk);
+	free(kd);
+	for (size_t k = 0; k < r->n; k++) {
+		struct step_row *row = &r->rows[k];
+		uint32_t i0 = trace_act_lower(t, row->start), i1 = trace_act_lower(t, row->end);
+		if (i1 < i0)
+			i1 = i0;
+		row->median_kernel = actx_kth_median(&kdur, kcnt[i0], kcnt[i1]);
+	}
+	actx_kth_release(&kdur);
+	free(kcnt);
+	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
+	size_t m = steady_rows(r, src);
+	gf_ns *v = gf_xcalloc(m ? m : 1, sizeof *v);
 	MED_COL(median_kernel);
 	free(v);
 	free(src);
@@ -236,7 +268,7 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool med
 		}
 		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
 		struct sfast f;
-		sfast_init(&f, c, median);
+		sfast_init(&f, c);
 		for (uint32_t k = 0; k < nkeep; k++) {
 			const struct trace_step *st = &t->steps[keep[k]];
 			struct step_row *row = &r->rows[r->n++];
@@ -265,6 +297,8 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool med
 	}
 	r->nsteady = r->n - r->nwarm;
 	steady(r);
+	if (median)
+		steps_medians(c, r);
 	return GF_OK;
 }
 

@@ -72,10 +72,14 @@ int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_
 		  struct sbuf *err);
 /* The same table; median false skips the index of kernel durations
  * (actx_kth, the costliest part) and leaves the marked steps'
- * median_kernel 0, for callers that never print it (syncs). steps_analyze
- * is median true. */
+ * median_kernel 0 (also the steady one's), for callers that never print it
+ * (syncs) or fill it later. steps_analyze is median true. */
 int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool median,
 		       struct steps_result *r, struct sbuf *err);
+/* Fills the median_kernel of a table built with median false (its rows and
+ * the steady row's; nothing else is written, so it may run on another
+ * thread while others read the rest of r). */
+void steps_medians(const struct actx *c, struct steps_result *r);
 void steps_release(struct steps_result *r);
 
 /* Fills one row for the window [lo, hi) (used for steps and tests). */

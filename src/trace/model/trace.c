@@ -8,8 +8,10 @@
 #include "base/names.h"
 #include "base/vec.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Build state, freed by trace_finish. */
 struct trace_build {
@@ -32,6 +34,7 @@ void trace_init(struct trace *t, struct pool *names)
 	t->names = names ? names : pool_new();
 	t->own_names = !names;
 	t->meta.rank = t->meta.world_size = KEV_NONE;
+	t->cores = 1;
 	struct trace_build *b = gf_xcalloc(1, sizeof *b);
 	b->min_rt_corr = INT64_MAX;
 	t->priv_ = b;
@@ -983,6 +986,18 @@ static void find_devices(struct trace *t)
 	free(cnt);
 }
 
+/* Cores for the analyses: 2 unless o says 1 (-j1, GPUFLAME_THREADS=1) or the
+ * process may run on one CPU only; 1 without options. */
+static unsigned analysis_cores(const struct trace_opts *o)
+{
+	if (!o || o->threads == 1)
+		return 1;
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set) >= 2 ? 2 : 1;
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
 int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 {
 	struct trace_build *b = t->priv_;
@@ -991,6 +1006,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		return GF_EINTERNAL;
 	}
 	const char *marker = names_marker(o ? o->step_marker : NULL);
+	t->cores = analysis_cores(o);
 	/* hand the arrays over */
 	t->nr = (uint32_t)b->r.n;
 	t->r = b->r.v;
