@@ -1032,35 +1032,29 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 				  t->nact);
 			goto input_error;
 		}
-	total = 0;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if (__builtin_add_overflow(total, t->r[i].end - t->r[i].start, &total)) {
-			sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
-				       "(292 years); not a plausible trace",
-				  t->nr);
-			goto input_error;
-		}
-
 	sort_maybe(t->r, t->nr, sizeof *t->r, cmp_range);
 	sort_maybe(t->act, t->nact, sizeof *t->act, cmp_act);
 	sort_maybe(t->gpu_ann, t->ngpu_ann, sizeof *t->gpu_ann, cmp_act);
 
-	/* thread groups */
+	/* one pass over the sorted ranges (each pass reads them all from
+	 * memory): the sum of their durations (checked below, the order does
+	 * not matter), thread groups, zero-length ranges, and the steps from
+	 * the marker ranges as written */
 	for (uint32_t i = 0; i < t->nth; i++)
 		t->th[i].first = t->th[i].n = 0;
-	for (uint32_t i = 0; i < t->nr; i++) {
-		struct trace_thread *th = &t->th[t->r[i].thread];
-		if (!th->n)
-			th->first = i;
-		th->n++;
-	}
-
-	/* steps, from the marker ranges as written */
 	VEC(struct trace_step) steps = VEC_INIT;
 	int64_t ordinal = 0;
 	size_t mlen = strlen(marker);
+	bool ovf = false;
+	total = 0;
 	for (uint32_t i = 0; i < t->nr; i++) {
 		struct trace_range *r = &t->r[i];
+		if (!ovf && __builtin_add_overflow(total, r->end - r->start, &total))
+			ovf = true;
+		struct trace_thread *th = &t->th[r->thread];
+		if (!th->n)
+			th->first = i;
+		th->n++;
 		if (r->end == r->start)
 			t->warn.zero_len++;
 		if (r->kind != TR_ANNOTATION && r->kind != TR_OP)
@@ -1079,6 +1073,13 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		s->range = i;
 		s->thread = r->thread;
 	}
+	if (ovf) {
+		vec_free(&steps);
+		sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
+			       "(292 years); not a plausible trace",
+			  t->nr);
+		goto input_error;
+	}
 	if (steps.n)
 		qsort(steps.v, steps.n, sizeof *steps.v, cmp_step);
 	for (size_t i = 0; i < steps.n; i++)
@@ -1094,16 +1095,14 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		if (t->th[i].n)
 			nest_thread(t, b, t->th[i].first, t->th[i].first + t->th[i].n, &ns);
 	nest_scratch_free(&ns);
-	for (uint32_t i = 0; i < t->nr; i++)
-		if (t->r[i].flags & TRF_SYNC)
-			t->th[t->r[i].thread].syncs++;
-
 	link_acts(t, b);
 	find_devices(t);
 
-	/* window */
+	/* blocking calls per thread, and the window (ends as clipped) */
 	bool any = false;
 	for (uint32_t i = 0; i < t->nr; i++) {
+		if (t->r[i].flags & TRF_SYNC)
+			t->th[t->r[i].thread].syncs++;
 		if (!any || t->r[i].start < t->win_start)
 			t->win_start = t->r[i].start;
 		if (!any || t->r[i].end > t->win_end)
