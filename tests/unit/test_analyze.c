@@ -375,7 +375,7 @@ T_TEST(test_analyze__sort)
 	uint64_t x = 88172645463325252ull;
 	static const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 200, 5000 };
 	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
-		for (int mode = 0; mode < 5; mode++) {
+		for (int mode = 0; mode < 7; mode++) {
 			size_t n = sizes[si];
 			gf_ns *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
 			struct actx_kv *k = malloc((n + 1) * sizeof *k), *kk = malloc((n + 1) * sizeof *kk);
@@ -385,7 +385,9 @@ T_TEST(test_analyze__sort)
 					: mode == 1 ? (gf_ns)(x % 7) - 3              /* few distinct */
 					: mode == 2 ? (gf_ns)i * 1000                 /* in order */
 					: mode == 3 ? (gf_ns)(n - i) + 1700000000000  /* reversed */
-					: (i & 1 ? INT64_MIN : INT64_MAX);
+					: mode == 4 ? (i & 1 ? INT64_MIN : INT64_MAX)
+					: mode == 5 ? (gf_ns)(i % (n / 3 + 1)) / 2     /* 3-4 sorted runs, ties */
+					: (gf_ns)(i < n / 2 ? i : i - n / 2) * 3 - (gf_ns)(i >= n / 2); /* 2 runs */
 				a[i] = b[i] = v;
 				k[i].k = kk[i].k = v;
 				k[i].v = kk[i].v = i;

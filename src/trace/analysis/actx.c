@@ -109,10 +109,12 @@ static void endmax_init(struct actx *c)
  * Sorting int64 keys: nothing when already in order (Kineto writes most
  * arrays in time order), else an LSD radix sort by bytes of the key with
  * its sign bit flipped, skipping the bytes every key shares (the high bytes
- * of timestamps): O(n) per pass, stable, no comparator calls. Short arrays
- * take an insertion sort (also stable).
+ * of timestamps): O(n) per pass, stable, no comparator calls. A few
+ * sorted runs (every thread's ranges by start) are merged instead, and
+ * short arrays take an insertion sort (both stable).
  */
 #define ACTX_RADIX_SMALL 32
+#define ACTX_MERGE_RUNS 8
 
 #define ACTX_RADIX_SORT(NAME, T, KEY)                                                      \
 	void NAME(T *v, size_t n)                                                          \
@@ -122,6 +124,45 @@ static void endmax_init(struct actx *c)
 			i++;                                                               \
 		if (i >= n)                                                                \
 			return;                                                            \
+		size_t runs = 1;                                                           \
+		for (size_t k = i; k < n; k++)                                             \
+			runs += KEY(v[k - 1]) > KEY(v[k]);                                 \
+		if (runs <= ACTX_MERGE_RUNS && n > ACTX_RADIX_SMALL) {                     \
+			/* a few sorted runs (one per host thread): merge them */          \
+			size_t bd[ACTX_MERGE_RUNS + 1], nb = 0;                            \
+			bd[nb++] = 0;                                                      \
+			for (size_t k = 1; k < n; k++)                                     \
+				if (KEY(v[k - 1]) > KEY(v[k]))                             \
+					bd[nb++] = k;                                      \
+			bd[nb] = n;                                                        \
+			T *src = v, *dst = gf_xmalloc(n * sizeof *dst), *tmp = dst;        \
+			while (nb > 1) {                                                   \
+				size_t ob = 0;                                             \
+				for (size_t q = 0; q < nb; q += 2) {                       \
+					size_t a = bd[q], m = bd[q + 1 < nb ? q + 1 : nb], \
+					       e = q + 2 <= nb ? bd[q + 2] : bd[nb];       \
+					if (q + 1 >= nb)                                   \
+						m = e = bd[nb];                            \
+					size_t x = a, y = m, o = a;                        \
+					while (x < m && y < e)                             \
+						dst[o++] = KEY(src[y]) < KEY(src[x]) ? src[y++] : src[x++]; \
+					while (x < m)                                      \
+						dst[o++] = src[x++];                       \
+					while (y < e)                                      \
+						dst[o++] = src[y++];                       \
+					bd[ob++] = a;                                      \
+				}                                                          \
+				bd[ob] = n;                                                \
+				nb = ob;                                                   \
+				T *sw = src;                                               \
+				src = dst;                                                 \
+				dst = sw;                                                  \
+			}                                                                  \
+			if (src != v)                                                      \
+				memcpy(v, src, n * sizeof *v);                             \
+			free(tmp);                                                         \
+			return;                                                            \
+		}                                                                          \
 		if (n <= ACTX_RADIX_SMALL) {                                               \
 			for (; i < n; i++) {                                               \
 				T x = v[i];                                                \

@@ -125,6 +125,7 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 	fo.max_depth = 3;
 	fo.device = c->device;
 	fo.steps = *so; /* the model's one step selection, as the step table's */
+	fo.walk = &c->walk;
 	struct ftree tr;
 	struct fold_stats fs;
 	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
@@ -320,15 +321,13 @@ struct side {
 };
 
 /* The parts that may run on another thread: they write r->st's
- * median_kernel fields, r->top, r->ntop and r->idle* only. */
+ * median_kernel fields and r->idle* only. */
 static void *side_parts(void *arg)
 {
 	struct side *sd = arg;
 	struct report *r = sd->r;
 	if (r->parts & RP_STEPS)
 		steps_medians(sd->c, &r->st);
-	if (r->parts & RP_TOP)
-		top_calls(r, sd->c);
 	if ((r->parts & RP_IDLE) && sd->c->dev != TRACE_NONE)
 		idle_stacks(r, sd->c, &sd->o->steps);
 	return NULL;
@@ -355,13 +354,13 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	if (rc)
 		return rc;
 	r->parts = parts;
-	/* the step medians, top calls and idle stacks on the second core
-	 * (t->cores) while this one does gaps, syncs and comm: each side reads
-	 * the model and the step windows and writes its own fields of r */
+	/* the step medians and idle stacks on the second core (t->cores)
+	 * while this one does gaps, syncs, comm and the top calls: each side
+	 * reads the model and the step windows and writes its own fields of r */
 	struct side sd = { r, c, o };
 	pthread_t th;
-	bool par = t->cores >= 2 && (parts & (RP_STEPS | RP_TOP | RP_IDLE)) &&
-		   (parts & (RP_GAPS | RP_SYNCS | RP_COMM)) && t->nr + t->nact >= REPORT_PAR_MIN &&
+	bool par = t->cores >= 2 && (parts & (RP_STEPS | RP_IDLE)) &&
+		   (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) && t->nr + t->nact >= REPORT_PAR_MIN &&
 		   pthread_create(&th, NULL, side_parts, &sd) == 0;
 	if (!par)
 		side_parts(&sd);
@@ -371,6 +370,8 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		syncs_analyze(c, &r->st, &r->sy);
 	if (parts & RP_COMM)
 		comm_analyze(c, &r->st, &r->cm);
+	if (parts & RP_TOP)
+		top_calls(r, c);
 	if (par)
 		pthread_join(th, NULL);
 	if (parts & RP_VERDICT)

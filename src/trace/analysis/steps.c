@@ -205,6 +205,9 @@ static void steady(struct steps_result *r)
 	free(src);
 }
 
+/* Kernels a copy per step may hold beyond twice the device's kernels. */
+#define STEPS_COPY_SLACK 4096
+
 void steps_medians(const struct actx *c, struct steps_result *r)
 {
 	if (r->whole_trace)
@@ -220,17 +223,41 @@ void steps_medians(const struct actx *c, struct steps_result *r)
 			kd[nk++] = a->end - a->start;
 		kcnt[i + 1] = (uint32_t)nk;
 	}
-	struct actx_kth kdur; /* the kernels' durations, in act order */
-	actx_kth_init(&kdur, kd, nk);
-	free(kd);
+	/* a step's kernels are kd[kcnt[i0] .. kcnt[i1]): when the steps hold
+	 * few kernels more than once (disjoint steps: each at most once), the
+	 * median of a copy of each is linear in all; else one index answers
+	 * each step in O(log n) (nested or overlapping steps). Both are the
+	 * median of the same values. */
+	uint32_t *lo = gf_xmalloc((r->n ? r->n : 1) * sizeof *lo), *hi = gf_xmalloc((r->n ? r->n : 1) * sizeof *hi);
+	uint64_t tot = 0;
+	size_t most = 0;
 	for (size_t k = 0; k < r->n; k++) {
-		struct step_row *row = &r->rows[k];
-		uint32_t i0 = trace_act_lower(t, row->start), i1 = trace_act_lower(t, row->end);
+		uint32_t i0 = trace_act_lower(t, r->rows[k].start), i1 = trace_act_lower(t, r->rows[k].end);
 		if (i1 < i0)
 			i1 = i0;
-		row->median_kernel = actx_kth_median(&kdur, kcnt[i0], kcnt[i1]);
+		lo[k] = kcnt[i0];
+		hi[k] = kcnt[i1];
+		tot += hi[k] - lo[k];
+		most = GF_MAX(most, (size_t)(hi[k] - lo[k]));
 	}
-	actx_kth_release(&kdur);
+	if (tot <= 2 * (uint64_t)nk + STEPS_COPY_SLACK) {
+		gf_ns *v = gf_xmalloc((most ? most : 1) * sizeof *v);
+		for (size_t k = 0; k < r->n; k++) {
+			size_t m = hi[k] - lo[k];
+			memcpy(v, kd + lo[k], m * sizeof *v);
+			r->rows[k].median_kernel = actx_median(v, m);
+		}
+		free(v);
+	} else {
+		struct actx_kth kdur; /* the kernels' durations, in act order */
+		actx_kth_init(&kdur, kd, nk);
+		for (size_t k = 0; k < r->n; k++)
+			r->rows[k].median_kernel = actx_kth_median(&kdur, lo[k], hi[k]);
+		actx_kth_release(&kdur);
+	}
+	free(lo);
+	free(hi);
+	free(kd);
 	free(kcnt);
 	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
 	size_t m = steady_rows(r, src);

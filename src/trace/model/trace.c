@@ -327,6 +327,43 @@ static void sort_maybe(void *v, size_t n, size_t sz, int (*cmp)(const void *, co
 		}
 }
 
+/* cmp_range(a, b) <= 0 for the common cases without a call: another thread
+ * or start decides; equal (thread, start) goes to cmp_range. */
+static inline bool range_le(const struct trace_range *a, const struct trace_range *b)
+{
+	if (a->thread != b->thread)
+		return a->thread < b->thread;
+	if (a->start != b->start)
+		return a->start < b->start;
+	return cmp_range(a, b) <= 0;
+}
+
+static inline bool act_le(const struct trace_act *a, const struct trace_act *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return cmp_act(a, b) <= 0;
+}
+
+/* sort_maybe for ranges and activities, the order checked inline. */
+static void sort_ranges(struct trace_range *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!range_le(&v[i - 1], &v[i])) {
+			qsort(v, n, sizeof *v, cmp_range);
+			return;
+		}
+}
+
+static void sort_acts(struct trace_act *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!act_le(&v[i - 1], &v[i])) {
+			qsort(v, n, sizeof *v, cmp_act);
+			return;
+		}
+}
+
 unsigned long long trace_nest_steps;
 
 /* Python id -> frame, for one thread: (id, range index) pairs sorted by id
@@ -441,7 +478,7 @@ static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uin
 		for (uint32_t i = lo; i < hi; i++)
 			if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE && b->py[r[i].corr].id != KEV_NONE)
 				s->py[k++] = (struct pyent){ b->py[r[i].corr].id, i };
-		qsort(s->py, npy, sizeof *s->py, cmp_pyent);
+		sort_maybe(s->py, npy, sizeof *s->py, cmp_pyent);
 		if (hi - lo > s->capn) {
 			free(s->depth);
 			free(s->jump);
@@ -1032,9 +1069,9 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 				  t->nact);
 			goto input_error;
 		}
-	sort_maybe(t->r, t->nr, sizeof *t->r, cmp_range);
-	sort_maybe(t->act, t->nact, sizeof *t->act, cmp_act);
-	sort_maybe(t->gpu_ann, t->ngpu_ann, sizeof *t->gpu_ann, cmp_act);
+	sort_ranges(t->r, t->nr);
+	sort_acts(t->act, t->nact);
+	sort_acts(t->gpu_ann, t->ngpu_ann);
 
 	/* one pass over the sorted ranges (each pass reads them all from
 	 * memory): the sum of their durations (checked below, the order does
