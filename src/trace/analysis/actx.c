@@ -213,12 +213,54 @@ ACTX_RADIX_SORT(actx_sort_ns, gf_ns, ACTX_KEY_NS)
 ACTX_RADIX_SORT(actx_sort_kv, struct actx_kv, ACTX_KEY_KV)
 static ACTX_RADIX_SORT(sort_wval, struct actx_wval, ACTX_KEY_WVAL)
 
+/* Merges the sorted runs [bd[q], bd[q+1]) of indices in v (nb runs, bd[nb]
+ * = n) by the start of their ranges, left first on ties: stable. */
+static void merge_runs(const struct trace_range *r, uint32_t *v, size_t n, size_t *bd, size_t nb)
+{
+	uint32_t *src = v, *dst = gf_xmalloc(n * sizeof *dst), *tmp = dst;
+	while (nb > 1) {
+		size_t ob = 0;
+		for (size_t q = 0; q < nb; q += 2) {
+			size_t a = bd[q], m = q + 1 < nb ? bd[q + 1] : bd[nb], e = q + 2 <= nb ? bd[q + 2] : bd[nb];
+			size_t x = a, y = m, o = a;
+			while (x < m && y < e)
+				dst[o++] = r[src[y]].start < r[src[x]].start ? src[y++] : src[x++];
+			while (x < m)
+				dst[o++] = src[x++];
+			while (y < e)
+				dst[o++] = src[y++];
+			bd[ob++] = a;
+		}
+		bd[ob] = n;
+		nb = ob;
+		uint32_t *sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+	free(tmp);
+}
+
 /* Every thread's ranges merged by start, ties by index (each thread's are
- * sorted already): a stable sort of (start, index) pairs. */
+ * sorted already): a merge of the threads' runs when they are few, else a
+ * stable sort of (start, index) pairs. */
 static void by_start_init(struct actx *c)
 {
 	const struct trace *t = c->t;
 	c->by_start = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->by_start);
+	size_t bd[ACTX_MERGE_RUNS + 1], nb = 0;
+	for (uint32_t k = 0; k < t->nth && nb <= ACTX_MERGE_RUNS; k++)
+		if (t->th[k].n)
+			bd[nb < ACTX_MERGE_RUNS ? nb : ACTX_MERGE_RUNS] = t->th[k].first, nb++;
+	if (nb <= ACTX_MERGE_RUNS) {
+		for (uint32_t i = 0; i < t->nr; i++)
+			c->by_start[i] = i;
+		bd[nb] = t->nr;
+		if (nb > 1)
+			merge_runs(t->r, c->by_start, t->nr, bd, nb);
+		return;
+	}
 	struct actx_kv *kv = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *kv);
 	for (uint32_t i = 0; i < t->nr; i++) {
 		kv[i].k = t->r[i].start;
