@@ -581,19 +581,22 @@ static void set_launch(struct trace *t, struct trace_act *A, uint32_t L, int64_t
 		A->flags |= TAF_GRAPH;
 }
 
+/* The runtime/driver calls with a correlation (one pass over the ranges
+ * finds them with other things, see trace_finish): how many, the range of
+ * their correlations, and the threads holding them. */
+struct corr_calls {
+	size_t n;
+	int64_t lo, hi;  /* INT64_MAX, INT64_MIN when none */
+	bool *has;       /* per thread */
+};
+
 /* Links every activity to the call carrying its correlation, whatever its
  * process (the trace has at most one process with correlated calls). */
-static void link_one_process(struct trace *t, struct trace_build *b)
+static void link_one_process(struct trace *t, struct trace_build *b, const struct corr_calls *cc)
 {
 	/* runtime/driver calls with a correlation */
-	size_t n = 0;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE) {
-			n++;
-			lo = GF_MIN(lo, t->r[i].corr);
-			hi = GF_MAX(hi, t->r[i].corr);
-		}
+	size_t n = cc->n;
+	int64_t lo = cc->lo, hi = cc->hi;
 	uint32_t *dense = NULL;
 	struct corr_ent *ce = NULL;
 	uint64_t span = n ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
@@ -911,18 +914,13 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 	free(pmin);
 }
 
-static void link_acts(struct trace *t, struct trace_build *b)
+static void link_acts(struct trace *t, struct trace_build *b, const struct corr_calls *cc)
 {
 	/* processes of the threads with correlated runtime/driver calls */
 	int64_t *pids = gf_xmalloc((size_t)(t->nth ? t->nth : 1) * sizeof *pids);
 	uint32_t np = 0;
-	bool *has = gf_xcalloc(t->nth ? t->nth : 1, sizeof *has);
-	size_t n = 0;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE) {
-			n++;
-			has[t->r[i].thread] = true;
-		}
+	const bool *has = cc->has;
+	size_t n = cc->n;
 	for (uint32_t i = 0; i < t->nth; i++)
 		if (has[i])
 			pids[np++] = t->th[i].pid;
@@ -934,8 +932,7 @@ static void link_acts(struct trace *t, struct trace_build *b)
 	t->warn.processes = nproc;
 	if (nproc <= 1) {
 		free(pids);
-		free(has);
-		link_one_process(t, b);
+		link_one_process(t, b, cc);
 		return;
 	}
 	uint32_t *proc_of = gf_xmalloc((size_t)t->nth * sizeof *proc_of);
@@ -966,7 +963,6 @@ static void link_acts(struct trace *t, struct trace_build *b)
 	free(ce);
 	free(proc_of);
 	free(pids);
-	free(has);
 }
 
 static int cmp_step(const void *pa, const void *pb)
@@ -1132,20 +1128,30 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		if (t->th[i].n)
 			nest_thread(t, b, t->th[i].first, t->th[i].first + t->th[i].n, &ns);
 	nest_scratch_free(&ns);
-	link_acts(t, b);
+	/* one pass over the nested ranges: blocking calls per thread, the
+	 * window (ends as clipped), the correlated calls link_acts needs */
+	bool any = false;
+	struct corr_calls cc = { 0, INT64_MAX, INT64_MIN, gf_xcalloc(t->nth ? t->nth : 1, sizeof *cc.has) };
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		if (r->flags & TRF_SYNC)
+			t->th[r->thread].syncs++;
+		if (!any || r->start < t->win_start)
+			t->win_start = r->start;
+		if (!any || r->end > t->win_end)
+			t->win_end = r->end;
+		any = true;
+		if ((r->kind == TR_RUNTIME || r->kind == TR_DRIVER) && r->corr != KEV_NONE) {
+			cc.n++;
+			cc.has[r->thread] = true;
+			cc.lo = GF_MIN(cc.lo, r->corr);
+			cc.hi = GF_MAX(cc.hi, r->corr);
+		}
+	}
+	link_acts(t, b, &cc);
+	free(cc.has);
 	find_devices(t);
 
-	/* blocking calls per thread, and the window (ends as clipped) */
-	bool any = false;
-	for (uint32_t i = 0; i < t->nr; i++) {
-		if (t->r[i].flags & TRF_SYNC)
-			t->th[t->r[i].thread].syncs++;
-		if (!any || t->r[i].start < t->win_start)
-			t->win_start = t->r[i].start;
-		if (!any || t->r[i].end > t->win_end)
-			t->win_end = t->r[i].end;
-		any = true;
-	}
 	for (uint32_t i = 0; i < t->nact; i++) {
 		if (!any || t->act[i].start < t->win_start)
 			t->win_start = t->act[i].start;
