@@ -20,7 +20,10 @@
  * Cost: everything per range is computed once in actx_init in one forward
  * pass (a parent comes before its children), names are classified once per
  * distinct name, so no query walks a parent chain: the analyses stay linear
- * on traces nested 100k deep.
+ * on traces nested 100k deep. With t->cores 2, the jump links and the
+ * by-start order are built on a second thread (the results are the same).
+ * Sorting int64 keys (actx_sort_ns, actx_sort_kv) checks the order first
+ * and merges a few sorted runs or radix-sorts, with no comparator.
  *
  * Layer: analyze. Never prints.
  */

@@ -24,6 +24,11 @@
  * automatic choice or --device), top REPORT_IDLE_TOP by idle time. A fold
  * error only drops them: r.idle_err holds its message.
  *
+ * Cores: with t->cores 2 (trace.h: not -j1 / GPUFLAME_THREADS=1), the step
+ * medians and the idle stacks are computed on a second thread while gaps,
+ * syncs, comm and the top calls run on the caller's; each writes its own
+ * fields, so the report is the same byte for byte.
+ *
  * Ranks: report_straggler() matches the ranks' collectives (comm.h).
  *
  * Verdict rules (docs/report.md):

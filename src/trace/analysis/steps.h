@@ -28,8 +28,10 @@
  *
  * Cost: O((events + steps) log n) even when steps nest or overlap (every
  * window holding most of the trace): sums, counts and the busy union come
- * from prefix sums, the median kernel from a range query (actx_kth), so no
- * step visits its own events. steps_row is the plain definition (a visit of
+ * from prefix sums, the median kernel from a copy of each step's kernels
+ * when the steps hold each kernel about once (disjoint steps: linear in
+ * all), else from a range query (actx_kth), so no step of a nested or
+ * overlapping table visits its own events. steps_row is the plain definition (a visit of
  * the window), kept for tests and the whole-trace row.
  *
  * Layer: analyze. Never prints.
