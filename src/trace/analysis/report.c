@@ -350,7 +350,9 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	unsigned parts = o->parts & RP_ALL;
 	if (parts & RP_VERDICT)
 		parts |= RP_GAPS | RP_SYNCS | RP_COMM;
-	int rc = steps_analyze_part(c, &o->steps, false, &r->st, err);
+	/* the step table's sums unless only the sync sites are asked (they read
+	 * the windows); its medians below */
+	int rc = steps_analyze_part(c, &o->steps, (parts & ~(unsigned)RP_SYNCS) ? STEPS_SUMS : 0, &r->st, err);
 	if (rc)
 		return rc;
 	r->parts = parts;

@@ -13,8 +13,9 @@
  *   ... trace/write/report_out.h renders it ...
  *   report_release(&r);
  *
- * Parts are computed on demand: the steps always (their median kernels only
- * for RP_STEPS: the step table prints them, syncs does not), the others only
+ * Parts are computed on demand: the steps always (their columns only when a
+ * part other than RP_SYNCS is asked, the median kernels only for RP_STEPS:
+ * the step table prints them, syncs reads the windows only), the others only
  * when o.parts asks (RP_VERDICT brings the gaps, syncs and comm it reads). A part
  * not asked is left zeroed (no rows, no sites, no kernels), and r.parts says
  * which were computed.

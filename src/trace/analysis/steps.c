@@ -270,12 +270,21 @@ void steps_medians(const struct actx *c, struct steps_result *r)
 int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err)
 {
-	return steps_analyze_part(c, o, true, r, err);
+	return steps_analyze_part(c, o, STEPS_SUMS | STEPS_MEDIAN, r, err);
 }
 
-int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool median,
+/* A row of the window [lo, hi) without its sums (STEPS_SUMS not asked). */
+static void window_row(gf_ns lo, gf_ns hi, struct step_row *row)
+{
+	row->start = lo;
+	row->end = hi;
+	row->wall = hi - lo;
+}
+
+int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned what,
 		       struct steps_result *r, struct sbuf *err)
 {
+	bool sums = (what & STEPS_SUMS) != 0;
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
 	if (!t->nsteps) {
@@ -284,7 +293,10 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool med
 		r->n = 1;
 		r->rows[0].number = -1;
 		r->rows[0].step = TRACE_NONE;
-		steps_row(c, t->win_start, t->win_end, &r->rows[0]);
+		if (sums)
+			steps_row(c, t->win_start, t->win_end, &r->rows[0]);
+		else
+			window_row(t->win_start, t->win_end, &r->rows[0]);
 	} else {
 		uint32_t *keep = gf_xmalloc(t->nsteps * sizeof *keep), nkeep;
 		int rc = trace_sel_pick(t, o, NULL, keep, &nkeep, err);
@@ -295,15 +307,20 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool med
 		}
 		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
 		struct sfast f;
-		sfast_init(&f, c);
+		if (sums)
+			sfast_init(&f, c);
 		for (uint32_t k = 0; k < nkeep; k++) {
 			const struct trace_step *st = &t->steps[keep[k]];
 			struct step_row *row = &r->rows[r->n++];
 			row->number = st->number;
 			row->step = keep[k];
-			sfast_row(&f, c, st->start, st->end, row);
+			if (sums)
+				sfast_row(&f, c, st->start, st->end, row);
+			else
+				window_row(st->start, st->end, row);
 		}
-		sfast_release(&f);
+		if (sums)
+			sfast_release(&f);
 		free(keep);
 	}
 	/* warm-up: leading steps slower than 1.5x the median wall */
@@ -324,7 +341,7 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool med
 	}
 	r->nsteady = r->n - r->nwarm;
 	steady(r);
-	if (median)
+	if (sums && (what & STEPS_MEDIAN))
 		steps_medians(c, r);
 	return GF_OK;
 }

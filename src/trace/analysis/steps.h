@@ -72,14 +72,20 @@ struct steps_result {
  */
 int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err);
-/* The same table; median false skips the index of kernel durations
- * (actx_kth, the costliest part) and leaves the marked steps'
- * median_kernel 0 (also the steady one's), for callers that never print it
- * (syncs) or fill it later. steps_analyze is median true. */
-int steps_analyze_part(const struct actx *c, const struct trace_sel *o, bool median,
+/* What steps_analyze_part computes beyond the windows (number, step,
+ * start, end, wall, warm-up: always). */
+#define STEPS_SUMS 1u   /* every other column but median_kernel */
+#define STEPS_MEDIAN 2u /* median_kernel (with STEPS_SUMS) */
+
+/* The same table, only what asks: the columns not asked are 0 (also in the
+ * steady row). Without STEPS_MEDIAN it skips the kernels' durations (the
+ * costliest part) for callers that never print them or fill them later
+ * (steps_medians); without STEPS_SUMS (syncs: only the windows) no
+ * prefix sums are built. steps_analyze is STEPS_SUMS | STEPS_MEDIAN. */
+int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned what,
 		       struct steps_result *r, struct sbuf *err);
-/* Fills the median_kernel of a table built with median false (its rows and
- * the steady row's; nothing else is written, so it may run on another
+/* Fills the median_kernel of a table built with STEPS_SUMS alone (its rows
+ * and the steady row's; nothing else is written, so it may run on another
  * thread while others read the rest of r). */
 void steps_medians(const struct actx *c, struct steps_result *r);
 void steps_release(struct steps_result *r);
