@@ -354,6 +354,81 @@ T_TEST(test_analyze__median)
 	T_EQ_I64(gaps_mean(5, 0), 0);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	gf_ns x = *(const gf_ns *)a, y = *(const gf_ns *)b;
+	return (x > y) - (x < y);
+}
+
+static int cmp_kv_t(const void *a, const void *b)
+{
+	const struct actx_kv *x = a, *y = b;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* actx_sort_ns and actx_sort_kv (radix) against qsort; kv stable; the
+ * sweep of actx_cover_next against actx_cover_at. */
+T_TEST(test_analyze__sort)
+{
+	uint64_t x = 88172645463325252ull;
+	static const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 200, 5000 };
+	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+		for (int mode = 0; mode < 7; mode++) {
+			size_t n = sizes[si];
+			gf_ns *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+			struct actx_kv *k = malloc((n + 1) * sizeof *k), *kk = malloc((n + 1) * sizeof *kk);
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				gf_ns v = mode == 0 ? (gf_ns)x                        /* any, negative too */
+					: mode == 1 ? (gf_ns)(x % 7) - 3              /* few distinct */
+					: mode == 2 ? (gf_ns)i * 1000                 /* in order */
+					: mode == 3 ? (gf_ns)(n - i) + 1700000000000  /* reversed */
+					: mode == 4 ? (i & 1 ? INT64_MIN : INT64_MAX)
+					: mode == 5 ? (gf_ns)(i % (n / 3 + 1)) / 2     /* 3-4 sorted runs, ties */
+					: (gf_ns)(i < n / 2 ? i : i - n / 2) * 3 - (gf_ns)(i >= n / 2); /* 2 runs */
+				a[i] = b[i] = v;
+				k[i].k = kk[i].k = v;
+				k[i].v = kk[i].v = i;
+			}
+			actx_sort_ns(a, n);
+			if (n)
+				qsort(b, n, sizeof *b, cmp_i64);
+			T_TRUE(!n || memcmp(a, b, n * sizeof *a) == 0);
+			actx_sort_kv(k, n);
+			if (n)
+				qsort(kk, n, sizeof *kk, cmp_kv_t);
+			T_TRUE(!n || memcmp(k, kk, n * sizeof *k) == 0);
+			free(a);
+			free(b);
+			free(k);
+			free(kk);
+		}
+	}
+	/* cover sweep: windows [0,10) [5,20) [5,6) [30,40); times up and down */
+	struct steps_result st;
+	memset(&st, 0, sizeof st);
+	struct step_row rows[4];
+	memset(rows, 0, sizeof rows);
+	gf_ns w[4][2] = { { 0, 10 }, { 5, 20 }, { 5, 6 }, { 30, 40 } };
+	for (int i = 0; i < 4; i++) {
+		rows[i].start = w[i][0];
+		rows[i].end = w[i][1];
+	}
+	st.rows = rows;
+	st.n = 4;
+	st.nsteady = 4;
+	struct actx_cover cv;
+	actx_cover_init(&cv, &st);
+	struct actx_cover_sweep sw = { 0 };
+	gf_ns ts[] = { -1, 0, 4, 5, 5, 6, 9, 10, 19, 20, 3, 30, 39, 40, 50, 5, 5, 7 };
+	for (size_t i = 0; i < sizeof ts / sizeof *ts; i++)
+		T_EQ_I64(actx_cover_next(&cv, &sw, ts[i]), actx_cover_at(&cv, ts[i]));
+	T_EQ_I64(actx_cover_at(&cv, 5), 3);
+	actx_cover_release(&cv);
+}
+
 T_TEST(test_analyze__comm_overlap)
 {
 	/* nccl [0,40) and compute [20,60) in one step [0,100): comm 40, overlap 20 */
@@ -589,6 +664,7 @@ int main(void)
 	T_RUN(test_analyze__launch_gap);
 	T_RUN(test_analyze__steps_select_warmup);
 	T_RUN(test_analyze__median);
+	T_RUN(test_analyze__sort);
 	T_RUN(test_analyze__comm_overlap);
 	T_RUN(test_analyze__straggler);
 	T_RUN(test_analyze__pysync_frames);

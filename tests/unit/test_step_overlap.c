@@ -169,6 +169,31 @@ static void check_shape(int nsteps, bool nested, unsigned seed, unsigned share)
 	struct steps_result st;
 	T_TRUE(steps_analyze(&c, &o, &st, &err) == GF_OK);
 	T_EQ_I64(st.n, nsteps);
+	/* without medians, then filled (report's second core): the same table */
+	struct steps_result s0;
+	T_TRUE(steps_analyze_part(&c, &o, STEPS_SUMS, &s0, &err) == GF_OK);
+	T_EQ_I64(s0.n, st.n);
+	T_EQ_I64(s0.steady.median_kernel, 0);
+	for (size_t i = 0; i < s0.n; i++)
+		T_EQ_I64(s0.rows[i].median_kernel, 0);
+	steps_medians(&c, &s0);
+	for (size_t i = 0; i < s0.n; i++)
+		eq_row(&s0.rows[i], &st.rows[i]);
+	eq_row(&s0.steady, &st.steady);
+	steps_release(&s0);
+	/* the windows alone (syncs): the same windows, walls and warm-up */
+	T_TRUE(steps_analyze_part(&c, &o, 0, &s0, &err) == GF_OK);
+	T_EQ_I64(s0.n, st.n);
+	T_EQ_I64(s0.nwarm, st.nwarm);
+	for (size_t i = 0; i < s0.n; i++) {
+		T_EQ_I64(s0.rows[i].start, st.rows[i].start);
+		T_EQ_I64(s0.rows[i].end, st.rows[i].end);
+		T_EQ_I64(s0.rows[i].wall, st.rows[i].wall);
+		T_EQ_I64(s0.rows[i].warmup, st.rows[i].warmup);
+		T_EQ_I64(s0.rows[i].kernels + s0.rows[i].busy + s0.rows[i].median_kernel, 0);
+	}
+	T_EQ_I64(s0.steady.wall, st.steady.wall);
+	steps_release(&s0);
 	struct gaps_result gp;
 	gaps_analyze(&c, &st, &gp);
 	struct comm_result cm;

@@ -4,6 +4,7 @@
 #include "base/names.h"
 #include "trace/analysis/steps.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,26 +105,171 @@ static void endmax_init(struct actx *c)
 		c->endmax[i] = GF_MAX(c->endmax[2 * i], c->endmax[2 * i + 1]);
 }
 
-static const struct trace_range *sort_r;
+/*
+ * Sorting int64 keys: nothing when already in order (Kineto writes most
+ * arrays in time order), else an LSD radix sort by bytes of the key with
+ * its sign bit flipped, skipping the bytes every key shares (the high bytes
+ * of timestamps): O(n) per pass, stable, no comparator calls. A few
+ * sorted runs (every thread's ranges by start) are merged instead, and
+ * short arrays take an insertion sort (both stable).
+ */
+#define ACTX_RADIX_SMALL 32
+#define ACTX_MERGE_RUNS 8
 
-static int cmp_by_start(const void *pa, const void *pb)
+#define ACTX_RADIX_SORT(NAME, T, KEY)                                                      \
+	void NAME(T *v, size_t n)                                                          \
+	{                                                                                  \
+		size_t i = 1;                                                              \
+		while (i < n && KEY(v[i - 1]) <= KEY(v[i]))                                \
+			i++;                                                               \
+		if (i >= n)                                                                \
+			return;                                                            \
+		size_t runs = 1;                                                           \
+		for (size_t k = i; k < n; k++)                                             \
+			runs += KEY(v[k - 1]) > KEY(v[k]);                                 \
+		if (runs <= ACTX_MERGE_RUNS && n > ACTX_RADIX_SMALL) {                     \
+			/* a few sorted runs (one per host thread): merge them */          \
+			size_t bd[ACTX_MERGE_RUNS + 1], nb = 0;                            \
+			bd[nb++] = 0;                                                      \
+			for (size_t k = 1; k < n; k++)                                     \
+				if (KEY(v[k - 1]) > KEY(v[k]))                             \
+					bd[nb++] = k;                                      \
+			bd[nb] = n;                                                        \
+			T *src = v, *dst = gf_xmalloc(n * sizeof *dst), *tmp = dst;        \
+			while (nb > 1) {                                                   \
+				size_t ob = 0;                                             \
+				for (size_t q = 0; q < nb; q += 2) {                       \
+					size_t a = bd[q], m = bd[q + 1 < nb ? q + 1 : nb], \
+					       e = q + 2 <= nb ? bd[q + 2] : bd[nb];       \
+					if (q + 1 >= nb)                                   \
+						m = e = bd[nb];                            \
+					size_t x = a, y = m, o = a;                        \
+					while (x < m && y < e)                             \
+						dst[o++] = KEY(src[y]) < KEY(src[x]) ? src[y++] : src[x++]; \
+					while (x < m)                                      \
+						dst[o++] = src[x++];                       \
+					while (y < e)                                      \
+						dst[o++] = src[y++];                       \
+					bd[ob++] = a;                                      \
+				}                                                          \
+				bd[ob] = n;                                                \
+				nb = ob;                                                   \
+				T *sw = src;                                               \
+				src = dst;                                                 \
+				dst = sw;                                                  \
+			}                                                                  \
+			if (src != v)                                                      \
+				memcpy(v, src, n * sizeof *v);                             \
+			free(tmp);                                                         \
+			return;                                                            \
+		}                                                                          \
+		if (n <= ACTX_RADIX_SMALL) {                                               \
+			for (; i < n; i++) {                                               \
+				T x = v[i];                                                \
+				size_t j = i;                                              \
+				while (j && KEY(v[j - 1]) > KEY(x)) {                      \
+					v[j] = v[j - 1];                                   \
+					j--;                                               \
+				}                                                          \
+				v[j] = x;                                                  \
+			}                                                                  \
+			return;                                                            \
+		}                                                                          \
+		size_t(*cnt)[256] = gf_xcalloc(8, sizeof *cnt);                            \
+		for (size_t k = 0; k < n; k++) {                                           \
+			uint64_t u = (uint64_t)KEY(v[k]) ^ (UINT64_C(1) << 63);             \
+			for (unsigned b = 0; b < 8; b++)                                   \
+				cnt[b][(u >> (8 * b)) & 255]++;                            \
+		}                                                                          \
+		T *src = v, *dst = gf_xmalloc(n * sizeof *dst), *tmp = dst;                \
+		for (unsigned b = 0; b < 8; b++) {                                         \
+			uint64_t u0 = (uint64_t)KEY(v[0]) ^ (UINT64_C(1) << 63);            \
+			if (cnt[b][(u0 >> (8 * b)) & 255] == n)                            \
+				continue; /* every key has this byte */                    \
+			size_t pos = 0;                                                    \
+			for (unsigned d = 0; d < 256; d++) {                               \
+				size_t c = cnt[b][d];                                      \
+				cnt[b][d] = pos;                                           \
+				pos += c;                                                  \
+			}                                                                  \
+			for (size_t k = 0; k < n; k++) {                                   \
+				uint64_t u = (uint64_t)KEY(src[k]) ^ (UINT64_C(1) << 63);   \
+				dst[cnt[b][(u >> (8 * b)) & 255]++] = src[k];              \
+			}                                                                  \
+			T *sw = src;                                                       \
+			src = dst;                                                         \
+			dst = sw;                                                          \
+		}                                                                          \
+		if (src != v)                                                              \
+			memcpy(v, src, n * sizeof *v);                                     \
+		free(tmp);                                                                 \
+		free(cnt);                                                                 \
+	}
+
+#define ACTX_KEY_NS(x) (x)
+#define ACTX_KEY_KV(x) ((x).k)
+#define ACTX_KEY_WVAL(x) ((x).v)
+ACTX_RADIX_SORT(actx_sort_ns, gf_ns, ACTX_KEY_NS)
+ACTX_RADIX_SORT(actx_sort_kv, struct actx_kv, ACTX_KEY_KV)
+static ACTX_RADIX_SORT(sort_wval, struct actx_wval, ACTX_KEY_WVAL)
+
+/* Merges the sorted runs [bd[q], bd[q+1]) of indices in v (nb runs, bd[nb]
+ * = n) by the start of their ranges, left first on ties: stable. */
+static void merge_runs(const struct trace_range *r, uint32_t *v, size_t n, size_t *bd, size_t nb)
 {
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	if (sort_r[a].start != sort_r[b].start)
-		return sort_r[a].start < sort_r[b].start ? -1 : 1;
-	return (a > b) - (a < b);
+	uint32_t *src = v, *dst = gf_xmalloc(n * sizeof *dst), *tmp = dst;
+	while (nb > 1) {
+		size_t ob = 0;
+		for (size_t q = 0; q < nb; q += 2) {
+			size_t a = bd[q], m = q + 1 < nb ? bd[q + 1] : bd[nb], e = q + 2 <= nb ? bd[q + 2] : bd[nb];
+			size_t x = a, y = m, o = a;
+			while (x < m && y < e)
+				dst[o++] = r[src[y]].start < r[src[x]].start ? src[y++] : src[x++];
+			while (x < m)
+				dst[o++] = src[x++];
+			while (y < e)
+				dst[o++] = src[y++];
+			bd[ob++] = a;
+		}
+		bd[ob] = n;
+		nb = ob;
+		uint32_t *sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
+	free(tmp);
 }
 
-/* Every thread's ranges merged by start (each thread's are sorted already). */
+/* Every thread's ranges merged by start, ties by index (each thread's are
+ * sorted already): a merge of the threads' runs when they are few, else a
+ * stable sort of (start, index) pairs. */
 static void by_start_init(struct actx *c)
 {
 	const struct trace *t = c->t;
 	c->by_start = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *c->by_start);
+	size_t bd[ACTX_MERGE_RUNS + 1], nb = 0;
+	for (uint32_t k = 0; k < t->nth && nb <= ACTX_MERGE_RUNS; k++)
+		if (t->th[k].n)
+			bd[nb < ACTX_MERGE_RUNS ? nb : ACTX_MERGE_RUNS] = t->th[k].first, nb++;
+	if (nb <= ACTX_MERGE_RUNS) {
+		for (uint32_t i = 0; i < t->nr; i++)
+			c->by_start[i] = i;
+		bd[nb] = t->nr;
+		if (nb > 1)
+			merge_runs(t->r, c->by_start, t->nr, bd, nb);
+		return;
+	}
+	struct actx_kv *kv = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *kv);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		kv[i].k = t->r[i].start;
+		kv[i].v = i;
+	}
+	actx_sort_kv(kv, t->nr);
 	for (uint32_t i = 0; i < t->nr; i++)
-		c->by_start[i] = i;
-	sort_r = t->r;
-	qsort(c->by_start, t->nr, sizeof *c->by_start, cmp_by_start);
-	sort_r = NULL;
+		c->by_start[i] = (uint32_t)kv[i].v;
+	free(kv);
 }
 
 uint32_t actx_range_lower(const struct actx *c, gf_ns ts)
@@ -138,6 +284,19 @@ uint32_t actx_range_lower(const struct actx *c, gf_ns ts)
 			h = m;
 	}
 	return l;
+}
+
+/* Below this many ranges a thread costs more than it saves. */
+#define ACTX_PAR_MIN 8192
+
+/* The part of actx_init that may run on another thread: writes c->walk and
+ * c->by_start only. */
+static void *walk_order(void *arg)
+{
+	struct actx *c = arg;
+	trace_walk_init(&c->walk, c->t);
+	by_start_init(c);
+	return NULL;
 }
 
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
@@ -187,10 +346,16 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 		if (c->blk[i])
 			c->nblocking++;
 	}
+	/* the jump links and the by-start order read only the model: on the
+	 * second core (t->cores) while this one does the rest */
+	pthread_t th;
+	bool par = t->cores >= 2 && t->nr >= ACTX_PAR_MIN && pthread_create(&th, NULL, walk_order, c) == 0;
+	if (!par)
+		walk_order(c);
 	sites_init(c);
-	trace_walk_init(&c->walk, t);
 	endmax_init(c);
-	by_start_init(c);
+	if (par)
+		pthread_join(th, NULL);
 	return GF_OK;
 }
 
@@ -262,7 +427,6 @@ size_t actx_busy_after(const struct actx *c, gf_ns ts)
 	return lo;
 }
 
-static int cmp_ns(const void *a, const void *b);
 static gf_ns mid2(gf_ns a, gf_ns b);
 
 gf_ns actx_measure_in(const gf_ns *v, size_t n, const uint64_t *pre, gf_ns lo, gf_ns hi)
@@ -354,8 +518,8 @@ void actx_span_add(struct actx_span *o, gf_ns a, gf_ns b)
 void actx_span_seal(struct actx_span *o)
 {
 	if (o->n) {
-		qsort(o->s, o->n, sizeof *o->s, cmp_ns);
-		qsort(o->e, o->n, sizeof *o->e, cmp_ns);
+		actx_sort_ns(o->s, o->n);
+		actx_sort_ns(o->e, o->n);
 	}
 	o->ps = gf_xmalloc((o->n + 1) * sizeof *o->ps);
 	o->pe = gf_xmalloc((o->n + 1) * sizeof *o->pe);
@@ -406,28 +570,26 @@ void actx_kth_init(struct actx_kth *w, const gf_ns *v, size_t n)
 	memset(w, 0, sizeof *w);
 	w->n = n;
 	w->vals = gf_xmalloc((n ? n : 1) * sizeof *w->vals);
-	memcpy(w->vals, v, n * sizeof *v);
-	qsort(w->vals, n, sizeof *w->vals, cmp_ns);
+	/* ranks from one sort of (value, position): the distinct values in
+	 * order, each position's rank among them */
+	struct actx_kv *kv = gf_xmalloc((n ? n : 1) * sizeof *kv);
+	for (size_t i = 0; i < n; i++) {
+		kv[i].k = v[i];
+		kv[i].v = i;
+	}
+	actx_sort_kv(kv, n);
+	uint32_t *cur = gf_xmalloc((n ? n : 1) * sizeof *cur), *nxt = gf_xmalloc((n ? n : 1) * sizeof *nxt);
 	size_t d = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!d || w->vals[d - 1] != w->vals[i])
-			w->vals[d++] = w->vals[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!d || w->vals[d - 1] != kv[i].k)
+			w->vals[d++] = kv[i].k;
+		cur[kv[i].v] = (uint32_t)(d - 1);
+	}
+	free(kv);
 	unsigned L = 1;
 	while (L < 32 && ((size_t)1 << L) < d)
 		L++;
 	w->levels = L;
-	uint32_t *cur = gf_xmalloc((n ? n : 1) * sizeof *cur), *nxt = gf_xmalloc((n ? n : 1) * sizeof *nxt);
-	for (size_t i = 0; i < n; i++) {
-		size_t l = 0, h = d;
-		while (l < h) {
-			size_t m = l + (h - l) / 2;
-			if (w->vals[m] < v[i])
-				l = m + 1;
-			else
-				h = m;
-		}
-		cur[i] = (uint32_t)l;
-	}
 	size_t nw = n / 64 + 1;
 	w->bits = gf_xcalloc(L, sizeof *w->bits);
 	w->ones = gf_xcalloc(L, sizeof *w->ones);
@@ -544,28 +706,16 @@ static uint32_t site_walk(const struct trace *t, uint32_t ri)
 	return fallback;
 }
 
-static int cmp_ns(const void *a, const void *b)
-{
-	gf_ns x = *(const gf_ns *)a, y = *(const gf_ns *)b;
-	return (x > y) - (x < y);
-}
-
 static gf_ns mid2(gf_ns a, gf_ns b);
 
 gf_ns actx_median(gf_ns *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_ns);
+	actx_sort_ns(v, n);
 	if (n & 1)
 		return v[n / 2];
 	return mid2(v[n / 2 - 1], v[n / 2]);
-}
-
-static int cmp_wval(const void *pa, const void *pb)
-{
-	const struct actx_wval *a = pa, *b = pb;
-	return (a->v > b->v) - (a->v < b->v);
 }
 
 /* The value at 0-based position k of the multiset (v sorted). */
@@ -586,7 +736,7 @@ gf_ns actx_wmedian(struct actx_wval *v, size_t n)
 		total += v[i].w;
 	if (!total)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_wval);
+	sort_wval(v, n);
 	if (total & 1)
 		return wval_at(v, n, total / 2);
 	return mid2(wval_at(v, n, total / 2 - 1), wval_at(v, n, total / 2));
@@ -604,8 +754,8 @@ void actx_cover_init(struct actx_cover *cv, const struct steps_result *st)
 		cv->ends[cv->n] = st->rows[i].end;
 		cv->n++;
 	}
-	qsort(cv->starts, cv->n, sizeof *cv->starts, cmp_ns);
-	qsort(cv->ends, cv->n, sizeof *cv->ends, cmp_ns);
+	actx_sort_ns(cv->starts, cv->n);
+	actx_sort_ns(cv->ends, cv->n);
 }
 
 /* Elements of sorted v[0..n) that are <= ts. */
@@ -627,6 +777,22 @@ uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts)
 	/* windows started by ts minus those ended by ts (start <= end) */
 	size_t a = count_le(cv->starts, cv->n, ts), b = count_le(cv->ends, cv->n, ts);
 	return a > b ? a - b : 0;
+}
+
+uint64_t actx_cover_next(const struct actx_cover *cv, struct actx_cover_sweep *sw, gf_ns ts)
+{
+	if (!sw->started || ts < sw->last) {
+		sw->a = count_le(cv->starts, cv->n, ts);
+		sw->b = count_le(cv->ends, cv->n, ts);
+		sw->started = true;
+	} else {
+		while (sw->a < cv->n && cv->starts[sw->a] <= ts)
+			sw->a++;
+		while (sw->b < cv->n && cv->ends[sw->b] <= ts)
+			sw->b++;
+	}
+	sw->last = ts;
+	return sw->a > sw->b ? sw->a - sw->b : 0;
 }
 
 void actx_cover_release(struct actx_cover *cv)

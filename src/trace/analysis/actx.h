@@ -20,7 +20,10 @@
  * Cost: everything per range is computed once in actx_init in one forward
  * pass (a parent comes before its children), names are classified once per
  * distinct name, so no query walks a parent chain: the analyses stay linear
- * on traces nested 100k deep.
+ * on traces nested 100k deep. With t->cores 2, the jump links and the
+ * by-start order are built on a second thread (the results are the same).
+ * Sorting int64 keys (actx_sort_ns, actx_sort_kv) checks the order first
+ * and merges a few sorted runs or radix-sorts, with no comparator.
  *
  * Layer: analyze. Never prints.
  */
@@ -126,6 +129,18 @@ static inline uint32_t actx_nonrt_parent(const struct actx *c, uint32_t ri)
 	return c->nonrt[ri];
 }
 
+/* Sorts v[0..n) ascending: a linear check first (nothing when already in
+ * order), else an LSD radix sort on the bytes that differ, O(n) a pass. */
+void actx_sort_ns(gf_ns *v, size_t n);
+
+/* A key and a value sorted by it (actx_sort_kv). */
+struct actx_kv {
+	gf_ns k;
+	uint64_t v;
+};
+/* Sorts v[0..n) by key, stable (equal keys keep their order), as actx_sort_ns. */
+void actx_sort_kv(struct actx_kv *v, size_t n);
+
 /* Median of v[0..n) (sorts v); the mean of the middle two for even n,
  * rounded half to even; 0 for n = 0. */
 gf_ns actx_median(gf_ns *v, size_t n);
@@ -195,6 +210,14 @@ struct actx_cover {
 void actx_cover_init(struct actx_cover *cv, const struct steps_result *st);
 /* Windows containing ts (start <= ts < end): O(log n). */
 uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts);
+/* actx_cover_at along a sweep: amortised O(1) while ts does not decrease
+ * (a binary search when it does, or on the first call; zero sw first). */
+struct actx_cover_sweep {
+	size_t a, b;   /* windows started by, ended by last */
+	gf_ns last;
+	bool started;
+};
+uint64_t actx_cover_next(const struct actx_cover *cv, struct actx_cover_sweep *sw, gf_ns ts);
 void actx_cover_release(struct actx_cover *cv);
 
 #endif

@@ -143,7 +143,8 @@ struct folder {
 	uint32_t *win_of;        /* max_depth, per kept range: node of its stack */
 	uint32_t *pre_of;        /* max_depth, per kept range: node of its innermost max_depth - 1 frames */
 	struct trace_walk walk;  /* host weights: O(log depth) sweep starts */
-	bool has_walk;
+	bool has_walk;           /* walk is fold's own */
+	const struct trace_walk *wk; /* the one used: &walk or fold_opts.walk */
 	uint32_t *sync_anc;      /* per host range: nearest blocking ancestor-or-self (host weights) */
 	struct sbuf tmp, tmp2;
 	uint32_t *buf;
@@ -457,8 +458,13 @@ static void sync_table(struct folder *f)
 
 static void walk_init(struct folder *f)
 {
+	if (f->o->walk && f->o->walk->t == f->t) {
+		f->wk = f->o->walk;
+		return;
+	}
 	trace_walk_init(&f->walk, f->t);
 	f->has_walk = true;
+	f->wk = &f->walk;
 }
 
 static uint32_t sync_of(const struct folder *f, uint32_t ri)
@@ -542,7 +548,7 @@ static void fold_host(struct folder *f, bool wall)
 		if (!t->th[th].n)
 			continue;
 		struct trace_wsweep s;
-		trace_wsweep_init(&s, &f->walk, th, f->win[0], f->win[2 * f->nwin - 1]);
+		trace_wsweep_init(&s, f->wk, th, f->win[0], f->win[2 * f->nwin - 1]);
 		size_t pw = 0, ps = 0;
 		gf_ns a, b;
 		uint32_t r;
@@ -620,7 +626,7 @@ static void fold_idle(struct folder *f)
 			continue;
 		}
 		struct trace_wsweep s;
-		trace_wsweep_init(&s, &f->walk, th, idle[0], idle[2 * ni - 1]);
+		trace_wsweep_init(&s, f->wk, th, idle[0], idle[2 * ni - 1]);
 		size_t p = 0;
 		gf_ns a, b;
 		uint32_t r;

@@ -75,6 +75,8 @@ struct fold_opts {
 	const char *step_marker; /* for the header and the messages; the trace model found the steps */
 	const char *labels[FOLD_MAX_LABELS]; /* "KEY=VALUE" -> header "label.KEY=VALUE" */
 	unsigned nlabels;
+	const struct trace_walk *walk; /* the trace's walk built already (actx's), only read;
+	                                * NULL (default): fold builds its own */
 };
 
 struct fold_stats {

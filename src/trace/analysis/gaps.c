@@ -248,18 +248,20 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	struct launch_diag *ld = &r->ld;
 	/* Every activity and call counts once per steady step whose window
 	 * holds its start (steps may overlap): weighted, so overlapping or
-	 * nested steps cost O(n log steps), not a copy per step. */
+	 * nested steps cost O(n + threads log steps), not a copy per step. */
 	struct actx_cover cv;
 	actx_cover_init(&cv, st);
 	VEC(struct actx_wval) kd = VEC_INIT;
 	VEC(struct actx_wval) ldur = VEC_INIT;
 	uint64_t nkd = 0, nldur = 0;
+	/* activities by start, each thread's calls by start: sweeps */
+	struct actx_cover_sweep sa = { 0 }, sr = { 0 };
 	if (c->dev != TRACE_NONE && cv.n) {
 		for (uint32_t k = 0; k < t->nact; k++) {
 			const struct trace_act *a = &t->act[k];
 			if (!actx_on_dev(c, a) || a->kind != TA_KERNEL)
 				continue;
-			uint64_t w = actx_cover_at(&cv, a->start);
+			uint64_t w = actx_cover_next(&cv, &sa, a->start);
 			if (!w)
 				continue;
 			struct actx_wval x = { a->end - a->start, w };
@@ -278,7 +280,7 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 		const struct trace_range *x = &t->r[k];
 		if (!(x->flags & TRF_LAUNCH) || (x->kind != TR_RUNTIME && x->kind != TR_DRIVER))
 			continue;
-		uint64_t w = actx_cover_at(&cv, x->start);
+		uint64_t w = actx_cover_next(&cv, &sr, x->start);
 		if (!w)
 			continue;
 		if (x->flags & TRF_GRAPH) {

@@ -5,6 +5,7 @@
 #include "base/vec.h"
 #include "trace/analysis/fold.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,9 +63,10 @@ static void top_calls(struct report *r, const struct actx *c)
 	uint32_t np = pool_count(t->names);
 	uint64_t *cnt = gf_xcalloc((size_t)np * 2 + 1, sizeof *cnt);
 	/* each call counts once per steady step holding its start (weights:
-	 * overlapping steps cost O(n log steps), not a pass per step) */
+	 * overlapping steps cost O(n + threads log steps), not a pass per step) */
 	struct actx_cover cv;
 	actx_cover_init(&cv, &r->st);
+	struct actx_cover_sweep sw = { 0 }; /* each thread's ranges are in start order */
 	for (uint32_t k = 0; k < t->nr && cv.n; k++) {
 		const struct trace_range *x = &t->r[k];
 		if (x->name >= np)
@@ -76,7 +78,7 @@ static void top_calls(struct report *r, const struct actx *c)
 			slot = (size_t)np + x->name;
 		else
 			continue;
-		cnt[slot] += actx_cover_at(&cv, x->start);
+		cnt[slot] += actx_cover_next(&cv, &sw, x->start);
 	}
 	actx_cover_release(&cv);
 	/* keep the top REPORT_TOP_CALLS */
@@ -123,6 +125,7 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 	fo.max_depth = 3;
 	fo.device = c->device;
 	fo.steps = *so; /* the model's one step selection, as the step table's */
+	fo.walk = &c->walk;
 	struct ftree tr;
 	struct fold_stats fs;
 	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
@@ -308,6 +311,28 @@ out:
 	r->action = sbuf_detach(&a, NULL);
 }
 
+/* Below this many ranges and activities a thread costs more than it saves. */
+#define REPORT_PAR_MIN 8192
+
+struct side {
+	struct report *r;
+	const struct actx *c;
+	const struct report_opts *o;
+};
+
+/* The parts that may run on another thread: they write r->st's
+ * median_kernel fields and r->idle* only. */
+static void *side_parts(void *arg)
+{
+	struct side *sd = arg;
+	struct report *r = sd->r;
+	if (r->parts & RP_STEPS)
+		steps_medians(sd->c, &r->st);
+	if ((r->parts & RP_IDLE) && sd->c->dev != TRACE_NONE)
+		idle_stacks(r, sd->c, &sd->o->steps);
+	return NULL;
+}
+
 int report_build(struct report *r, const struct actx *c, const struct report_opts *o,
 		 struct sbuf *err)
 {
@@ -325,10 +350,22 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	unsigned parts = o->parts & RP_ALL;
 	if (parts & RP_VERDICT)
 		parts |= RP_GAPS | RP_SYNCS | RP_COMM;
-	int rc = steps_analyze(c, &o->steps, &r->st, err);
+	/* the step table's sums unless only the sync sites are asked (they read
+	 * the windows); its medians below */
+	int rc = steps_analyze_part(c, &o->steps, (parts & ~(unsigned)RP_SYNCS) ? STEPS_SUMS : 0, &r->st, err);
 	if (rc)
 		return rc;
 	r->parts = parts;
+	/* the step medians and idle stacks on the second core (t->cores)
+	 * while this one does gaps, syncs, comm and the top calls: each side
+	 * reads the model and the step windows and writes its own fields of r */
+	struct side sd = { r, c, o };
+	pthread_t th;
+	bool par = t->cores >= 2 && (parts & (RP_STEPS | RP_IDLE)) &&
+		   (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) && t->nr + t->nact >= REPORT_PAR_MIN &&
+		   pthread_create(&th, NULL, side_parts, &sd) == 0;
+	if (!par)
+		side_parts(&sd);
 	if (parts & RP_GAPS)
 		gaps_analyze(c, &r->st, &r->gp);
 	if (parts & RP_SYNCS)
@@ -337,8 +374,8 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		comm_analyze(c, &r->st, &r->cm);
 	if (parts & RP_TOP)
 		top_calls(r, c);
-	if ((parts & RP_IDLE) && c->dev != TRACE_NONE)
-		idle_stacks(r, c, &o->steps);
+	if (par)
+		pthread_join(th, NULL);
 	if (parts & RP_VERDICT)
 		verdict(r, c);
 	return GF_OK;

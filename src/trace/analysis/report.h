@@ -13,8 +13,10 @@
  *   ... trace/write/report_out.h renders it ...
  *   report_release(&r);
  *
- * Parts are computed on demand: the steps always, the others only when
- * o.parts asks (RP_VERDICT brings the gaps, syncs and comm it reads). A part
+ * Parts are computed on demand: the steps always (their columns only when a
+ * part other than RP_SYNCS is asked, the median kernels only for RP_STEPS:
+ * the step table prints them, syncs reads the windows only), the others only
+ * when o.parts asks (RP_VERDICT brings the gaps, syncs and comm it reads). A part
  * not asked is left zeroed (no rows, no sites, no kernels), and r.parts says
  * which were computed.
  *
@@ -22,6 +24,11 @@
  * selection, innermost 3 frames, only the analysed device (actx.h: the
  * automatic choice or --device), top REPORT_IDLE_TOP by idle time. A fold
  * error only drops them: r.idle_err holds its message.
+ *
+ * Cores: with t->cores 2 (trace.h: not -j1 / GPUFLAME_THREADS=1), the step
+ * medians and the idle stacks are computed on a second thread while gaps,
+ * syncs, comm and the top calls run on the caller's; each writes its own
+ * fields, so the report is the same byte for byte.
  *
  * Ranks: report_straggler() matches the ranks' collectives (comm.h).
  *
@@ -53,7 +60,8 @@ enum report_part {
 	RP_TOP = 1 << 3,      /* top calls per step */
 	RP_IDLE = 1 << 4,     /* host stacks while the GPU idled (fold --weight idle) */
 	RP_VERDICT = 1 << 5,  /* verdict and action (implies gaps, syncs, comm) */
-	RP_ALL = 0x3f
+	RP_STEPS = 1 << 6,    /* the step table's median kernel (without it: 0) */
+	RP_ALL = 0x7f
 };
 
 struct top_call {

@@ -83,7 +83,6 @@ void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row)
 struct sfast {
 	struct actx_span k[3];    /* kernel, memcpy, memset */
 	uint32_t *kcnt;       /* kcnt[i]: device kernels among act[0..i) */
-	struct actx_kth kdur; /* their durations, in act order */
 	uint64_t *launch, *graph, *sync, *swait; /* along c->by_start, prefix */
 };
 
@@ -91,9 +90,7 @@ static void sfast_init(struct sfast *f, const struct actx *c)
 {
 	const struct trace *t = c->t;
 	memset(f, 0, sizeof *f);
-	size_t cap = t->nact ? t->nact : 1;
 	f->kcnt = gf_xmalloc(((size_t)t->nact + 1) * sizeof *f->kcnt);
-	gf_ns *kd = gf_xmalloc(cap * sizeof *kd);
 	size_t nk = 0;
 	f->kcnt[0] = 0;
 	for (uint32_t i = 0; i < t->nact; i++) {
@@ -101,15 +98,13 @@ static void sfast_init(struct sfast *f, const struct actx *c)
 		bool on = c->dev != TRACE_NONE && actx_on_dev(c, a);
 		int k = a->kind == TA_KERNEL ? 0 : a->kind == TA_MEMCPY ? 1 : a->kind == TA_MEMSET ? 2 : -1;
 		if (on && k == 0)
-			kd[nk++] = a->end - a->start;
+			nk++;
 		f->kcnt[i + 1] = (uint32_t)nk;
 		if (on && k >= 0)
 			actx_span_add(&f->k[k], a->start, a->end);
 	}
 	for (int k = 0; k < 3; k++)
 		actx_span_seal(&f->k[k]);
-	actx_kth_init(&f->kdur, kd, nk);
-	free(kd);
 	size_t nr1 = (size_t)t->nr + 1;
 	f->launch = gf_xmalloc(nr1 * sizeof *f->launch);
 	f->graph = gf_xmalloc(nr1 * sizeof *f->graph);
@@ -133,7 +128,6 @@ static void sfast_release(struct sfast *f)
 	for (int k = 0; k < 3; k++)
 		actx_span_release(&f->k[k]);
 	free(f->kcnt);
-	actx_kth_release(&f->kdur);
 	free(f->launch);
 	free(f->graph);
 	free(f->sync);
@@ -156,7 +150,6 @@ static void sfast_row(const struct sfast *f, const struct actx *c, gf_ns lo, gf_
 	if (i1 < i0)
 		i1 = i0;
 	row->kernels = f->kcnt[i1] - f->kcnt[i0];
-	row->median_kernel = actx_kth_median(&f->kdur, f->kcnt[i0], f->kcnt[i1]);
 	uint32_t j0 = actx_range_lower(c, lo), j1 = actx_range_lower(c, hi);
 	if (j1 < j0)
 		j1 = j0;
@@ -173,10 +166,11 @@ static void sfast_row(const struct sfast *f, const struct actx *c, gf_ns lo, gf_
 		r->steady.field = actx_median(v, m);                \
 	} while (0)
 
-static void steady(struct steps_result *r)
+/* The rows the steady state takes the median of: the non-warm-up ones, all
+ * when every one is warm-up. @return their count (src holds r->n). */
+static size_t steady_rows(const struct steps_result *r, const struct step_row **src)
 {
 	size_t m = 0;
-	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
 	for (size_t i = 0; i < r->n; i++)
 		if (!r->rows[i].warmup)
 			src[m++] = &r->rows[i];
@@ -184,6 +178,13 @@ static void steady(struct steps_result *r)
 		for (size_t i = 0; i < r->n; i++)
 			src[m++] = &r->rows[i];
 	}
+	return m;
+}
+
+static void steady(struct steps_result *r)
+{
+	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
+	size_t m = steady_rows(r, src);
 	gf_ns *v = gf_xcalloc(m ? m : 1, sizeof *v);
 	memset(&r->steady, 0, sizeof r->steady);
 	r->steady.number = -1;
@@ -204,9 +205,86 @@ static void steady(struct steps_result *r)
 	free(src);
 }
 
+/* Kernels a copy per step may hold beyond twice the device's kernels. */
+#define STEPS_COPY_SLACK 4096
+
+void steps_medians(const struct actx *c, struct steps_result *r)
+{
+	if (r->whole_trace)
+		return; /* steps_row computed it */
+	const struct trace *t = c->t;
+	uint32_t *kcnt = gf_xmalloc(((size_t)t->nact + 1) * sizeof *kcnt);
+	gf_ns *kd = gf_xmalloc((t->nact ? t->nact : 1) * sizeof *kd);
+	size_t nk = 0;
+	kcnt[0] = 0;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		if (c->dev != TRACE_NONE && actx_on_dev(c, a) && a->kind == TA_KERNEL)
+			kd[nk++] = a->end - a->start;
+		kcnt[i + 1] = (uint32_t)nk;
+	}
+	/* a step's kernels are kd[kcnt[i0] .. kcnt[i1]): when the steps hold
+	 * few kernels more than once (disjoint steps: each at most once), the
+	 * median of a copy of each is linear in all; else one index answers
+	 * each step in O(log n) (nested or overlapping steps). Both are the
+	 * median of the same values. */
+	uint32_t *lo = gf_xmalloc((r->n ? r->n : 1) * sizeof *lo), *hi = gf_xmalloc((r->n ? r->n : 1) * sizeof *hi);
+	uint64_t tot = 0;
+	size_t most = 0;
+	for (size_t k = 0; k < r->n; k++) {
+		uint32_t i0 = trace_act_lower(t, r->rows[k].start), i1 = trace_act_lower(t, r->rows[k].end);
+		if (i1 < i0)
+			i1 = i0;
+		lo[k] = kcnt[i0];
+		hi[k] = kcnt[i1];
+		tot += hi[k] - lo[k];
+		most = GF_MAX(most, (size_t)(hi[k] - lo[k]));
+	}
+	if (tot <= 2 * (uint64_t)nk + STEPS_COPY_SLACK) {
+		gf_ns *v = gf_xmalloc((most ? most : 1) * sizeof *v);
+		for (size_t k = 0; k < r->n; k++) {
+			size_t m = hi[k] - lo[k];
+			memcpy(v, kd + lo[k], m * sizeof *v);
+			r->rows[k].median_kernel = actx_median(v, m);
+		}
+		free(v);
+	} else {
+		struct actx_kth kdur; /* the kernels' durations, in act order */
+		actx_kth_init(&kdur, kd, nk);
+		for (size_t k = 0; k < r->n; k++)
+			r->rows[k].median_kernel = actx_kth_median(&kdur, lo[k], hi[k]);
+		actx_kth_release(&kdur);
+	}
+	free(lo);
+	free(hi);
+	free(kd);
+	free(kcnt);
+	const struct step_row **src = gf_xcalloc(r->n ? r->n : 1, sizeof *src);
+	size_t m = steady_rows(r, src);
+	gf_ns *v = gf_xcalloc(m ? m : 1, sizeof *v);
+	MED_COL(median_kernel);
+	free(v);
+	free(src);
+}
+
 int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err)
 {
+	return steps_analyze_part(c, o, STEPS_SUMS | STEPS_MEDIAN, r, err);
+}
+
+/* A row of the window [lo, hi) without its sums (STEPS_SUMS not asked). */
+static void window_row(gf_ns lo, gf_ns hi, struct step_row *row)
+{
+	row->start = lo;
+	row->end = hi;
+	row->wall = hi - lo;
+}
+
+int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned what,
+		       struct steps_result *r, struct sbuf *err)
+{
+	bool sums = (what & STEPS_SUMS) != 0;
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
 	if (!t->nsteps) {
@@ -215,7 +293,10 @@ int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_
 		r->n = 1;
 		r->rows[0].number = -1;
 		r->rows[0].step = TRACE_NONE;
-		steps_row(c, t->win_start, t->win_end, &r->rows[0]);
+		if (sums)
+			steps_row(c, t->win_start, t->win_end, &r->rows[0]);
+		else
+			window_row(t->win_start, t->win_end, &r->rows[0]);
 	} else {
 		uint32_t *keep = gf_xmalloc(t->nsteps * sizeof *keep), nkeep;
 		int rc = trace_sel_pick(t, o, NULL, keep, &nkeep, err);
@@ -226,15 +307,20 @@ int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_
 		}
 		r->rows = gf_xcalloc(t->nsteps, sizeof *r->rows);
 		struct sfast f;
-		sfast_init(&f, c);
+		if (sums)
+			sfast_init(&f, c);
 		for (uint32_t k = 0; k < nkeep; k++) {
 			const struct trace_step *st = &t->steps[keep[k]];
 			struct step_row *row = &r->rows[r->n++];
 			row->number = st->number;
 			row->step = keep[k];
-			sfast_row(&f, c, st->start, st->end, row);
+			if (sums)
+				sfast_row(&f, c, st->start, st->end, row);
+			else
+				window_row(st->start, st->end, row);
 		}
-		sfast_release(&f);
+		if (sums)
+			sfast_release(&f);
 		free(keep);
 	}
 	/* warm-up: leading steps slower than 1.5x the median wall */
@@ -255,6 +341,8 @@ int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_
 	}
 	r->nsteady = r->n - r->nwarm;
 	steady(r);
+	if (sums && (what & STEPS_MEDIAN))
+		steps_medians(c, r);
 	return GF_OK;
 }
 

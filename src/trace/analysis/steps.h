@@ -28,8 +28,10 @@
  *
  * Cost: O((events + steps) log n) even when steps nest or overlap (every
  * window holding most of the trace): sums, counts and the busy union come
- * from prefix sums, the median kernel from a range query (actx_kth), so no
- * step visits its own events. steps_row is the plain definition (a visit of
+ * from prefix sums, the median kernel from a copy of each step's kernels
+ * when the steps hold each kernel about once (disjoint steps: linear in
+ * all), else from a range query (actx_kth), so no step of a nested or
+ * overlapping table visits its own events. steps_row is the plain definition (a visit of
  * the window), kept for tests and the whole-trace row.
  *
  * Layer: analyze. Never prints.
@@ -70,6 +72,22 @@ struct steps_result {
  */
 int steps_analyze(const struct actx *c, const struct trace_sel *o, struct steps_result *r,
 		  struct sbuf *err);
+/* What steps_analyze_part computes beyond the windows (number, step,
+ * start, end, wall, warm-up: always). */
+#define STEPS_SUMS 1u   /* every other column but median_kernel */
+#define STEPS_MEDIAN 2u /* median_kernel (with STEPS_SUMS) */
+
+/* The same table, only what asks: the columns not asked are 0 (also in the
+ * steady row). Without STEPS_MEDIAN it skips the kernels' durations (the
+ * costliest part) for callers that never print them or fill them later
+ * (steps_medians); without STEPS_SUMS (syncs: only the windows) no
+ * prefix sums are built. steps_analyze is STEPS_SUMS | STEPS_MEDIAN. */
+int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned what,
+		       struct steps_result *r, struct sbuf *err);
+/* Fills the median_kernel of a table built with STEPS_SUMS alone (its rows
+ * and the steady row's; nothing else is written, so it may run on another
+ * thread while others read the rest of r). */
+void steps_medians(const struct actx *c, struct steps_result *r);
 void steps_release(struct steps_result *r);
 
 /* Fills one row for the window [lo, hi) (used for steps and tests). */

@@ -8,8 +8,10 @@
 #include "base/names.h"
 #include "base/vec.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Build state, freed by trace_finish. */
 struct trace_build {
@@ -32,6 +34,7 @@ void trace_init(struct trace *t, struct pool *names)
 	t->names = names ? names : pool_new();
 	t->own_names = !names;
 	t->meta.rank = t->meta.world_size = KEV_NONE;
+	t->cores = 1;
 	struct trace_build *b = gf_xcalloc(1, sizeof *b);
 	b->min_rt_corr = INT64_MAX;
 	t->priv_ = b;
@@ -324,6 +327,43 @@ static void sort_maybe(void *v, size_t n, size_t sz, int (*cmp)(const void *, co
 		}
 }
 
+/* cmp_range(a, b) <= 0 for the common cases without a call: another thread
+ * or start decides; equal (thread, start) goes to cmp_range. */
+static inline bool range_le(const struct trace_range *a, const struct trace_range *b)
+{
+	if (a->thread != b->thread)
+		return a->thread < b->thread;
+	if (a->start != b->start)
+		return a->start < b->start;
+	return cmp_range(a, b) <= 0;
+}
+
+static inline bool act_le(const struct trace_act *a, const struct trace_act *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return cmp_act(a, b) <= 0;
+}
+
+/* sort_maybe for ranges and activities, the order checked inline. */
+static void sort_ranges(struct trace_range *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!range_le(&v[i - 1], &v[i])) {
+			qsort(v, n, sizeof *v, cmp_range);
+			return;
+		}
+}
+
+static void sort_acts(struct trace_act *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!act_le(&v[i - 1], &v[i])) {
+			qsort(v, n, sizeof *v, cmp_act);
+			return;
+		}
+}
+
 unsigned long long trace_nest_steps;
 
 /* Python id -> frame, for one thread: (id, range index) pairs sorted by id
@@ -438,7 +478,7 @@ static void nest_thread(struct trace *t, struct trace_build *b, uint32_t lo, uin
 		for (uint32_t i = lo; i < hi; i++)
 			if (r[i].kind == TR_PYTHON && r[i].corr != KEV_NONE && b->py[r[i].corr].id != KEV_NONE)
 				s->py[k++] = (struct pyent){ b->py[r[i].corr].id, i };
-		qsort(s->py, npy, sizeof *s->py, cmp_pyent);
+		sort_maybe(s->py, npy, sizeof *s->py, cmp_pyent);
 		if (hi - lo > s->capn) {
 			free(s->depth);
 			free(s->jump);
@@ -541,19 +581,22 @@ static void set_launch(struct trace *t, struct trace_act *A, uint32_t L, int64_t
 		A->flags |= TAF_GRAPH;
 }
 
+/* The runtime/driver calls with a correlation (one pass over the ranges
+ * finds them with other things, see trace_finish): how many, the range of
+ * their correlations, and the threads holding them. */
+struct corr_calls {
+	size_t n;
+	int64_t lo, hi;  /* INT64_MAX, INT64_MIN when none */
+	bool *has;       /* per thread */
+};
+
 /* Links every activity to the call carrying its correlation, whatever its
  * process (the trace has at most one process with correlated calls). */
-static void link_one_process(struct trace *t, struct trace_build *b)
+static void link_one_process(struct trace *t, struct trace_build *b, const struct corr_calls *cc)
 {
 	/* runtime/driver calls with a correlation */
-	size_t n = 0;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE) {
-			n++;
-			lo = GF_MIN(lo, t->r[i].corr);
-			hi = GF_MAX(hi, t->r[i].corr);
-		}
+	size_t n = cc->n;
+	int64_t lo = cc->lo, hi = cc->hi;
 	uint32_t *dense = NULL;
 	struct corr_ent *ce = NULL;
 	uint64_t span = n ? (uint64_t)hi - (uint64_t)lo + 1 : 0;
@@ -871,18 +914,13 @@ static void link_processes(struct trace *t, struct pcorr_ent *ce, size_t n, uint
 	free(pmin);
 }
 
-static void link_acts(struct trace *t, struct trace_build *b)
+static void link_acts(struct trace *t, struct trace_build *b, const struct corr_calls *cc)
 {
 	/* processes of the threads with correlated runtime/driver calls */
 	int64_t *pids = gf_xmalloc((size_t)(t->nth ? t->nth : 1) * sizeof *pids);
 	uint32_t np = 0;
-	bool *has = gf_xcalloc(t->nth ? t->nth : 1, sizeof *has);
-	size_t n = 0;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if ((t->r[i].kind == TR_RUNTIME || t->r[i].kind == TR_DRIVER) && t->r[i].corr != KEV_NONE) {
-			n++;
-			has[t->r[i].thread] = true;
-		}
+	const bool *has = cc->has;
+	size_t n = cc->n;
 	for (uint32_t i = 0; i < t->nth; i++)
 		if (has[i])
 			pids[np++] = t->th[i].pid;
@@ -894,8 +932,7 @@ static void link_acts(struct trace *t, struct trace_build *b)
 	t->warn.processes = nproc;
 	if (nproc <= 1) {
 		free(pids);
-		free(has);
-		link_one_process(t, b);
+		link_one_process(t, b, cc);
 		return;
 	}
 	uint32_t *proc_of = gf_xmalloc((size_t)t->nth * sizeof *proc_of);
@@ -926,7 +963,6 @@ static void link_acts(struct trace *t, struct trace_build *b)
 	free(ce);
 	free(proc_of);
 	free(pids);
-	free(has);
 }
 
 static int cmp_step(const void *pa, const void *pb)
@@ -983,6 +1019,18 @@ static void find_devices(struct trace *t)
 	free(cnt);
 }
 
+/* Cores for the analyses: 2 unless o says 1 (-j1, GPUFLAME_THREADS=1) or the
+ * process may run on one CPU only; 1 without options. */
+static unsigned analysis_cores(const struct trace_opts *o)
+{
+	if (!o || o->threads == 1)
+		return 1;
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return CPU_COUNT(&set) >= 2 ? 2 : 1;
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
 int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 {
 	struct trace_build *b = t->priv_;
@@ -991,6 +1039,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		return GF_EINTERNAL;
 	}
 	const char *marker = names_marker(o ? o->step_marker : NULL);
+	t->cores = analysis_cores(o);
 	/* hand the arrays over */
 	t->nr = (uint32_t)b->r.n;
 	t->r = b->r.v;
@@ -1016,35 +1065,29 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 				  t->nact);
 			goto input_error;
 		}
-	total = 0;
-	for (uint32_t i = 0; i < t->nr; i++)
-		if (__builtin_add_overflow(total, t->r[i].end - t->r[i].start, &total)) {
-			sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
-				       "(292 years); not a plausible trace",
-				  t->nr);
-			goto input_error;
-		}
+	sort_ranges(t->r, t->nr);
+	sort_acts(t->act, t->nact);
+	sort_acts(t->gpu_ann, t->ngpu_ann);
 
-	sort_maybe(t->r, t->nr, sizeof *t->r, cmp_range);
-	sort_maybe(t->act, t->nact, sizeof *t->act, cmp_act);
-	sort_maybe(t->gpu_ann, t->ngpu_ann, sizeof *t->gpu_ann, cmp_act);
-
-	/* thread groups */
+	/* one pass over the sorted ranges (each pass reads them all from
+	 * memory): the sum of their durations (checked below, the order does
+	 * not matter), thread groups, zero-length ranges, and the steps from
+	 * the marker ranges as written */
 	for (uint32_t i = 0; i < t->nth; i++)
 		t->th[i].first = t->th[i].n = 0;
-	for (uint32_t i = 0; i < t->nr; i++) {
-		struct trace_thread *th = &t->th[t->r[i].thread];
-		if (!th->n)
-			th->first = i;
-		th->n++;
-	}
-
-	/* steps, from the marker ranges as written */
 	VEC(struct trace_step) steps = VEC_INIT;
 	int64_t ordinal = 0;
 	size_t mlen = strlen(marker);
+	bool ovf = false;
+	total = 0;
 	for (uint32_t i = 0; i < t->nr; i++) {
 		struct trace_range *r = &t->r[i];
+		if (!ovf && __builtin_add_overflow(total, r->end - r->start, &total))
+			ovf = true;
+		struct trace_thread *th = &t->th[r->thread];
+		if (!th->n)
+			th->first = i;
+		th->n++;
 		if (r->end == r->start)
 			t->warn.zero_len++;
 		if (r->kind != TR_ANNOTATION && r->kind != TR_OP)
@@ -1063,6 +1106,13 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		s->range = i;
 		s->thread = r->thread;
 	}
+	if (ovf) {
+		vec_free(&steps);
+		sbuf_setf(err, "the durations of the %u host ranges add up to more than 2^63-1 ns "
+			       "(292 years); not a plausible trace",
+			  t->nr);
+		goto input_error;
+	}
 	if (steps.n)
 		qsort(steps.v, steps.n, sizeof *steps.v, cmp_step);
 	for (size_t i = 0; i < steps.n; i++)
@@ -1078,22 +1128,30 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 		if (t->th[i].n)
 			nest_thread(t, b, t->th[i].first, t->th[i].first + t->th[i].n, &ns);
 	nest_scratch_free(&ns);
-	for (uint32_t i = 0; i < t->nr; i++)
-		if (t->r[i].flags & TRF_SYNC)
-			t->th[t->r[i].thread].syncs++;
-
-	link_acts(t, b);
+	/* one pass over the nested ranges: blocking calls per thread, the
+	 * window (ends as clipped), the correlated calls link_acts needs */
+	bool any = false;
+	struct corr_calls cc = { 0, INT64_MAX, INT64_MIN, gf_xcalloc(t->nth ? t->nth : 1, sizeof *cc.has) };
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		if (r->flags & TRF_SYNC)
+			t->th[r->thread].syncs++;
+		if (!any || r->start < t->win_start)
+			t->win_start = r->start;
+		if (!any || r->end > t->win_end)
+			t->win_end = r->end;
+		any = true;
+		if ((r->kind == TR_RUNTIME || r->kind == TR_DRIVER) && r->corr != KEV_NONE) {
+			cc.n++;
+			cc.has[r->thread] = true;
+			cc.lo = GF_MIN(cc.lo, r->corr);
+			cc.hi = GF_MAX(cc.hi, r->corr);
+		}
+	}
+	link_acts(t, b, &cc);
+	free(cc.has);
 	find_devices(t);
 
-	/* window */
-	bool any = false;
-	for (uint32_t i = 0; i < t->nr; i++) {
-		if (!any || t->r[i].start < t->win_start)
-			t->win_start = t->r[i].start;
-		if (!any || t->r[i].end > t->win_end)
-			t->win_end = t->r[i].end;
-		any = true;
-	}
 	for (uint32_t i = 0; i < t->nact; i++) {
 		if (!any || t->act[i].start < t->win_start)
 			t->win_start = t->act[i].start;

@@ -248,6 +248,8 @@ struct trace {
 	gf_ns win_start, win_end;  /* earliest start, latest end over ranges and activities (0,0 if none) */
 	struct trace_meta meta;
 	struct trace_warn warn;
+	unsigned cores;            /* cores the analyses may use: 1 or 2 (trace_finish: 1 when
+	                            * o->threads is 1 or the process has one CPU) */
 	void *priv_;               /* build state; NULL after trace_finish */
 };
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-unsigned long long trace_walk_steps;
+_Thread_local unsigned long long trace_walk_steps;
 
 void trace_walk_init(struct trace_walk *w, const struct trace *t)
 {

@@ -25,7 +25,7 @@
  * treated as a root of the jumps (answers stay right, only slower).
  *
  * trace_walk_steps counts parent hops made by these queries (tests assert
- * that the work is linear).
+ * that the work is linear); per thread, as the analyses may run on two.
  *
  * Layer: model. Never prints.
  */
@@ -41,7 +41,7 @@ struct trace_walk {
 	gf_ns *jmax;      /* the latest end among those ranges */
 };
 
-extern unsigned long long trace_walk_steps;
+extern _Thread_local unsigned long long trace_walk_steps;
 
 void trace_walk_init(struct trace_walk *w, const struct trace *t);
 void trace_walk_release(struct trace_walk *w);
