@@ -342,30 +342,12 @@ void cli_close_input(struct input *in)
 		close_inputs();
 }
 
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
 bool cli_input_is_trace(struct input *in)
 {
 	int f = input_format(in);
-	if (f == INPUT_TRACE)
-		return true;
-	if (f != INPUT_FOLDED)
-		cli_check_kind(in, INPUT_FOLDED); /* dies with the hint */
-	if (input_plainly_other(in, INPUT_TRACE))
-		return false; /* folded stacks beyond doubt */
-	size_t n, i = 0;
-	const char *p = input_peek(in, &n);
-	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
-		i = 3;
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-		i++;
-	const char *path = input_path(in);
-	return (i < n && (p[i] == '{' || p[i] == '[')) || ends_with(path, ".json") || ends_with(path, ".json.gz") ||
-	       ends_with(path, ".json.zst");
+	if (f != INPUT_TRACE && f != INPUT_FOLDED)
+		cli_check_kind(in, INPUT_FOLDED); /* speedscope, perf script...: dies with the hint */
+	return input_trace_likely(in);
 }
 
 void cli_check_kind(struct input *in, int want)

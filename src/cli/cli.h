@@ -116,10 +116,8 @@ struct input *cli_open_input(const char *path, unsigned threads);
 void cli_close_input(struct input *in);
 struct input *cli_open_folded(const char *path, unsigned threads);
 void cli_check_kind(struct input *in, int want);
-/* For the commands that take both kinds (diff, syncs): a trace (the
- * sniffer says so, or the text opens like JSON, '{' or '[', and is not
- * plainly folded stacks, or the name says .json: the trace reader then names
- * its fault) rather than folded stacks? Dies with the hint for the other
+/* For the commands that take both kinds (diff, syncs): a trace rather than
+ * folded stacks (input_trace_likely)? Dies with the hint for the other
  * formats (speedscope, perf script...). */
 bool cli_input_is_trace(struct input *in);
 

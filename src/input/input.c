@@ -114,6 +114,13 @@ static bool is_perf_script(const unsigned char *b, size_t n)
 	}
 }
 
+/* The first index after a UTF-8 byte order mark and JSON blanks. */
+static size_t skip_bom_ws(const unsigned char *b, size_t n)
+{
+	size_t i = n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf ? 3 : 0;
+	return skip_ws(b, n, i);
+}
+
 int input_sniff(const void *data, size_t n)
 {
 	const unsigned char *b = data;
@@ -124,10 +131,7 @@ int input_sniff(const void *data, size_t n)
 	 * ValueType whose first field is type (field 1, varint) */
 	if (n >= 3 && b[0] == 0x0a && b[1] > 0 && b[1] < 0x80 && b[2] == 0x08)
 		return INPUT_PPROF;
-	size_t i = 0;
-	if (n >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf)
-		i = 3; /* a UTF-8 byte order mark */
-	i = skip_ws(b, n, i);
+	size_t i = skip_bom_ws(b, n);
 	if (i < n && b[i] == '{') {
 		size_t j = skip_ws(b, n, i + 1);
 		if (j == n || b[j] == '"' || b[j] == '}') {
@@ -251,6 +255,24 @@ bool input_plainly_other(const struct input *in, int want)
 	if (f == INPUT_FOLDED)
 		return looks_folded((const unsigned char *)in->peek, in->npeek);
 	return true;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+bool input_trace_likely(const struct input *in)
+{
+	if (in->format == INPUT_TRACE)
+		return true;
+	if (in->format != INPUT_FOLDED || input_plainly_other(in, INPUT_TRACE))
+		return false;
+	const unsigned char *b = (const unsigned char *)in->peek;
+	size_t i = skip_bom_ws(b, in->npeek);
+	return (i < in->npeek && (b[i] == '{' || b[i] == '[')) || ends_with(in->path, ".json") ||
+	       ends_with(in->path, ".json.gz") || ends_with(in->path, ".json.zst");
 }
 
 bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *err)

@@ -177,4 +177,11 @@ bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *
  * for stdin too, and after input_take_source): plainly not want. */
 bool input_plainly_other(const struct input *in, int want);
 
+/* For a reader that takes both kinds (diff, syncs): rather a trace than
+ * folded stacks? The sniffer says trace; or the input is not plainly folded
+ * stacks and opens like JSON ('{' or '[' after a BOM and blanks) or is named
+ * .json, .json.gz, .json.zst, so that a broken trace reaches the trace
+ * reader, which names its fault. False for the other formats. */
+bool input_trace_likely(const struct input *in);
+
 #endif
