@@ -92,18 +92,27 @@ static bool abs_span(const struct info *in, const struct kineto_trace *kt, int64
 /* At most this many warning lines (there are fewer kinds). */
 #define NWARN 20
 
-/* Warnings as plain text lines (shared by both formats): fills lines[0..n), returns n. */
-static size_t warnings(const struct info *in, const struct kineto_trace *kt, struct sbuf *lines[NWARN])
+static void warnings_release(struct sbuf lines[NWARN])
 {
+	for (int i = 0; i < NWARN; i++)
+		sbuf_release(&lines[i]);
+}
+
+/* Warnings as plain text lines (shared by both formats): initialises every
+ * lines[i] (warnings_release frees them), fills lines[0..n), returns n. */
+static size_t warnings(const struct info *in, const struct kineto_trace *kt, struct sbuf lines[NWARN])
+{
+	for (int i = 0; i < NWARN; i++)
+		sbuf_init(&lines[i], 0);
 	size_t n = 0;
 	struct sbuf *l;
 	if (kt->stats.truncated) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "truncated file: the event array is cut off at byte %llu; read up to the last complete event",
 			  (unsigned long long)kt->stats.truncated_at);
 	}
 	if (in->overlaps) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu host events overlap without nesting on their thread; first: '",
 			  (unsigned long long)in->overlaps);
 		esc_term(l, pool_str(kt->names, in->overlap_a.name), GF_MIN(pool_len(kt->names, in->overlap_a.name), 120u));
@@ -112,7 +121,7 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 		sbuf_addf(l, "' [%lld, %lld) ns as written", (long long)in->overlap_b.ts, (long long)in->overlap_b.end);
 	}
 	if (in->external_id_bogus) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "bogus External id: %llu of %llu runtime calls (and %llu of %llu GPU activities) have "
 			     "External id == correlation (Kineto before 2024-10); External id links are unreliable, "
 			     "use correlation and time containment",
@@ -120,23 +129,23 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 			  (unsigned long long)in->gpu_ext_eq_corr, (unsigned long long)in->gpu_with_ext);
 	}
 	if (in->gpu_before_window) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu GPU activities were launched before the profiling window (their correlation "
 			     "precedes every runtime call in the trace); the last starts at %lld ns as written",
 			  (unsigned long long)in->gpu_before_window, (long long)in->before_window_last_ts);
 	}
 	if (in->gpu_unlinked > in->gpu_before_window) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu GPU activities have a correlation that matches no runtime call",
 			  (unsigned long long)(in->gpu_unlinked - in->gpu_before_window));
 	}
 	if (kt->stats.ts_rounded) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu ts/dur values had digits below 1 ns (rounded)", (unsigned long long)kt->stats.ts_rounded);
 	}
 	if (kt->stats.skipped) {
 		const struct kstats *k = &kt->stats;
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu events without a usable ts were skipped", (unsigned long long)k->skipped);
 		if (k->ts_null || k->ts_invalid || k->ts_overflow)
 			sbuf_addf(l, " (ts null %llu, not a number %llu, out of range %llu; the rest had no ts)",
@@ -145,38 +154,38 @@ static size_t warnings(const struct info *in, const struct kineto_trace *kt, str
 	}
 	if (kt->stats.dur_null || kt->stats.dur_invalid || kt->stats.dur_overflow) {
 		const struct kstats *k = &kt->stats;
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu events have a dur that could not be read (null %llu, not a number %llu, out of range %llu); "
 			  "they add no time", (unsigned long long)(k->dur_null + k->dur_invalid + k->dur_overflow),
 			  (unsigned long long)k->dur_null, (unsigned long long)k->dur_invalid,
 			  (unsigned long long)k->dur_overflow);
 	}
 	if (in->gpu_unweighted)
-		trace_msg_unweighted(lines[n++], in->gpu_unweighted);
+		trace_msg_unweighted(&lines[n++], in->gpu_unweighted);
 	if (in->out_of_range) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "%llu events have a ts or dur beyond 2^61 ns (73 years); left out of the span, and "
 			     "fold, report and syncs ignore them",
 			  (unsigned long long)in->out_of_range);
 	}
 	if (in->gpu_time_overflow) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addstr(l, "the durations of the GPU activities add up to more than 2^63-1 ns (292 years); no GPU "
 			       "time total is shown, and fold, report and syncs refuse the trace");
 	}
 	if (in->host_time_overflow) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addstr(l, "the durations of the host ranges add up to more than 2^63-1 ns (292 years); fold, "
 			       "report and syncs refuse the trace");
 	}
 	int64_t a, b;
 	if (in->have_span && !abs_span(in, kt, &a, &b)) {
-		l = lines[n++];
+		l = &lines[n++];
 		sbuf_addf(l, "baseTimeNanoseconds %lld + ts overflows 64-bit ns; absolute times are not shown",
 			  (long long)kt->meta.base_time_ns);
 	}
 	if (in->corr_shared) {
-		l = lines[n++];
+		l = &lines[n++];
 		trace_msg_shared_ids(l, in->corr_shared, in->corr_processes);
 		sbuf_addstr(l, "; fold, report and syncs link GPU activities within their device's process");
 	}
@@ -370,18 +379,12 @@ static void json_tail(struct sbuf *b, const struct info_file *f)
 	}
 	sbuf_addstr(b, "},\n  \"warnings\": [");
 	struct sbuf wl[NWARN];
-	struct sbuf *wp[NWARN];
-	for (int i = 0; i < NWARN; i++) {
-		sbuf_init(&wl[i], 0);
-		wp[i] = &wl[i];
-	}
-	size_t nw = warnings(in, kt, wp);
+	size_t nw = warnings(in, kt, wl);
 	for (size_t i = 0; i < nw; i++) {
 		sbuf_addstr(b, i ? ",\n    " : "\n    ");
 		esc_json_str(b, wl[i].buf, wl[i].len);
 	}
-	for (int i = 0; i < NWARN; i++)
-		sbuf_release(&wl[i]);
+	warnings_release(wl);
 	sbuf_addstr(b, "]}");
 }
 
@@ -559,16 +562,10 @@ static void text_counts(struct sbuf *b, const struct info_file *f)
 		sbuf_addstr(b, "n/a)\n");
 	}
 	struct sbuf wl[NWARN];
-	struct sbuf *wp[NWARN];
-	for (int i = 0; i < NWARN; i++) {
-		sbuf_init(&wl[i], 0);
-		wp[i] = &wl[i];
-	}
-	size_t nw = warnings(in, kt, wp);
+	size_t nw = warnings(in, kt, wl);
 	for (size_t i = 0; i < nw; i++)
 		sbuf_addf(b, "warning: %s\n", wl[i].buf);
-	for (int i = 0; i < NWARN; i++)
-		sbuf_release(&wl[i]);
+	warnings_release(wl);
 }
 
 void info_out_text(struct sbuf *b, size_t index, const char *file, const struct info_file *f)
