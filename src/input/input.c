@@ -275,23 +275,6 @@ bool input_trace_likely(const struct input *in)
 	       ends_with(in->path, ".json.gz") || ends_with(in->path, ".json.zst");
 }
 
-bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *err)
-{
-	if (!path || !strcmp(path, "-"))
-		return false;
-	struct input *in;
-	struct sbuf e2 = SBUF_INIT;
-	bool wrong = false;
-	if (!input_open(&in, path, 1, &e2)) {
-		wrong = input_plainly_other(in, want);
-		if (wrong)
-			input_hint(err, in, want, cmd);
-		input_close(in);
-	}
-	sbuf_release(&e2);
-	return wrong;
-}
-
 /* ---- the opener ---- */
 
 /* Fills the peek window from a fresh source and sniffs it. */

@@ -163,18 +163,14 @@ int input_hint(struct sbuf *err, const struct input *in, int want, const char *c
 /* Same from a format and a path ("-" = stdin). */
 int input_hint_for(struct sbuf *err, const char *path, int got, int want, const char *cmd);
 
-/*
- * For a reader that failed on path (the trace reader): is path plainly of
- * another kind than want? Opens the named file again (never stdin: it was
- * read already) and sniffs it. For want = INPUT_TRACE, "folded stacks"
- * needs a first stack line that looks like one ("frames count"). @return
- * true with the hint in err (input_hint_for), or false with err untouched
- * (cannot open, a trace after all, stdin, unknown bytes).
- */
-bool input_wrong_kind(const char *path, int want, const char *cmd, struct sbuf *err);
 
-/* The same decision over an input already open (its peek window; it works
- * for stdin too, and after input_take_source): plainly not want. */
+/*
+ * For a reader that failed (the trace reader): is the input plainly of
+ * another kind than want? Decided over its peek window, so it works for
+ * stdin too, and after input_take_source. For want = INPUT_TRACE, "folded
+ * stacks" needs a first stack line that looks like one ("frames count").
+ * The caller then writes the hint (input_hint).
+ */
 bool input_plainly_other(const struct input *in, int want);
 
 /* For a reader that takes both kinds (diff, syncs): rather a trace than

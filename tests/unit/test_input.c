@@ -203,18 +203,36 @@ T_TEST(test_input__file_view_and_reopen)
 	T_EQ_I64(read_all(in, 9000, &out, &err), GF_OK);
 	T_EQ_I64(out.len, text.len);
 	input_close(in);
-	/* the hint for folded stacks given to a trace command, and back */
-	T_TRUE(input_wrong_kind(path, INPUT_TRACE, NULL, &err));
+	/* the hint for folded stacks given to a trace command, and back: the
+	 * peek window of the opened input is the evidence */
+	T_EQ_I64(input_open(&in, path, 1, &err), GF_OK);
+	T_TRUE(input_plainly_other(in, INPUT_TRACE));
+	T_TRUE(!input_plainly_other(in, INPUT_FOLDED));
+	T_TRUE(!input_trace_likely(in));
+	T_EQ_I64(input_hint(&err, in, INPUT_TRACE, NULL), GF_EINPUT);
 	struct sbuf want = SBUF_INIT;
 	sbuf_addf(&want, "'%s' is folded stacks, not a PyTorch profiler trace: run 'gpuflame svg %s' (or top, merge, "
 		  "norm, diff)", path, path);
 	T_EQ_STR(err.buf, want.buf);
 	sbuf_reset(&err);
-	T_TRUE(!input_wrong_kind(path, INPUT_FOLDED, "svg", &err));
-	T_TRUE(!input_wrong_kind("-", INPUT_TRACE, NULL, &err)); /* stdin was read already */
-	T_TRUE(!input_wrong_kind("/nonexistent/x", INPUT_TRACE, NULL, &err));
-	T_EQ_I64(err.len, 0);
+	input_close(in);
 	unlink(path);
+	/* trace or folded for diff and syncs: what is not plainly folded stacks
+	 * and opens like JSON, or is named .json, goes to the trace reader */
+	static const struct { const char *name, *text; bool trace; } likely[] = {
+		{ "a.txt", "{\"traceEvents\": []}", true },
+		{ "a.txt", "\xef\xbb\xbf  [{\"ph\": \"X\"}]", true },
+		{ "a.txt", "{broken", true },        /* opens like JSON: the reader names the fault */
+		{ "a.json.gz", "garbage", true },    /* named like a trace */
+		{ "a.json", "main;f 3\n", false },  /* plainly folded, whatever the name */
+		{ "a.txt", "[unknown];main;f 3\n", false },
+		{ "a.txt", "garbage", false },
+	};
+	for (size_t i = 0; i < sizeof likely / sizeof likely[0]; i++) {
+		T_EQ_I64(input_open_mem(&in, likely[i].text, strlen(likely[i].text), likely[i].name, &err), GF_OK);
+		T_EQ_I64(input_trace_likely(in), likely[i].trace);
+		input_close(in);
+	}
 	/* opening errors name the file */
 	T_EQ_I64(input_open(&in, "/nonexistent/x", 1, &err), GF_EINPUT);
 	T_EQ_STR(err.buf, "'/nonexistent/x': cannot open: No such file or directory");
