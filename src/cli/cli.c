@@ -253,6 +253,14 @@ const char *cli_in_name(const char *path)
 	return !path || !strcmp(path, "-") ? "<stdin>" : path;
 }
 
+const char *cli_source_name(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return "<stdin>";
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
 void cli_steps(const char *opt, const char *arg, int64_t *first, int64_t *last)
 {
 	struct trace_sel sel;

@@ -123,6 +123,9 @@ bool cli_input_is_trace(struct input *in);
 
 /* Display name for messages: "<stdin>" for "-". */
 const char *cli_in_name(const char *path);
+/* The fold header's source= of a trace: its file name without the folders,
+ * "<stdin>" for "-". */
+const char *cli_source_name(const char *path);
 
 /* The one wording of the skipped-lines warning: "warning: ignored N invalid
  * lines (first at 'x': line 7: expected ...)" (nothing when n is 0); first

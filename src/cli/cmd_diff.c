@@ -155,12 +155,6 @@ struct diff_cli {
  * stacks and opens like JSON or is named .json goes to the trace reader,
  * which names its fault). */
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 /* Folds a trace with the fold options given on the diff command line. */
 static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 {
@@ -173,7 +167,7 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 		fc->o.families = fc->kf;
 	}
 	struct fold_opts o = fc->o;
-	o.source = strcmp(path, "-") ? base_name(path) : "<stdin>";
+	o.source = cli_source_name(path);
 	o.step_marker = fc->marker;
 	struct trace tr;
 	trace_init(&tr, NULL);

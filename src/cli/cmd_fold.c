@@ -64,12 +64,6 @@ static void usage(FILE *fp)
 		"selection, 3 output not written, 4 internal error.\n");
 }
 
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
-}
-
 static void pct(struct sbuf *b, int64_t part, int64_t whole)
 {
 	int64_t v = 0;
@@ -192,7 +186,7 @@ int cmd_fold(int argc, char **argv)
 			cli_die(GF_EXIT_INPUT, "%s", err.buf);
 		a.o.families = kf;
 	}
-	a.o.source = strcmp(a.path, "-") ? base_name(a.path) : "<stdin>";
+	a.o.source = cli_source_name(a.path);
 	a.to.threads = cli_threads(a.threads);
 	const char *disp = cli_in_name(a.path);
 	if (cli_progress_enabled()) {

@@ -9,7 +9,7 @@
  *
  * or, event by event (tests, fuzzers):
  *   struct info *in = info_new(names);
- *   kineto_read(&kt, path, info_event, in, &opts, &err);
+ *   trace_read(&kt, path, info_event, in, &opts, &err);   // trace.h: the trace commands' one reader entry
  *   info_finish(in, &kt);
  *   ... read in->... (see struct info), then info_free(in) ...
  *
