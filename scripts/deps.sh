@@ -6,7 +6,9 @@
 #   test:  the above, plus clang (libFuzzer), python3 (test generators, svgframes.py),
 #          chromium and playwright-core (the browser test of the interactive SVG),
 #          gzip/zstd (real compressor outputs), strace (signals caught mid-write),
-#          cmark-gfm and python3-markdown (hostile names rendered as Markdown).
+#          cmark-gfm and python3-markdown (hostile names rendered as Markdown),
+#          python3-torch (Debian's PyTorch 1.13, CPU, built without Kineto: the
+#          real legacy capture of tests/cli/legacy_torch.sh, run by /usr/bin/python3).
 #   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
 #          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
 # Only missing pieces are installed; a machine that has them all is left alone.
@@ -17,7 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential pkg-config zlib1g-dev libzstd-dev libisal-dev)
 if [ "$what" = test ]; then
-  pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time gzip zstd strace cmark-gfm python3-markdown util-linux)
+  pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time gzip zstd strace cmark-gfm python3-markdown python3-torch util-linux)
 elif [ "$what" = bench ]; then
   pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
 fi

@@ -167,6 +167,13 @@ static void warn(const struct trace *t, const struct fold_args *a, const struct 
 			 disp, (unsigned long long)t->warn.unattributed, p.buf, (unsigned long long)t->warn.before_window);
 		sbuf_release(&p);
 	}
+	/* gpu, idle and calls weigh GPU activities: a CPU-only trace says so (exit 0, docs/fold.md) */
+	struct sbuf note = SBUF_INIT, what = SBUF_INIT;
+	sbuf_addf(&what, "--weight %s", fold_weight_name(a->o.weight));
+	if (a->o.weight != FW_CPU && a->o.weight != FW_WALL && trace_gpu_note(t, disp, what.buf, &note))
+		cli_warn("%s", note.buf);
+	sbuf_release(&note);
+	sbuf_release(&what);
 	if (!t->nsteps && (a->o.weight == FW_IDLE || a->o.per_step))
 		cli_warn("'%s': no '%s' steps; the window is the whole trace", disp, names_marker(a->o.step_marker));
 }

@@ -338,6 +338,46 @@ T_TEST(test_kineto__pid_tid_forms)
 	sbuf_release(&out);
 }
 
+/* The legacy autograd profiler's export (no cat; pid "CPU functions" /
+ * "CUDA functions"): cpu_op and kernel on device = tid; other cat-less
+ * events, and events with a cat, are read as before (docs/trace-reader.md). */
+T_TEST(test_kineto__legacy_autograd)
+{
+	struct sbuf out = SBUF_INIT;
+	static const char text[] =
+		"[{\"name\": \"ProfilerStep#1\", \"ph\": \"X\", \"ts\": 10, \"dur\": 50, \"tid\": 1, \"pid\": \"CPU functions\", \"args\": {}}, "
+		"{\"name\": \"aten::mm\", \"ph\": \"s\", \"ts\": 12, \"tid\": 1, \"pid\": \"CPU functions\", \"id\": 0, \"cat\": \"cpu_to_cuda\", \"args\": {}}, "
+		"{\"name\": \"gemm\", \"ph\": \"X\", \"ts\": 20, \"dur\": 15, \"tid\": 3, \"pid\": \"CUDA functions\", \"args\": {}}, "
+		"{\"name\": \"k2\", \"ph\": \"X\", \"ts\": 21, \"dur\": 1, \"tid\": 3, \"pid\": \"CUDA functions\", \"args\": {\"device\": 5}}, "
+		"{\"name\": \"nocat\", \"ph\": \"X\", \"ts\": 22, \"dur\": 1, \"tid\": 1, \"pid\": \"Other functions\"}, "
+		"{\"name\": \"withcat\", \"ph\": \"X\", \"cat\": \"python_function\", \"ts\": 23, \"dur\": 1, \"tid\": 1, \"pid\": \"CPU functions\"}, "
+		"{\"name\": \"inst\", \"ph\": \"i\", \"ts\": 24, \"tid\": 1, \"pid\": \"CPU functions\"}]";
+	int rc = RUN(text);
+	T_EQ_I64(rc, 0);
+	T_HAS(&out, "X kc=1 ts=10000 dur=50000 name=ProfilerStep#1 cat=- ");
+	T_HAS(&out, "s kc=11 ts=12000 ");
+	T_HAS(&out, "X kc=7 ts=20000 dur=15000 name=gemm cat=- track=1 ");
+	T_HAS(&out, "st=-9223372036854775808 dev=3 ");
+	T_HAS(&out, "X kc=7 ts=21000 dur=1000 name=k2 cat=- track=1 ");
+	T_HAS(&out, "st=-9223372036854775808 dev=5 ");
+	T_HAS(&out, "X kc=0 ts=22000 dur=1000 name=nocat ");
+	T_HAS(&out, "X kc=4 ts=23000 dur=1000 name=withcat ");
+	T_HAS(&out, "i kc=12 ts=24000 ");
+	sbuf_release(&out);
+	struct kineto_trace kt;
+	kineto_init(&kt, names());
+	struct sbuf err = SBUF_INIT;
+	T_EQ_I64(kineto_read_mem(&kt, text, sizeof text - 1, "t", NULL, NULL, &err), 0);
+	T_EQ_I64((int64_t)kt.meta.legacy_events, 3);
+	kineto_release(&kt);
+	static const char kin[] = "{\"traceEvents\": [{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 1, \"pid\": 1, \"tid\": 1}]}";
+	kineto_init(&kt, names());
+	T_EQ_I64(kineto_read_mem(&kt, kin, sizeof kin - 1, "t", NULL, NULL, &err), 0);
+	T_EQ_I64((int64_t)kt.meta.legacy_events, 0);
+	kineto_release(&kt);
+	sbuf_release(&err);
+}
+
 T_TEST(test_kineto__metadata_and_args)
 {
 	struct sbuf out = SBUF_INIT;
@@ -813,6 +853,7 @@ int main(void)
 	T_RUN(test_kineto__long_name);
 	T_RUN(test_kineto__huge_values);
 	T_RUN(test_kineto__pid_tid_forms);
+	T_RUN(test_kineto__legacy_autograd);
 	T_RUN(test_kineto__metadata_and_args);
 	T_RUN(test_kineto__truncated_array);
 	T_RUN(test_kineto__callback_stop);

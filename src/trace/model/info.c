@@ -415,3 +415,8 @@ const char *info_compression(const struct info_file *f)
 {
 	return source_kind_name(f->kt.stats.compression);
 }
+
+const char *info_format(const struct info_file *f)
+{
+	return f->kt.meta.legacy_events ? "legacy-autograd" : "kineto";
+}

@@ -133,5 +133,8 @@ void info_release(struct info_file *f);
 
 /* "plain", "gzip" or "zstd": how the file was compressed. */
 const char *info_compression(const struct info_file *f);
+/* The trace format: "kineto", or "legacy-autograd" (the autograd profiler's
+ * export of a PyTorch without Kineto: kmeta.legacy_events > 0). */
+const char *info_format(const struct info_file *f);
 
 #endif

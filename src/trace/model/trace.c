@@ -556,7 +556,9 @@ static int cmp_corr(const void *pa, const void *pb)
 }
 
 /* Records activity A's launch L (TRACE_NONE: unattributed; TAF_BEFORE when
- * its correlation is absent or below min_corr). The caller has checked that
+ * its correlation is absent or below min_corr — but not an absent one in a
+ * legacy autograd profiler trace, which records no correlations nor launch
+ * calls at all: its kernels ran in the window). The caller has checked that
  * the sum of all durations fits in int64. */
 static void set_launch(struct trace *t, struct trace_act *A, uint32_t L, int64_t min_corr)
 {
@@ -564,7 +566,7 @@ static void set_launch(struct trace *t, struct trace_act *A, uint32_t L, int64_t
 	if (L == TRACE_NONE) {
 		t->warn.unattributed++;
 		t->warn.unattributed_ns += A->end - A->start;
-		if (A->corr == KEV_NONE || A->corr < min_corr) {
+		if (A->corr == KEV_NONE ? !t->meta.legacy : A->corr < min_corr) {
 			A->flags |= TAF_BEFORE;
 			t->warn.before_window++;
 		}

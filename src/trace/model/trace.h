@@ -21,8 +21,14 @@
  *    gpu_user_annotation ranges are kept apart (t.gpu_ann);
  *  - steps (ProfilerStep#N by default, or a user marker name), sorted;
  *    selected for an analysis by trace_sel (trace/model/trace_sel.h);
- *  - the trace meta (rank, world size, base time, timestamp generation) and
- *    warning counters.
+ *  - the trace meta (rank, world size, base time, timestamp generation,
+ *    whether it is a legacy autograd profiler trace) and warning counters.
+ *
+ * Legacy autograd profiler traces (PyTorch without Kineto; the reader makes
+ * their "CPU functions" ranges cpu_op and "CUDA functions" events kernels on
+ * device = tid, docs/trace-reader.md) are modelled the same way: ranges per
+ * thread, ProfilerStep#N steps; their kernels have no correlation and no
+ * launch call, so they stay unattributed but are not "before the window".
  *
  * Times are exact int64 ns *as written* (relative to meta.base_time_ns when
  * the trace has baseTimeNanoseconds; absolute = base_time_ns + ts). Every
@@ -117,7 +123,7 @@ static inline bool trace_times_usable(gf_ns ts, gf_ns dur)
 enum trange_kind {
 	TR_ANNOTATION = 0, /* user_annotation: ProfilerStep#N (TRF_STEP), record_function */
 	TR_PYTHON = 1,     /* python_function (nn.Module frames: TRF_MODULE) */
-	TR_OP = 2,         /* cpu_op (also legacy "Operator") */
+	TR_OP = 2,         /* cpu_op (also legacy "Operator", and legacy autograd "CPU functions") */
 	TR_RUNTIME = 3,    /* cuda_runtime (HIP calls too) */
 	TR_DRIVER = 4,     /* cuda_driver */
 };
@@ -207,6 +213,7 @@ struct trace_meta {
 	int ts_gen;                /* enum kts_gen */
 	uint64_t bytes_in, bytes_file, events;
 	bool truncated;            /* the reader stopped at a cut-off array */
+	bool legacy;               /* the legacy autograd profiler's export (no Kineto; kmeta.legacy_events) */
 };
 
 /* Warning counters (the CLI prints the non-zero ones). */
@@ -259,6 +266,16 @@ struct trace_opts {
 	kineto_progress_fn progress;
 	void *progress_ctx;
 };
+
+/*
+ * The note for a weight that needs GPU activities (gpu, idle, calls: `what`
+ * names it, "--weight gpu") on a trace that has none at all — no kernel,
+ * memcpy or memset, usable or not (a CPU-only capture, or a legacy autograd
+ * profiler trace without "CUDA functions"): one line into note, naming the
+ * file (disp) and the weights the trace does support. @return whether there
+ * is such a note (the trace has no GPU activity); note untouched otherwise.
+ */
+bool trace_gpu_note(const struct trace *t, const char *disp, const char *what, struct sbuf *note);
 
 /* names: a pool to share (not freed by trace_release), or NULL for an own one. */
 void trace_init(struct trace *t, struct pool *names);

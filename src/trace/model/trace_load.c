@@ -96,6 +96,7 @@ static int load(struct trace *t, struct input *in, const char *name, const void 
 	t->meta.bytes_file = kt.stats.bytes_file;
 	t->meta.events = kt.stats.events;
 	t->meta.truncated = kt.stats.truncated;
+	t->meta.legacy = kt.meta.legacy_events > 0;
 	/* thread names may be declared after the events: take the final ones */
 	trace_update_thread_names(t, kt.tracks, kt.ntracks);
 	kineto_release(&kt);
@@ -129,4 +130,16 @@ int trace_load_mem(struct trace *t, const void *buf, size_t len, const char *nam
 		   struct sbuf *err)
 {
 	return load(t, NULL, name, buf, len, o, err);
+}
+
+bool trace_gpu_note(const struct trace *t, const char *disp, const char *what, struct sbuf *note)
+{
+	if (t->nact || t->warn.unweighted || t->ngpu_ann)
+		return false;
+	sbuf_addf(note, "'%s': no GPU activity in the trace (%s); %s has nothing to weigh: ", disp,
+		  t->meta.legacy ? "a legacy autograd profiler trace, without \"CUDA functions\""
+				 : "no kernel, memcpy or memset: a CPU-only capture",
+		  what);
+	sbuf_addstr(note, t->nr ? "use --weight cpu or wall" : "it has no host ranges either");
+	return true;
 }

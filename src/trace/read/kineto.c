@@ -193,6 +193,8 @@ static int read_src(struct kineto_trace *kt, struct source *src, const char *fna
 	r.id_process_name = pool_intern_str(kt->names, "process_name");
 	r.id_process_labels = pool_intern_str(kt->names, "process_labels");
 	r.id_thread_name = pool_intern_str(kt->names, "thread_name");
+	r.id_cpu_functions = pool_intern_str(kt->names, "CPU functions");
+	r.id_cuda_functions = pool_intern_str(kt->names, "CUDA functions");
 	int rc = run(&r, src);
 	kineto_chunks_end(&r);
 	if (!r.mapped)

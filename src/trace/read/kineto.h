@@ -11,6 +11,9 @@
  * Input: plain, gzip or zstd (by magic bytes), "-" for stdin; a JSON object
  * with "traceEvents" anywhere among its keys, or a bare array; a truncated
  * trailing array is read up to its last complete event (kt.stats.truncated).
+ * The legacy autograd profiler's export (PyTorch without Kineto: no "cat",
+ * pid "CPU functions" / "CUDA functions") is read as cpu_op and kernel
+ * events (kt.meta.legacy_events counts them).
  *
  * Times: ts/dur are parsed as decimal text into int64 nanoseconds exactly
  * (integer epoch us, 19-digit absolute us with 3 decimals, relative us,
@@ -131,6 +134,9 @@ struct kmeta {
 	uint32_t device_name[16];    /* pool ids of the first 16 device names */
 	int ts_gen;                  /* enum kts_gen */
 	bool is_array;               /* bare array container */
+	uint64_t legacy_events;      /* events read as the legacy autograd profiler's (no "cat", pid
+				      * "CPU functions": cpu_op; "CUDA functions": kernel, device = tid);
+				      * non-zero: a legacy (non-Kineto) trace */
 };
 
 struct kstats {

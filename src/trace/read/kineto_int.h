@@ -107,6 +107,7 @@ struct rd {
 	uint64_t nts_int, nts_3, nts_other;
 
 	uint32_t id_empty, id_process_name, id_process_labels, id_thread_name;
+	uint32_t id_cpu_functions, id_cuda_functions; /* the legacy autograd profiler's pids */
 	int stop_rc;
 	struct icent *icache; /* ICACHE_SIZE entries (see intern) */
 	/* a mapped file (source_map): buf is the whole file, never written */

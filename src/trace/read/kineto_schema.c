@@ -57,7 +57,7 @@ static int kc_of_cat(const char *s, size_t n)
 		{ "gpu_memset", KC_GPU_MEMSET }, { "Memset", KC_GPU_MEMSET },
 		{ "cuda_sync", KC_CUDA_SYNC },
 		{ "ac2g", KC_FLOW }, { "fwdbwd", KC_FLOW }, { "async", KC_FLOW }, { "async_gpu", KC_FLOW },
-		{ "async_cpu_to_gpu", KC_FLOW },
+		{ "async_cpu_to_gpu", KC_FLOW }, { "cpu_to_cuda", KC_FLOW },
 		{ "cpu_instant_event", KC_INSTANT },
 		{ "Trace", KC_TRACE }, { "overhead", KC_TRACE },
 	};
@@ -355,6 +355,30 @@ static struct cat_cache *cat_lookup(struct rd *r, uint32_t id)
 	return cc;
 }
 
+/*
+ * The legacy autograd profiler (PyTorch built without Kineto, e.g. Debian's
+ * python3-torch 1.13, or torch.autograd.profiler's EventList export) writes
+ * complete events without "cat": host ranges under pid "CPU functions" (tid =
+ * the thread), and in older versions GPU kernels under pid "CUDA functions"
+ * (tid = the device, no stream). Those become cpu_op and kernel events (the
+ * device from the tid); anything else without a cat stays as it was.
+ */
+static int legacy_kc(struct rd *r, struct evtmp *t)
+{
+	uint32_t p = t->pid.str;
+	if (p == r->id_cpu_functions) {
+		r->kt->meta.legacy_events++;
+		return KC_CPU_OP;
+	}
+	if (p == r->id_cuda_functions) {
+		r->kt->meta.legacy_events++;
+		if (t->e.device == KEV_NONE && t->tid.kind == 0)
+			t->e.device = t->tid.v;
+		return KC_KERNEL;
+	}
+	return KC_OTHER;
+}
+
 int kineto_schema_commit(struct rd *r, struct evtmp *t)
 {
 	struct kineto_trace *kt = r->kt;
@@ -371,6 +395,8 @@ int kineto_schema_commit(struct rd *r, struct evtmp *t)
 		kc = cc->kc;
 	} else {
 		st->no_cat++;
+		if (GF_UNLIKELY(t->pid.kind == 1) && e->ph == 'X')
+			kc = legacy_kc(r, t);
 	}
 	if (e->ph == 'M')
 		kc = KC_METADATA;

@@ -230,8 +230,8 @@ static void json_input(struct sbuf *b, const char *file, const struct info_file 
 	sbuf_addf(b, ", \"compression\": \"%s\", \"bytes_file\": %llu, \"bytes_json\": %llu",
 		  strcmp(comp, "plain") ? comp : "none", (unsigned long long)st->bytes_file,
 		  (unsigned long long)st->bytes_in);
-	sbuf_addf(b, ",\n  \"container\": \"%s\", \"truncated\": %s, \"truncated_at\": ", m->is_array ? "array" : "object",
-		  st->truncated ? "true" : "false");
+	sbuf_addf(b, ",\n  \"container\": \"%s\", \"format\": \"%s\", \"truncated\": %s, \"truncated_at\": ",
+		  m->is_array ? "array" : "object", info_format(f), st->truncated ? "true" : "false");
 	if (st->truncated)
 		sbuf_addf(b, "%llu", (unsigned long long)st->truncated_at);
 	else
@@ -430,9 +430,11 @@ static void text_input(struct sbuf *b, const char *file, const struct info_file 
 	const struct kmeta *m = &f->kt.meta;
 	sbuf_addstr(b, "trace: ");
 	esc_term(b, file, strlen(file));
-	sbuf_addf(b, " (%s, %llu bytes, %llu bytes of JSON, %s%s)\n", info_compression(f),
+	sbuf_addf(b, " (%s, %llu bytes, %llu bytes of JSON, %s%s%s)\n", info_compression(f),
 		  (unsigned long long)st->bytes_file, (unsigned long long)st->bytes_in,
-		  m->is_array ? "bare array" : "object", st->truncated ? ", TRUNCATED" : "");
+		  m->is_array ? "bare array" : "object",
+		  m->legacy_events ? ", legacy autograd profiler (PyTorch without Kineto)" : "",
+		  st->truncated ? ", TRUNCATED" : "");
 	sbuf_addf(b, "events: %llu", (unsigned long long)st->events);
 	sbuf_addstr(b, "  by phase:");
 	for (int c = 0; c < 128; c++)
