@@ -33,13 +33,18 @@ What it builds from the events (docs/trace-reader.md, docs/report.md):
 
 The model (gapmodel contract; a = end of the previous busy pair, b = start of
 the next, N the activity starting at b, L its launch call, i = L.start):
-  edge      a or b unbounded, or N launched before the window;
-  launch    b - a < 30 us (whole gap);
+  edge      a or b unbounded;
+  launch    b - a < 30 us (the whole gap, whatever else holds: also when N
+            was launched before the window);
+  edge      N launched before the window;
   queued    no launch call in the trace, or i <= a (whole gap);
   i > a     host side [a, min(i, b)): sync when a blocking call B has
             B.start < a <= B.end <= h (smallest B.end, then lowest index),
             else host/untraced by the innermost range open on L's thread;
             device side [i, b): launch when b - i < 30 us, else queued.
+GAPMODEL_ISSUED=return (comparison only, not the contract): of a queued
+device-side piece, the time the host is still inside L is host (charged to
+L), and what is left after L returns is launch when shorter than 30 us.
 Blocking calls: *Synchronize and synchronous Memcpy (no "Async"); async
 memcpy whose copy is DtoH into pageable memory; async memcpy whose copy is
 HtoD from pageable memory only when the device was busy at its start and it
@@ -57,12 +62,17 @@ import decimal
 import gzip
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 
 KERNEL_WAIT = 30000
+# A variant for comparison only (GAPMODEL_ISSUED=return): of a queued
+# device-side piece, the time the host is still inside the launch call is
+# host (charged to that call); the contract has it queued.
+ISSUED_AT_RETURN = os.environ.get("GAPMODEL_ISSUED") == "return"
 CAUSES = ("edge", "sync", "host", "untraced", "queued", "launch")
 
 # categories -> kind (host ranges 0..4, activities "k"/"c"/"s")
@@ -590,10 +600,12 @@ class Model:
         else:
             N = self.acts[bisect_left(self.act_starts, b)]
             L = N["L"]
-            if N["before"]:
-                out.append((a, b, "edge", None))
-            elif b - a < KERNEL_WAIT:
+            if b - a < KERNEL_WAIT:
+                # "the whole gap, whatever else holds": before the rule for
+                # work launched before the window
                 out.append((a, b, "launch", None))
+            elif N["before"]:
+                out.append((a, b, "edge", None))
             elif L is None:
                 out.append((a, b, "queued", "no launch in the trace (stream %d)" % N["stream"]))
             else:
@@ -616,6 +628,12 @@ class Model:
                     if i < b:
                         if b - i < KERNEL_WAIT:
                             out.append((i, b, "launch", None))
+                        elif ISSUED_AT_RETURN and self.T.R[L]["end"] > i:
+                            e = min(self.T.R[L]["end"], b)
+                            self.host_pieces(self.T.R[L]["th"], i, e, out)
+                            if e < b:
+                                out.append((e, b, "launch", None) if b - e < KERNEL_WAIT else
+                                           (e, b, "queued", self.wait_label(L, N["stream"])))
                         else:
                             out.append((i, b, "queued", self.wait_label(L, N["stream"])))
         self.gap_cache[j] = out
