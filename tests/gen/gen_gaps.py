@@ -50,6 +50,10 @@ The rule each scenario pins (the timeline is in each function's comment):
                      38 us host, the rest queued on the wait call
   warmup_means       three steps, the first a warm-up; the steady mean of
                      two steps rounds half to even
+  launch_bound       back-to-back short kernels, every gap under 30 us: the
+                     verdict cause is launch
+  two_syncs          two blocking calls on two threads both drained the GPU:
+                     the one that returned first is charged
 """
 import argparse
 import json
@@ -133,15 +137,17 @@ def deep_queue():
 def cross_stream():
     # step [1000, 2000). 1001 cudaStreamWaitEvent (before the first launch);
     # 1010 launch k0 (stream 7) -> 1020-1200; 1020 cudaEventRecord;
-    # 1030 cuStreamWaitEvent (driver); 1040 launch k1 on stream 8 -> 1500-1990.
+    # 1025 cudaStreamWaitEvent; 1030 cuStreamWaitEvent (driver); 1040 launch
+    # k1 on stream 8 -> 1500-1990.
     # [1000,1020) edge 20; [1200,1500) queued 300 (issued at 1040 <= 1200),
-    # named by the wait call after the previous launch: cuStreamWaitEvent;
+    # named by the latest wait call after the previous launch: cuStreamWaitEvent;
     # [1990,2000) edge 10. busy 180 + 490 = 670 < 90% of 970.
     t = Tr()
     t.step(1, 1000, 1000)
     t.rt("cudaStreamWaitEvent", 1001, 2)
     t.launch(1010, 1020, 180)
     t.rt("cudaEventRecord", 1020, 2)
+    t.rt("cudaStreamWaitEvent", 1025, 2)
     t.rt("cuStreamWaitEvent", 1030, 2, cat="cuda_driver")
     t.launch(1040, 1500, 490, stream=8)
     return t, one_step(row(1, edge=30, queued=300), "queued",
@@ -413,6 +419,38 @@ def warmup_means():
                "queued_waits": [["stream 7: no wait call in the trace", 91 * US]]}
 
 
+def launch_bound():
+    # step [1000, 2000); 33 kernels of 10 us at 1010 + 30 j (j = 0..32), each
+    # launched 5 us before it starts (after the previous one ended: the host
+    # is late, but every gap is 20 us < 30: launch). launch 32 x 20 = 640;
+    # edge 10 + [1980, 2000) 20 = 30; busy 330 < 90% of 970.
+    t = Tr()
+    t.step(1, 1000, 1000)
+    for j in range(33):
+        t.launch(1005 + 30 * j, 1010 + 30 * j, 10)
+    return t, one_step(row(1, edge=30, launch=640), "launch", host_stacks=[], sync_sites=[])
+
+
+def two_syncs():
+    # step [1000, 2000). launch 1005 -> k0 1010-1300. Thread 1: frame
+    # a.py(1): f [1090, 1330) holds cudaStreamSynchronize [1100, 1320);
+    # thread 2: frame b.py(2): g [1190, 1310) holds cudaDeviceSynchronize
+    # [1200, 1305). Both started before 1300 and returned before the launch
+    # at 1400 (-> k1 1410-1950): the one returning first (1305, thread 2)
+    # takes [1300,1400) sync 100; launch 10; edge 10 + 50.
+    # busy 290 + 540 = 830 < 90% of 940.
+    t = Tr()
+    t.step(1, 1000, 1000)
+    t.launch(1005, 1010, 290)
+    t.py("a.py(1): f", 1090, 240)
+    t.rt("cudaStreamSynchronize", 1100, 220)
+    t.py("b.py(2): g", 1190, 120, tid=2)
+    t.rt("cudaDeviceSynchronize", 1200, 105, tid=2)
+    t.launch(1400, 1410, 540)
+    return t, one_step(row(1, edge=60, sync=100, launch=10), "sync",
+                       sync_sites=[("b.py(2): g", 100)])
+
+
 SCEN = {
     "deep_queue": deep_queue,
     "cross_stream": cross_stream,
@@ -428,6 +466,8 @@ SCEN = {
     "before_window": before_window,
     "blocked_after_launch": blocked_after_launch,
     "warmup_means": warmup_means,
+    "launch_bound": launch_bound,
+    "two_syncs": two_syncs,
 }
 
 
