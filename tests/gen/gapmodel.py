@@ -8,6 +8,11 @@ when Python has no module for it) and never calls gpuflame.
   gapmodel.py --check REPORT.json TRACE     -> "ok", or one line per difference
                                                between `gpuflame report
                                                --format json` and this model
+  gapmodel.py --batch DIR NAME...            -> per NAME, DIR/NAME.json's model
+                                               against DIR/NAME.expect.json
+                                               ("model NAME ok"), and
+                                               DIR/NAME.report.json against
+                                               it ("report NAME ok")
   gapmodel.py --expect EXPECT.json REPORT.json
                                             -> the same comparison against a
                                                generator's known answer
@@ -60,7 +65,6 @@ Output (--check compares these; times in ns):
 """
 import decimal
 import gzip
-import io
 import json
 import os
 import re
@@ -82,9 +86,6 @@ CAT = {"user_annotation": 0, "python_function": 1, "cpu_op": 2, "Operator": 2,
        "gpu_memset": "s", "Memset": "s"}
 K_ANN, K_PY, K_OP, K_RT, K_DRV = range(5)
 
-API_RE = re.compile(r"^(cuda|hip|cu)([A-Za-z0-9]*)")
-WAIT_RE = re.compile(r"^(cuda|hip|cu)StreamWaitEvent(_.*)?$")
-STEP_RE = None
 PYSRC_RE = re.compile(r"^([^<(][^(]*)\((\d+)\):")
 
 
@@ -794,7 +795,42 @@ def compare(want, got, lists=True):
     return bad
 
 
+def check_report(want, path):
+    """compare() against a report JSON file, as one line."""
+    with open(path) as fp:
+        rep = json.load(fp, parse_float=decimal.Decimal)
+    try:
+        got = from_report(rep) if "schema" in rep or "ranks" in rep else rep
+    except (KeyError, TypeError) as e:
+        return "report JSON lacks the gap model's fields (%s: %s)" % (type(e).__name__, e)
+    bad = compare(want, got)
+    return "|".join(bad[:5]) if bad else "ok"
+
+
+def batch(d, names):
+    """For each NAME: the model of D/NAME.json against D/NAME.expect.json,
+    and D/NAME.report.json (when present) against it too: one process for
+    every scenario (Python starts slowly on a loaded machine)."""
+    for n in names:
+        with open("%s/%s.expect.json" % (d, n)) as fp:
+            want = json.load(fp)
+        model = compute("%s/%s.json" % (d, n))
+        with open("%s/%s.model.json" % (d, n), "w") as fp:
+            json.dump(model, fp, indent=1)
+            fp.write("\n")
+        bad = compare(want, model)
+        print("model %s %s" % (n, "|".join(bad[:5]) if bad else "ok"))
+        rp = "%s/%s.report.json" % (d, n)
+        try:
+            print("report %s %s" % (n, check_report(want, rp)))
+        except FileNotFoundError:
+            print("report %s no report" % n)
+
+
 def main(argv):
+    if len(argv) >= 2 and argv[0] == "--batch":
+        batch(argv[1], argv[2:])
+        return 0
     if len(argv) >= 3 and argv[0] == "--check":
         with open(argv[1]) as fp:
             rep = json.load(fp, parse_float=decimal.Decimal)

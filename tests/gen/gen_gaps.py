@@ -6,6 +6,7 @@ here runs the model of tests/gen/gapmodel.py or gpuflame).
 
   gen_gaps.py --list                      -> the scenario names
   gen_gaps.py NAME -o T.json --expect E.json
+  gen_gaps.py --all DIR                   -> DIR/NAME.json, DIR/NAME.expect.json
 
 Every trace: host thread pid 100 tid 1 (the step thread), GPU 0 stream 7
 (stream 8 where a second stream is needed), integer-us times (exact ns).
@@ -477,20 +478,29 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("-o", "--output")
     ap.add_argument("--expect")
+    ap.add_argument("--all", metavar="DIR", help="every scenario: DIR/NAME.json, DIR/NAME.expect.json")
     a = ap.parse_args()
     if a.list:
         print("\n".join(SCEN))
         return 0
+    if a.all:
+        for n in SCEN:
+            write(n, "%s/%s.json" % (a.all, n), "%s/%s.expect.json" % (a.all, n))
+        return 0
     if a.name not in SCEN or not a.output or not a.expect:
         ap.error("NAME -o TRACE --expect EXPECT (names: --list)")
-    t, exp = SCEN[a.name]()
+    write(a.name, a.output, a.expect)
+    return 0
+
+
+def write(name, out, expect):
+    t, exp = SCEN[name]()
     for r in exp["steps"]:
         r.pop("warmup", None)
-    with open(a.output, "w") as fp:
+    with open(out, "w") as fp:
         json.dump({"traceEvents": t.ev}, fp)
-    with open(a.expect, "w") as fp:
+    with open(expect, "w") as fp:
         json.dump(exp, fp, indent=1)
-    return 0
 
 
 if __name__ == "__main__":
