@@ -17,8 +17,9 @@
 #    hipStreamWaitEvent wait, not in host; negative_queue rank0 is not
 #    sync-led; nccl_data's named host stack shows its share.
 # Without ../shared only the generator part runs (the rest SKIPs).
-# GAPMODEL_ISSUED=return runs both sides under the variant rule of
-# gapmodel.py (host time inside the launch call of a queued piece is host).
+# The contract: the host time still inside the launch call of a queued piece
+# is host. GAPMODEL_ISSUED=start runs both sides under the first draft (the
+# whole piece queued), for comparison only.
 . "$(dirname "$0")/lib.sh"
 
 G=tests/gen

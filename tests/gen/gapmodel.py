@@ -47,9 +47,12 @@ the next, N the activity starting at b, L its launch call, i = L.start):
             B.start < a <= B.end <= h (smallest B.end, then lowest index),
             else host/untraced by the innermost range open on L's thread;
             device side [i, b): launch when b - i < 30 us, else queued.
-GAPMODEL_ISSUED=return (comparison only, not the contract): of a queued
-device-side piece, the time the host is still inside L is host (charged to
-L), and what is left after L returns is launch when shorter than 30 us.
+            Of that device side, the time the host is still inside L (the
+            work is not in the queue until the call returns) is host,
+            charged to L as the innermost open range; what is left after L
+            returns is launch when shorter than 30 us, else queued.
+GAPMODEL_ISSUED=start (comparison only, not the contract): the whole device
+side [i, b) is queued (or launch when b - i < 30 us), as first drafted.
 Blocking calls: *Synchronize and synchronous Memcpy (no "Async"); async
 memcpy whose copy is DtoH into pageable memory; async memcpy whose copy is
 HtoD from pageable memory only when the device was busy at its start and it
@@ -73,10 +76,10 @@ import subprocess
 import sys
 
 KERNEL_WAIT = 30000
-# A variant for comparison only (GAPMODEL_ISSUED=return): of a queued
-# device-side piece, the time the host is still inside the launch call is
-# host (charged to that call); the contract has it queued.
-ISSUED_AT_RETURN = os.environ.get("GAPMODEL_ISSUED") == "return"
+# The contract: of a queued device-side piece, the time the host is still
+# inside the launch call is host (charged to that call). GAPMODEL_ISSUED=start
+# is the first draft, for comparison only: the whole piece queued.
+ISSUED_AT_RETURN = os.environ.get("GAPMODEL_ISSUED") != "start"
 CAUSES = ("edge", "sync", "host", "untraced", "queued", "launch")
 
 # categories -> kind (host ranges 0..4, activities "k"/"c"/"s")

@@ -62,10 +62,10 @@ import os
 import sys
 
 US = 1000
-# GAPMODEL_ISSUED=return: the answers under the variant rule gapmodel.py
-# offers for comparison (the host time still inside the launch call of a
-# queued piece is host); the default is the contract.
-AT_RETURN = os.environ.get("GAPMODEL_ISSUED") == "return"
+# The answers under the contract: the host time still inside the launch call
+# of a queued piece is host. GAPMODEL_ISSUED=start: the answers of the first
+# draft (the whole piece queued), for comparing gapmodel.py's variant only.
+AT_RETURN = os.environ.get("GAPMODEL_ISSUED") != "start"
 
 
 class Tr:
