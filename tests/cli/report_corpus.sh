@@ -30,7 +30,7 @@ from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
 for s in d["steps"]:
     g = s["gaps"]
-    if g["sync_us"] + g["launch_us"] + g["host_us"] + g["untraced_us"] + g["other_us"] != s["idle_us"]:
+    if g["edge_us"] + g["sync_us"] + g["host_us"] + g["untraced_us"] + g["queued_us"] + g["launch_us"] != s["idle_us"]:
         print("gaps != idle at step %r" % s["index"]); break
     if s["wall_us"] != s["gpu_busy_us"] + s["idle_us"]:
         print("wall != busy + idle at step %r" % s["index"]); break
