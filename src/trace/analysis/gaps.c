@@ -319,7 +319,19 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	}
 	if (i < bf) {
 		gf_ns dlo = h > cur ? h : cur;
-		if (bf - i < ACTX_KERNEL_WAIT_NS)
+		if (bf - i < ACTX_KERNEL_WAIT_NS) {
+			actx_pairs_add(&gc->p[GC_LAUNCH], dlo, e);
+			return;
+		}
+		/* while the host is still inside the launch call (a launch that
+		 * loads code, allocates or blocks), the work is not issued yet:
+		 * host, charged to that call; after its return, launch or queued */
+		gf_ns r = t->r[L].end < bf ? t->r[L].end : bf;
+		gf_ns rr = r < e ? r : e;
+		if (rr > dlo)
+			charge_host(c, t->r[L].thread, dlo, rr, gc);
+		dlo = rr > dlo ? rr : dlo;
+		if (bf - r < ACTX_KERNEL_WAIT_NS)
 			actx_pairs_add(&gc->p[GC_LAUNCH], dlo, e);
 		else
 			charge_queued(c, na, L, dlo, e, gc);
