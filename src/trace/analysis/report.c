@@ -221,8 +221,9 @@ static void cause_words(struct sbuf *v, const struct report *r, int k, bool top)
 	const struct launch_diag *ld = &r->gp.ld;
 	switch (k) {
 	case 0:
-		sbuf_addstr(v, " at the window's edges (before the first or after the last GPU activity, "
-			       "or work launched before the profiler started), not code");
+		sbuf_addstr(v, top ? " at the window's edges (before the first or after the last GPU "
+				     "activity, or work launched before the profiler started), not code"
+				   : " at the window's edges, not code");
 		break;
 	case 1:
 		sbuf_addstr(v, " drained into blocking calls (the host waited, then launched late)");
