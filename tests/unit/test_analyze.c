@@ -481,6 +481,48 @@ T_TEST(test_analyze__pageable_h2d)
 	sbuf_release(&err);
 }
 
+/*
+ * A queued wait's label is the wait call after the thread's previous launch:
+ * cudaStreamWaitEvent [1,2) precedes a's launch [3,4), not b's [5,6); b
+ * [100,110) was issued at 5, before the GPU went idle at 20: [20,100) is
+ * queued, "stream 7: no wait call in the trace".
+ */
+static const char *trace5 =
+	"{\"traceEvents\":["
+	STEP(1, 0, 200) ","
+	RT("cudaStreamWaitEvent", 1, 1, 50) ","
+	RT("cudaLaunchKernel", 3, 1, 51) ","
+	RT("cudaLaunchKernel", 5, 1, 52) ","
+	K("a", 10, 10, 7, 51) ","
+	K("b", 100, 10, 7, 52)
+	"]}";
+
+T_TEST(test_analyze__queued_label)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace5) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	T_EQ_I64(c.nblocking, 0);
+	struct trace_sel o;
+	trace_sel_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct gaps_result g;
+	gaps_analyze(&c, &st, &g);
+	T_EQ_I64(g.rows[0].queued, 80000);
+	T_EQ_I64(g.rows[0].edge, 100000);
+	T_EQ_I64(g.nqueued, 1);
+	if (g.nqueued)
+		T_EQ_STR(g.queued[0].label, "stream 7: no wait call in the trace");
+	gaps_release(&g);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
 T_TEST(test_analyze__steps_select_warmup)
 {
 	/* walls 500, 100, 110, 100, 90: step 1 is warm-up (> 1.5 x median 100) */
@@ -849,6 +891,7 @@ int main(void)
 	T_RUN(test_analyze__gap_model);
 	T_RUN(test_analyze__verdict_cause);
 	T_RUN(test_analyze__pageable_h2d);
+	T_RUN(test_analyze__queued_label);
 	T_RUN(test_analyze__steps_select_warmup);
 	T_RUN(test_analyze__median);
 	T_RUN(test_analyze__sort);
