@@ -89,6 +89,8 @@ unsigned names_api(const char *name, size_t n)
 		f |= NAMES_API_SYNC;
 	if (eq(p, pn, "GraphLaunch"))
 		f |= NAMES_API_GRAPH;
+	if (eq(p, pn, "StreamWaitEvent"))
+		f |= NAMES_API_WAIT;
 	if (has_prefix(p, pn, "Memcpy")) {
 		f |= NAMES_API_MEMCPY;
 		if (!contains(p, pn, "Async"))

@@ -50,10 +50,14 @@ bool names_is_comm(const char *name, size_t n);
  *                    hipMemcpyWithStream ...)
  *   NAMES_API_GRAPH  a graph launch: cudaGraphLaunch, hipGraphLaunch, cuGraphLaunch
  *   NAMES_API_MEMCPY any Memcpy* call
+ *   NAMES_API_WAIT   a stream waits for an event on the device, the host does
+ *                    not block: cudaStreamWaitEvent, cuStreamWaitEvent,
+ *                    hipStreamWaitEvent (the gap model's queued-wait label)
  */
 #define NAMES_API_SYNC 0x1u
 #define NAMES_API_GRAPH 0x2u
 #define NAMES_API_MEMCPY 0x4u
+#define NAMES_API_WAIT 0x8u
 unsigned names_api(const char *name, size_t n);
 
 /* A memcpy activity's direction from its name: "DtoH", else "HtoD", else

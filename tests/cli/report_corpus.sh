@@ -11,7 +11,17 @@
 #    chain and cudaDeviceSynchronize are found; cudaStreamWaitEvent is not a
 #    host block;
 #  - sglang decode (ROCm): the blocking hipMemcpyWithStream of 463 ms under
-#    cuda_graph_runner.py(276), op aten::copy_.
+#    cuda_graph_runner.py(276), op aten::copy_;
+#  - every trace: the verdict's cause (summary.verdict_cause) and its Next
+#    name the same top key; an edge verdict never blames code;
+#  - the issue-12 cases (the gap model, docs/report.md): vllm graph_execution
+#    is GPU-bound with its 8.4 ms leading edge, no sync; sglang bs_32_rank0's
+#    trailing 32.7 ms are the window's edge, not cuda_graph_runner.py(1201);
+#    sglang Qwen3 decode / prefilldecode are ~463 / 493 ms queued behind
+#    hipStreamWaitEvent, not host; HTA negative_queue rank0 is queued, not
+#    sync; nccl_data names its host stack with that stack's 9.27% share; the
+#    ROCm minitoy's 6.5 ms hipLaunchKernel is host; Qwen (h100): the syncs
+#    section and the gap table's sync sites give the same per-step bubble.
 . "$(dirname "$0")/lib.sh"
 
 need_shared "report-corpus" || exit 0
@@ -28,9 +38,20 @@ while IFS= read -r f; do
 import json, sys
 from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
+sm, gp = d["summary"], d["gaps"]
+# the verdict's cause and its Next name the same key (sync site, host stack, wait)
+keys = {"sync": "sync_sites", "host": "host_stacks", "queued": "queued_waits"}
+ck = sm["verdict_cause"]
+if ck in keys and gp[keys[ck]]:
+    k = gp[keys[ck]][0]
+    lab = k.get("stack") or k.get("wait")
+    if lab not in sm["verdict"] or lab not in sm["action"]:
+        print("verdict/Next do not both name %r" % lab)
+if ck == "edge" and "not code" not in sm["verdict"]:
+    print("edge verdict blames code")
 for s in d["steps"]:
     g = s["gaps"]
-    if g["sync_us"] + g["launch_us"] + g["host_us"] + g["untraced_us"] + g["other_us"] != s["idle_us"]:
+    if g["edge_us"] + g["sync_us"] + g["host_us"] + g["untraced_us"] + g["queued_us"] + g["launch_us"] != s["idle_us"]:
         print("gaps != idle at step %r" % s["index"]); break
     if s["wall_us"] != s["gpu_busy_us"] + s["idle_us"]:
         print("wall != busy + idle at step %r" % s["index"]); break
@@ -94,4 +115,53 @@ expect_rc "sglang-report-rc" 0
 expect_grep "sglang-whole-trace-note" "no step markers" "$T/out"
 long=$(awk 'length($0) > 100' "$T/out" | wc -l)
 expect_eq "sglang-text-100-columns" "$long" "0"
+
+# issue 12: "cause|edge|sync|host|queued|top wait|verdict|action"
+gapsum() {
+  python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, g = d["summary"], d["gaps"]
+q = g["queued_waits"][0]["wait"] if g["queued_waits"] else "-"
+print("|".join(str(x) for x in (s["verdict_cause"], g["edge_us"], g["sync_us"], g["host_us"], g["queued_us"], q,
+                                 s["verdict"], s["action"])))' "$1"
+}
+I=$C/tracelens/inference
+gf report --format json "$I/vllm_decode_full/graph_execution.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "vllm-graph-gpu-bound" '^gpu_bound\|8370.878\|0\|0\|0\|' "$T/g.txt"
+expect_grep "vllm-graph-latency" 'work starts a median 7.7 ms after its launch call' "$T/g.txt"
+gf report --format json "$I/sglang_decode/capture_traces/bs_32_rank0.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "sglang-bs32-edge" '^gpu_bound\|33705.79\|0\|' "$T/g.txt"
+expect_nogrep "sglang-bs32-not-1201" 'cuda_graph_runner.py\(1201\)' "$T/g.txt"
+gf report --format json "$I/sglang_decode/sglang_Qwen3-8B_decode.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "sglang-decode-queued" '^queued\|80.589\|137.851\|228.956\|463525.448\|hipStreamWaitEvent \(stream 3\)\|.*99.94% of it behind hipStreamWaitEvent \(stream 3\).*\|The work was issued but waited behind hipStreamWaitEvent \(stream 3\)' "$T/g.txt"
+gf report --format json "$I/sglang_prefilldecode/sglang_Qwen3-8B_prefilldecode.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "sglang-prefilldecode-queued" '^queued\|78.587\|525.485\|410.459\|493239.121\|hipStreamWaitEvent \(stream 3\)\|' "$T/g.txt"
+gf report --format json "$C/hta/negative_queue_length_values_check/rank0.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "hta-negative-queue-queued" '^queued\|18111\|875.6\|1260.2\|113915\|stream 7: no wait call in the trace\|' "$T/g.txt"
+gf report --format json "$C/hta/nccl_parser_config/nccl_data.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "nccl-data-host-share" '^host\|.*147.5 ms host late to launch; 9.27% of it in \[no Python frame\] > aten::empty;.*\|The host is too slow to feed the GPU in \[no Python frame\] > aten::empty:' "$T/g.txt"
+gf report --format json "$C/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"
+gapsum "$T/out" >"$T/g.txt"
+expect_grep "rocm-long-launch-is-host" '^host\|212.738\|224.281\|3884.142\|0\|-\|.*84.23% of it in \[no Python frame\] > hipLaunchKernel' "$T/g.txt"
+# one number per sync: per site, the syncs section's per-step bubble = the gap table's
+gf report --format json "$q"
+res=$(python3 - "$T/out" <<'EOF'
+import json, sys
+from decimal import Decimal
+d = json.load(open(sys.argv[1]), parse_float=Decimal)
+by = {}
+for s in d["syncs"]:
+    by[s["site"]] = by.get(s["site"], 0) + s["bubble_per_step_us"]
+gs = {k["stack"]: k["idle_per_step_us"] for k in d["gaps"]["sync_sites"]}
+print("ok" if by and all(by[k] == gs.get(k, 0) for k in by) and len(gs) == len(by) else "%r vs %r" % (by, gs))
+EOF
+)
+expect_eq "qwen-one-bubble-per-site" "$res" "ok"
 exit 0

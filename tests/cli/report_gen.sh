@@ -35,7 +35,9 @@ cp "$T/out" "$T/abs.rep.json"
 run_check "report-abs-exact" python3 "$CHK" report "$T/abs.rep.json" "$T/abs.exp.json"
 
 # sync: the verdict names the sync site; the site is in syncs[] with its fix
-expect_grep "sync-verdict" '"verdict": "GPU busy .* after a sync in engine.py\(251\): check_eos' "$T/sync.rep.json"
+expect_grep "sync-verdict" '"verdict": "GPU busy .* drained into blocking calls .* of it at engine.py\(251\): check_eos' "$T/sync.rep.json"
+expect_grep "sync-verdict-cause" '"verdict_cause": "sync"' "$T/sync.rep.json"
+expect_grep "sync-next-same-site" '"action": "Remove the sync at engine.py\(251\): check_eos' "$T/sync.rep.json"
 expect_grep "sync-op" '"op": "aten::item"' "$T/sync.rep.json"
 expect_grep "sync-copy" '"copy": "cudaMemcpyAsync"' "$T/sync.rep.json"
 expect_grep "sync-count-per-step" '"count_per_step": 1.00,' "$T/sync.rep.json"
@@ -62,8 +64,8 @@ d = json.load(open(sys.argv[1]), parse_float=Decimal)
 bad = 0
 for s in d["steps"]:
     g = s["gaps"]
-    tot = g["sync_us"] + g["launch_us"] + g["host_us"] + g["untraced_us"] + g["other_us"]
-    hta = g["hta_host_wait_us"] + g["hta_kernel_wait_us"] + g["hta_other_us"]
+    tot = g["edge_us"] + g["sync_us"] + g["host_us"] + g["untraced_us"] + g["queued_us"] + g["launch_us"]
+    hta = g["hta_rule_host_wait_us"] + g["hta_rule_kernel_wait_us"] + g["hta_rule_other_us"]
     if tot != s["idle_us"] or hta != s["idle_us"]:
         bad += 1
 print(bad)

@@ -18,7 +18,7 @@ gf syncs --format json "$T/sync.json"
 expect_rc "trace-sync-rc" 0
 cp "$T/out" "$T/sync.syncs.json"
 out=$(python3 "$CHK" syncs "$T/sync.syncs.json" "$T/sync.exp.json" 2>&1); printf '%s\n' "$out"
-expect_grep "trace-sync-schema" '"schema": "gpuflame.syncs/1"' "$T/sync.syncs.json"
+expect_grep "trace-sync-schema" '"schema": "gpuflame.syncs/2"' "$T/sync.syncs.json"
 expect_grep "trace-sync-per-step" '"count_per_step": 1.00,' "$T/sync.syncs.json"
 expect_grep "trace-sync-chain" '"op_chain": "aten::item > aten::_local_scalar_dense"' "$T/sync.syncs.json"
 gf_in "$T/sync.json" syncs --format json

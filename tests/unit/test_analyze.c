@@ -53,12 +53,16 @@ static int load(struct trace *t, const char *json)
  *   k3 [180,190) launched by cudaLaunchKernel [175,178)
  * busy = [10,50) + [66,68) + [180,190) = 40 + 2 + 10 = 52; idle = 148
  * kernel = 20 + 30 + 10 = 60; memcpy = 2
- * idle intervals: [0,10) leading: the gap starts at -inf, k1's launch comes
- * after it -> host; the thread is in the launch calls [1,2) and [3,4) (host 2)
- * and otherwise only in the step marker (untraced 8);
+ * idle intervals (the gap model, gaps.h):
+ * [0,10): nothing before it (a = -inf) -> edge, 10;
  * [50,66): shorter than 30 us -> launch, 16;
- * [68,180): the sync returned at 90 inside it -> sync, 112;
- * [190,200): nothing follows -> other, 10.
+ * [68,180): k3 launched at 175 > 68: host side [68,175), device side
+ *   [175,180) under 30 us -> launch 5. The sync [70,90) was called after the
+ *   GPU went idle at 68: not a drain, so the host side is the thread's:
+ *   _local_scalar_dense [68,70) + [90,118), the sync call [70,90), aten::item
+ *   [118,119), a Python frame [119,120), slow.py [120,170): host 102; only
+ *   the step marker [170,175): untraced 5;
+ * [190,200): nothing follows (b = +inf) -> edge, 10.
  */
 static const char *trace1 =
 	"{\"traceEvents\":["
@@ -122,7 +126,9 @@ T_TEST(test_analyze__syncs_site)
 	struct steps_result st;
 	steps_analyze(&c, &o, &st, &err);
 	struct syncs_result sy;
-	syncs_analyze(&c, &st, &sy);
+	struct gaps_result gp;
+	gaps_analyze(&c, &st, &gp);
+	syncs_analyze(&c, &st, &gp, &sy);
 	T_EQ_I64(sy.nsites, 1);
 	if (sy.nsites == 1) {
 		const struct sync_site *s = &sy.sites[0];
@@ -133,10 +139,11 @@ T_TEST(test_analyze__syncs_site)
 		T_TRUE(s->copy && !strcmp(s->copy, "cudaMemcpyAsync"));
 		T_EQ_I64(s->count, 1);
 		T_EQ_I64(s->wait, 20000);
-		/* returned at 90, next activity k3 at 180 */
-		T_EQ_I64(s->bubble, 90000);
+		/* called at 70, after the GPU went idle at 68: it drained nothing,
+		 * so no bubble is charged to it (the gap is the host's) */
+		T_EQ_I64(s->bubble, 0);
 		T_EQ_I64(s->fix, SF_ITEM);
-		T_TRUE(s->host_work_after);
+		T_TRUE(!s->host_work_after);
 	}
 	struct sbuf b = SBUF_INIT;
 	syncs_per_step(&b, 5, 4);
@@ -146,6 +153,7 @@ T_TEST(test_analyze__syncs_site)
 	T_EQ_STR(b.buf, "0.33");
 	sbuf_release(&b);
 	syncs_release(&sy);
+	gaps_release(&gp);
 	steps_release(&st);
 	actx_release(&c);
 	trace_release(&t);
@@ -172,7 +180,8 @@ T_TEST(test_analyze__report_parts)
 	T_EQ_I64(r.parts, RP_SYNCS);
 	T_EQ_I64(r.st.n, 1);
 	T_EQ_I64(r.sy.nsites, 1);
-	T_TRUE(r.gp.rows == NULL && r.gp.n == 0 && r.gp.nsync == 0 && r.gp.nhost == 0);
+	/* the sync bubbles are the gap model's: computed, but not a part */
+	T_TRUE(r.gp.n == r.st.n);
 	T_TRUE(r.cm.rows == NULL && r.cm.n == 0);
 	T_EQ_I64(r.ntop, 0);
 	T_TRUE(r.idle == NULL && r.nidle == 0);
@@ -242,21 +251,27 @@ T_TEST(test_analyze__gaps_causes)
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
 	const struct gap_row *x = &g.rows[0];
-	T_EQ_I64(x->sync, 112000);
-	T_EQ_I64(x->other, 10000);
-	/* [0,10): thread in nothing until 1, in the launch [1,2), nothing [2,3),
-	 * launch [3,4), then the step marker only (untraced: only the step is open) */
-	T_EQ_I64(x->sync + x->launch + x->host + x->untraced + x->other, 148000);
+	T_EQ_I64(x->edge, 20000);
+	T_EQ_I64(x->sync, 0);
+	T_EQ_I64(x->launch, 21000);
+	T_EQ_I64(x->host, 102000);
+	T_EQ_I64(x->untraced, 5000);
+	T_EQ_I64(x->queued, 0);
+	T_EQ_I64(x->edge + x->sync + x->host + x->untraced + x->queued + x->launch, 148000);
 	T_EQ_I64(x->hta_host + x->hta_kernel + x->hta_other, 148000);
-	T_EQ_I64(g.nsync, 1);
-	if (g.nsync)
-		T_EQ_STR(g.sync[0].label, "app.py(3): f");
-	T_EQ_I64(x->launch, 16000);
-	T_EQ_I64(x->host, 2000);
-	T_EQ_I64(x->untraced, 8000);
-	T_EQ_I64(g.nhost, 1);
-	if (g.nhost)
-		T_EQ_STR(g.host[0].label, "[no Python frame] > cudaLaunchKernel");
+	T_EQ_I64(g.nsync, 0);
+	T_EQ_I64(g.ncalls, 0);
+	T_TRUE(g.nhost >= 3);
+	if (g.nhost >= 3) {
+		T_EQ_STR(g.host[0].label, "slow.py(9): work");
+		T_EQ_I64(g.host[0].ns, 50000);
+		T_EQ_STR(g.host[1].label, "app.py(3): f > aten::_local_scalar_dense");
+		T_EQ_I64(g.host[1].ns, 30000);
+		T_EQ_STR(g.host[2].label, "app.py(3): f > cudaStreamSynchronize");
+		T_EQ_I64(g.host[2].ns, 20000);
+	}
+	/* 50 of 102 us: 0.4902 */
+	T_EQ_I64(gaps_share(50000, g.steady_sum.host), 4902);
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -289,7 +304,218 @@ T_TEST(test_analyze__launch_gap)
 	gaps_analyze(&c, &st, &g);
 	T_EQ_I64(g.rows[0].launch, 10000);
 	T_EQ_I64(g.rows[0].hta_kernel, 10000);
-	T_EQ_I64(g.rows[0].other, 40000); /* [60,100): nothing follows */
+	T_EQ_I64(g.rows[0].edge, 50000); /* [0,10) nothing before, [60,100) nothing after */
+	gaps_release(&g);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+/*
+ * The gap model's rules on one step [0, 300) us, thread 1:
+ *   k1 [10,80) launched at [1,2); app.py(5): g [15,95) > cudaStreamSynchronize
+ *   [20,90): called while k1 ran, returned after it ended -> a drain;
+ *   slow.py(9): work [95,125); k2 [140,150) launched at [130,133);
+ *   cudaStreamWaitEvent [160,162), then k3 launched at [165,168) starts at 250;
+ *   k4 [290,295) has no launch call (correlation 99 above every call's).
+ * [0,10) edge 10; [80,140): h = 130, [80,130) sync 50 (charged to the call,
+ * 40 of it after its return at 90), [130,140) launch 10 (launch-to-start);
+ * [150,250): h = 165: untraced [150,160) + [162,165), host [160,162) (the
+ * wait call) and [165,168) (inside k3's launch call: not issued yet), then
+ * queued [168,250) 82 "cudaStreamWaitEvent (stream 7)";
+ * [260,290) queued 30 "no launch in the trace (stream 7)"; [295,300) edge 5.
+ * Launch-to-start: 9, 10, 85 us -> median 10.
+ */
+static const char *trace3 =
+	"{\"traceEvents\":["
+	STEP(1, 0, 300) ","
+	RT("cudaLaunchKernel", 1, 1, 21) ","
+	PY("app.py(5): g", 15, 80) ","
+	RT("cudaStreamSynchronize", 20, 70, 31) ","
+	PY("slow.py(9): work", 95, 30) ","
+	RT("cudaLaunchKernel", 130, 3, 22) ","
+	RT("cudaStreamWaitEvent", 160, 2, 32) ","
+	RT("cudaLaunchKernel", 165, 3, 23) ","
+	K("k1", 10, 70, 7, 21) ","
+	K("k2", 140, 10, 7, 22) ","
+	K("k3", 250, 10, 7, 23) ","
+	K("k4", 290, 5, 7, 99)
+	"]}";
+
+T_TEST(test_analyze__gap_model)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace3) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	struct trace_sel o;
+	trace_sel_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct gaps_result g;
+	gaps_analyze(&c, &st, &g);
+	const struct gap_row *x = &g.rows[0];
+	T_EQ_I64(x->edge, 15000);
+	T_EQ_I64(x->sync, 50000);
+	T_EQ_I64(x->launch, 10000);
+	T_EQ_I64(x->host, 5000);
+	T_EQ_I64(x->untraced, 13000);
+	T_EQ_I64(x->queued, 112000);
+	T_EQ_I64(x->edge + x->sync + x->host + x->untraced + x->queued + x->launch, st.rows[0].idle);
+	T_EQ_I64(g.nsync, 1);
+	if (g.nsync)
+		T_EQ_STR(g.sync[0].label, "app.py(5): g");
+	T_EQ_I64(g.nqueued, 2);
+	if (g.nqueued == 2) {
+		T_EQ_STR(g.queued[0].label, "cudaStreamWaitEvent (stream 7)");
+		T_EQ_I64(g.queued[0].ns, 82000);
+		T_EQ_STR(g.queued[1].label, "no launch in the trace (stream 7)");
+		T_EQ_I64(g.queued[1].ns, 30000);
+		T_EQ_I64(gaps_share(g.queued[0].ns, g.steady_sum.queued), 7321); /* 82/112 */
+	}
+	T_EQ_I64(g.nhost, 2);
+	if (g.nhost == 2) {
+		T_EQ_STR(g.host[0].label, "[no Python frame] > cudaLaunchKernel");
+		T_EQ_I64(g.host[0].ns, 3000);
+	}
+	T_EQ_I64(g.ld.median_latency, 10000);
+	T_EQ_I64(g.ld.latency_launches, 3);
+	/* syncs: the bubble is the sync piece charged to the call */
+	struct syncs_result sy;
+	syncs_analyze(&c, &st, &g, &sy);
+	T_EQ_I64(sy.nsites, 1);
+	if (sy.nsites) {
+		T_EQ_I64(sy.sites[0].bubble, 50000);
+		T_EQ_I64(sy.sites[0].after, 40000);
+		T_EQ_I64(sy.sites[0].bubble_steady, 50000);
+		T_TRUE(sy.sites[0].host_work_after);
+	}
+	syncs_release(&sy);
+	gaps_release(&g);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+/* The verdict names the largest cause, its top key with its share, and
+ * Next names the same key (trace3: queued 112 of 205 us). */
+T_TEST(test_analyze__verdict_cause)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace3) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	struct report_opts o;
+	report_opts_init(&o);
+	struct report r;
+	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
+	T_EQ_I64(r.cause, RC_QUEUED);
+	T_EQ_STR(report_cause_name(r.cause), "queued");
+	T_TRUE(r.verdict && strstr(r.verdict, "112.0 us queued") != NULL);
+	T_TRUE(r.verdict && strstr(r.verdict, "73.21% of it behind cudaStreamWaitEvent (stream 7)") != NULL);
+	T_TRUE(r.action && strstr(r.action, "behind cudaStreamWaitEvent (stream 7)") != NULL);
+	struct report_in in = { &r, "t.json" };
+	struct sbuf out = SBUF_INIT;
+	report_out(&in, 1, NULL, REP_JSON, &out);
+	T_TRUE(strstr(out.buf, "\"verdict_cause\": \"queued\"") != NULL);
+	T_TRUE(strstr(out.buf, "\"wait\": \"cudaStreamWaitEvent (stream 7)\",\n        \"idle_us\": 82,\n"
+			       "        \"idle_per_step_us\": 82,\n        \"share\": 0.7321") != NULL);
+	sbuf_release(&out);
+	report_release(&r);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+/*
+ * Pageable copies, step [0, 200): k [10,100) then a pageable HtoD copy
+ * [100,105) (one busy pair [10,105)): its call [20,110) began while the
+ * device was busy and returned after the pair ended -> blocking; a second
+ * pageable HtoD call [120,125) (copy [130,135)) began with the device idle
+ * -> an ordinary async copy; a pageable DtoH call [140,142) (copy
+ * [150,152)) always blocks.
+ */
+static const char *trace4 =
+	"{\"traceEvents\":["
+	STEP(1, 0, 200) ","
+	RT("cudaLaunchKernel", 1, 1, 41) ","
+	RT("cudaMemcpyAsync", 20, 90, 42) ","
+	RT("cudaMemcpyAsync", 120, 5, 43) ","
+	RT("cudaMemcpyAsync", 140, 2, 44) ","
+	K("k", 10, 90, 7, 41) ","
+	MC("Memcpy HtoD (Pageable -> Device)", 100, 5, 42) ","
+	MC("Memcpy HtoD (Pageable -> Device)", 130, 5, 43) ","
+	MC("Memcpy DtoH (Device -> Pageable)", 150, 2, 44)
+	"]}";
+
+T_TEST(test_analyze__pageable_h2d)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace4) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	uint32_t call[3] = { TRACE_NONE, TRACE_NONE, TRACE_NONE };
+	for (uint32_t i = 0; i < t.nr; i++)
+		if (t.r[i].kind == TR_RUNTIME && t.r[i].corr >= 42 && t.r[i].corr <= 44)
+			call[t.r[i].corr - 42] = i;
+	T_TRUE(call[0] != TRACE_NONE && call[1] != TRACE_NONE && call[2] != TRACE_NONE);
+	if (call[0] != TRACE_NONE && call[1] != TRACE_NONE && call[2] != TRACE_NONE) {
+		T_EQ_I64(actx_blocking(&c, call[0]), ACTX_B_PAGEABLE | ACTX_B_H2D);
+		T_EQ_I64(actx_blocking(&c, call[1]), 0);
+		T_EQ_I64(actx_blocking(&c, call[2]), ACTX_B_PAGEABLE);
+	}
+	struct trace_sel o;
+	trace_sel_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	T_EQ_I64(st.rows[0].syncs, 2);
+	T_EQ_I64(st.rows[0].sync_wait, 92000);
+	steps_release(&st);
+	actx_release(&c);
+	trace_release(&t);
+	sbuf_release(&err);
+}
+
+/*
+ * A queued wait's label is the wait call after the thread's previous launch:
+ * cudaStreamWaitEvent [1,2) precedes a's launch [3,4), not b's [5,6); b
+ * [100,110) was issued at 5, before the GPU went idle at 20: [20,100) is
+ * queued, "stream 7: no wait call in the trace".
+ */
+static const char *trace5 =
+	"{\"traceEvents\":["
+	STEP(1, 0, 200) ","
+	RT("cudaStreamWaitEvent", 1, 1, 50) ","
+	RT("cudaLaunchKernel", 3, 1, 51) ","
+	RT("cudaLaunchKernel", 5, 1, 52) ","
+	K("a", 10, 10, 7, 51) ","
+	K("b", 100, 10, 7, 52)
+	"]}";
+
+T_TEST(test_analyze__queued_label)
+{
+	struct trace t;
+	struct sbuf err = SBUF_INIT;
+	T_TRUE(load(&t, trace5) == 0);
+	struct actx c;
+	actx_init(&c, &t, -1, &err);
+	T_EQ_I64(c.nblocking, 0);
+	struct trace_sel o;
+	trace_sel_init(&o);
+	struct steps_result st;
+	steps_analyze(&c, &o, &st, &err);
+	struct gaps_result g;
+	gaps_analyze(&c, &st, &g);
+	T_EQ_I64(g.rows[0].queued, 80000);
+	T_EQ_I64(g.rows[0].edge, 100000);
+	T_EQ_I64(g.nqueued, 1);
+	if (g.nqueued)
+		T_EQ_STR(g.queued[0].label, "stream 7: no wait call in the trace");
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -662,6 +888,10 @@ int main(void)
 	T_RUN(test_analyze__report_parts);
 	T_RUN(test_analyze__gaps_causes);
 	T_RUN(test_analyze__launch_gap);
+	T_RUN(test_analyze__gap_model);
+	T_RUN(test_analyze__verdict_cause);
+	T_RUN(test_analyze__pageable_h2d);
+	T_RUN(test_analyze__queued_label);
 	T_RUN(test_analyze__steps_select_warmup);
 	T_RUN(test_analyze__median);
 	T_RUN(test_analyze__sort);

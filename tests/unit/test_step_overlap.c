@@ -112,7 +112,8 @@ static void eq_gap(const struct gap_row *a, const struct gap_row *b)
 	T_EQ_I64(a->launch, b->launch);
 	T_EQ_I64(a->host, b->host);
 	T_EQ_I64(a->untraced, b->untraced);
-	T_EQ_I64(a->other, b->other);
+	T_EQ_I64(a->queued, b->queued);
+	T_EQ_I64(a->edge, b->edge);
 	T_EQ_I64(a->hta_host, b->hta_host);
 	T_EQ_I64(a->hta_kernel, b->hta_kernel);
 	T_EQ_I64(a->hta_other, b->hta_other);

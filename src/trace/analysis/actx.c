@@ -299,6 +299,25 @@ static void *walk_order(void *arg)
 	return NULL;
 }
 
+/*
+ * An async copy with pageable host memory: device-to-host (or no direction
+ * in the name) always blocks (CUDA returns once the copy is done);
+ * host-to-device only when the trace shows it drained the analysed device:
+ * busy at the call's start, and the call returned at or after the end of
+ * that busy pair. @return ACTX_B_PAGEABLE | ACTX_B_H2D, ACTX_B_PAGEABLE or 0.
+ */
+static uint8_t pageable_blocks(const struct actx *c, const struct trace_range *r, const struct trace_act *x)
+{
+	if (!(x->flags & TAF_HTOD) || (x->flags & TAF_DTOH))
+		return ACTX_B_PAGEABLE;
+	if (c->dev == TRACE_NONE)
+		return 0;
+	size_t k = actx_busy_after(c, r->start);
+	if (k >= c->nbusy || c->busy[2 * k] > r->start)
+		return 0; /* the device was idle when the call began */
+	return r->end >= c->busy[2 * k + 1] ? (uint8_t)(ACTX_B_PAGEABLE | ACTX_B_H2D) : 0;
+}
+
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 {
 	memset(c, 0, sizeof *c);
@@ -341,7 +360,7 @@ int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err)
 		} else if ((r->flags & TRF_MEMCPY) && c->first_act[i] != TRACE_NONE) {
 			const struct trace_act *x = &t->act[c->first_act[i]];
 			if (x->kind == TA_MEMCPY && names_copy_pageable(pool_str(t->names, x->name), pool_len(t->names, x->name)))
-				c->blk[i] = ACTX_B_PAGEABLE;
+				c->blk[i] = pageable_blocks(c, r, x);
 		}
 		if (c->blk[i])
 			c->nblocking++;

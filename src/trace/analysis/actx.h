@@ -10,12 +10,21 @@
  *  - the longest activity duration, so windows can find activities that
  *    started before them.
  *
- * Blocking calls (ACTX_B_SYNC): every range trace.h flags TRF_SYNC
- * (cudaStreamSynchronize, cudaDeviceSynchronize, cudaEventSynchronize,
- * synchronous cudaMemcpy*, cu* and hip* equivalents, hipMemcpyWithStream), plus
- * (ACTX_B_PAGEABLE) asynchronous memcpy calls whose copy names pageable host
- * memory ("Memcpy DtoH (Device -> Pageable)"): CUDA makes those synchronous
- * (nsys rule cuda_memcpy_async).
+ * Blocking calls, the one classification that syncs, the step table (syncs,
+ * sync_wait), the gap model (gaps.h: the candidates for `sync`) and the
+ * palettes share (c->blk, actx_blocking):
+ *  - ACTX_B_SYNC: every range trace.h flags TRF_SYNC (cudaStreamSynchronize,
+ *    cudaDeviceSynchronize, cudaEventSynchronize, synchronous cudaMemcpy*,
+ *    cu* and hip* equivalents, hipMemcpyWithStream);
+ *  - ACTX_B_PAGEABLE: an asynchronous memcpy call whose copy is
+ *    device-to-host into pageable memory ("Memcpy DtoH (Device -> Pageable)",
+ *    or "Pageable" with no HtoD): CUDA returns from it only once the copy is
+ *    done, so it always blocks;
+ *  - ACTX_B_PAGEABLE | ACTX_B_H2D: an asynchronous host-to-device copy from
+ *    pageable memory, which *may* synchronise: blocking only when the trace
+ *    shows it drained the analysed device (busy when the call began, and the
+ *    call returned at or after the end of that busy interval); otherwise it
+ *    is an ordinary async copy (blk 0).
  *
  * Cost: everything per range is computed once in actx_init in one forward
  * pass (a parent comes before its children), names are classified once per
@@ -35,6 +44,7 @@
 
 #define ACTX_B_SYNC 1u
 #define ACTX_B_PAGEABLE 2u
+#define ACTX_B_H2D 4u
 
 /* HTA's consecutive_kernel_delay: a gap shorter than this between queued
  * activities is launch overhead ("kernel wait"). */
@@ -64,6 +74,12 @@ struct actx {
  * @return GF_OK, or GF_EUSAGE when the device has no activity. */
 int actx_init(struct actx *c, struct trace *t, int device, struct sbuf *err);
 void actx_release(struct actx *c);
+
+/* The blocking class of range ri (ACTX_B_* bits, 0 = not blocking). */
+static inline unsigned actx_blocking(const struct actx *c, uint32_t ri)
+{
+	return c->blk[ri];
+}
 
 /* True when activity a runs on the analysed device. */
 static inline bool actx_on_dev(const struct actx *c, const struct trace_act *a)

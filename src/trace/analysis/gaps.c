@@ -1,6 +1,7 @@
 /* gaps.c — GPU idle time by cause, and the launch-bound diagnosis (see gaps.h). */
 #include "trace/analysis/gaps.h"
 
+#include "base/names.h"
 #include "base/num.h"
 #include "base/vec.h"
 
@@ -99,6 +100,47 @@ static struct gap_key *kmap_keys(const struct trace *t, struct kmap *m, size_t *
 	return k;
 }
 
+/* Queued-wait keys: high 32 bits the wait call's name id, or these. */
+#define QW_NONE UINT32_MAX        /* "stream S: no wait call in the trace" */
+#define QW_NOLAUNCH (UINT32_MAX - 1) /* "no launch in the trace (stream S)" */
+
+static struct gap_key *qmap_keys(const struct trace *t, struct kmap *m, size_t *n)
+{
+	struct gap_key *k = gf_xcalloc(m->n ? m->n : 1, sizeof *k);
+	size_t j = 0;
+	struct sbuf b = SBUF_INIT;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->s[i].used)
+			continue;
+		uint32_t w = (uint32_t)(m->s[i].key >> 32);
+		long long st = (int32_t)(uint32_t)m->s[i].key;
+		sbuf_reset(&b);
+		if (w == QW_NONE)
+			sbuf_addf(&b, "stream %lld: no wait call in the trace", st);
+		else if (w == QW_NOLAUNCH)
+			sbuf_addf(&b, "no launch in the trace (stream %lld)", st);
+		else
+			sbuf_addf(&b, "%s (stream %lld)", pool_str(t->names, w), st);
+		k[j].label = gf_xstrdup(b.buf);
+		k[j].ns = m->s[i].ns;
+		j++;
+	}
+	sbuf_release(&b);
+	free(m->s);
+	memset(m, 0, sizeof *m);
+	qsort(k, j, sizeof *k, cmp_key);
+	*n = j;
+	return k;
+}
+
+int64_t gaps_share(gf_ns part, gf_ns whole)
+{
+	int64_t v = 0;
+	if (whole <= 0 || !num_muldiv(part, 10000, whole, &v))
+		return 0;
+	return v;
+}
+
 gf_ns gaps_mean(gf_ns x, size_t n)
 {
 	int64_t v = 0;
@@ -136,18 +178,24 @@ struct bends {
  * does not depend on the step (it is decided on the gap's full extent), so
  * a step's row is the measure of each list inside its window, O(log n)
  * however many steps hold the same gaps (nested or overlapping markers). */
-enum { GC_SYNC, GC_LAUNCH, GC_HOST, GC_UNTRACED, GC_OTHER, GC_HTA_HOST, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N };
+enum {
+	GC_EDGE, GC_SYNC, GC_HOST, GC_UNTRACED, GC_QUEUED, GC_LAUNCH,
+	GC_HTA_HOST, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N
+};
 
 struct gcause {
 	struct actx_pairs p[GC_N];
 	struct actx_span steady; /* the steady step windows */
+	struct actx_span sel;    /* every selected step window (syncs' bubble) */
+	const uint32_t *wait_of; /* per range: the wait-event call before the launch */
+	struct kmap hostm, syncm, qm;
+	VEC(struct gap_call) calls;
 };
 
 /* Charges [lo, hi) of a host-late gap by what the launching thread was
  * doing; each stack gets its time inside the steady steps (once per step
  * holding it). */
-static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, struct gcause *gc,
-			struct kmap *m)
+static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, struct gcause *gc)
 {
 	const struct trace *t = c->t;
 	struct trace_wsweep s;
@@ -166,50 +214,127 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 			uint32_t site = actx_site(c, r);
 			uint32_t sn = site == TRACE_NONE ? UINT32_MAX : t->r[site].name;
 			uint32_t in = site == r ? UINT32_MAX : t->r[r].name;
-			kmap_add(m, (uint64_t)sn << 32 | in, w);
+			kmap_add(&gc->hostm, (uint64_t)sn << 32 | in, w);
 		}
 	}
 	trace_wsweep_release(&s);
 }
 
-/* Classifies the idle gap [af, bf) (busy pair ends and starts; INT64_MIN /
- * INT64_MAX at the trace's ends), as far as [cur, e) (the steps' span). */
-static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af, gf_ns bf, gf_ns cur,
-			 gf_ns e, struct gcause *gc, struct kmap *hostm, struct kmap *syncm)
+/* A queued piece [lo, hi) before activity na (launched by L, or none). */
+static void charge_queued(const struct actx *c, uint32_t na, uint32_t L, gf_ns lo, gf_ns hi, struct gcause *gc)
+{
+	if (hi <= lo)
+		return;
+	actx_pairs_add(&gc->p[GC_QUEUED], lo, hi);
+	gf_ns w = actx_span_in(&gc->steady, lo, hi);
+	if (!w)
+		return;
+	uint32_t wc = L == TRACE_NONE ? QW_NOLAUNCH : gc->wait_of[L];
+	if (wc == TRACE_NONE)
+		wc = QW_NONE;
+	else if (wc != QW_NOLAUNCH)
+		wc = c->t->r[wc].name;
+	kmap_add(&gc->qm, (uint64_t)wc << 32 | (uint32_t)c->t->act[na].stream, w);
+}
+
+/* The blocking call that drained the device into the gap at af: B.start <
+ * af <= B.end <= h, the smallest end, then the lowest index (be is sorted
+ * so); only the calls ending in [af, h] are looked at. TRACE_NONE. */
+static uint32_t drain_call(const struct actx *c, const struct bends *be, gf_ns af, gf_ns h)
+{
+	size_t lo = 0, hi = be->n;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (be->v[m].end < af)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (size_t k = lo; k < be->n && be->v[k].end <= h; k++)
+		if (c->t->r[be->v[k].ri].start < af)
+			return be->v[k].ri;
+	return TRACE_NONE;
+}
+
+/* The sync piece [lo, hi) charged to blocking call B (returned at bend). */
+static void charge_sync(const struct actx *c, uint32_t B, gf_ns lo, gf_ns hi, struct gcause *gc)
 {
 	const struct trace *t = c->t;
-	bool full_short = af != INT64_MIN && bf != INT64_MAX && bf - af < ACTX_KERNEL_WAIT_NS;
+	if (hi <= lo)
+		return;
+	actx_pairs_add(&gc->p[GC_SYNC], lo, hi);
+	gf_ns w = actx_span_in(&gc->steady, lo, hi);
+	if (w) {
+		uint32_t site = actx_site(c, B);
+		uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[B].name
+						  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
+		kmap_add(&gc->syncm, key, w);
+	}
+	gf_ns in = actx_span_in(&gc->sel, lo, hi);
+	gf_ns be = t->r[B].end > lo ? t->r[B].end : lo;
+	gf_ns after = actx_span_in(&gc->sel, be, hi);
+	/* one gap per call: B.end lies in exactly one gap's [a, h] */
+	if (in) {
+		struct gap_call x = { B, in, after, w };
+		vec_push(&gc->calls, x);
+	}
+}
+
+/* Classifies the idle gap [af, bf) (busy pair ends and starts; INT64_MIN /
+ * INT64_MAX at the trace's ends), as far as [cur, e) (the steps' span):
+ * the rules of gaps.h, in that order. */
+static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af, gf_ns bf, gf_ns cur,
+			 gf_ns e, struct gcause *gc)
+{
+	const struct trace *t = c->t;
+	bool finite = af != INT64_MIN && bf != INT64_MAX;
+	bool full_short = finite && bf - af < ACTX_KERNEL_WAIT_NS;
 	/* the next activity and its launch */
 	uint32_t na = bf == INT64_MAX ? TRACE_NONE : next_act(c, bf);
 	uint32_t L = na == TRACE_NONE ? TRACE_NONE : t->act[na].launch;
 	bool late = L != TRACE_NONE && t->r[L].start > af;
 	/* HTA's rule */
 	actx_pairs_add(&gc->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
-	/* a blocking call returning within [af, bf] */
-	size_t lo2 = 0, hi2 = be->n;
-	while (lo2 < hi2) {
-		size_t m = lo2 + (hi2 - lo2) / 2;
-		if (be->v[m].end < af)
-			lo2 = m + 1;
-		else
-			hi2 = m;
+	if (!finite || (!full_short && na != TRACE_NONE && (t->act[na].flags & TAF_BEFORE))) {
+		actx_pairs_add(&gc->p[GC_EDGE], cur, e);
+		return;
 	}
-	if (lo2 < be->n && be->v[lo2].end <= bf) {
-		actx_pairs_add(&gc->p[GC_SYNC], cur, e);
-		gf_ns w = actx_span_in(&gc->steady, cur, e);
-		if (w) {
-			uint32_t sr = be->v[lo2].ri;
-			uint32_t site = actx_site(c, sr);
-			uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[sr].name
-							  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
-			kmap_add(syncm, key, w);
-		}
-	} else if (full_short) {
+	if (full_short) {
 		actx_pairs_add(&gc->p[GC_LAUNCH], cur, e);
-	} else if (late) {
-		charge_host(c, t->r[L].thread, cur, e, gc, hostm);
-	} else {
-		actx_pairs_add(&gc->p[GC_OTHER], cur, e);
+		return;
+	}
+	if (!late) {
+		/* no launch in the trace, or issued before the GPU went idle */
+		charge_queued(c, na, L, cur, e, gc);
+		return;
+	}
+	gf_ns i = t->r[L].start, h = i < bf ? i : bf;
+	gf_ns hlo = cur, hhi = h < e ? h : e;
+	if (hhi > hlo) {
+		uint32_t B = drain_call(c, be, af, h);
+		if (B != TRACE_NONE)
+			charge_sync(c, B, hlo, hhi, gc);
+		else
+			charge_host(c, t->r[L].thread, hlo, hhi, gc);
+	}
+	if (i < bf) {
+		gf_ns dlo = h > cur ? h : cur;
+		if (bf - i < ACTX_KERNEL_WAIT_NS) {
+			actx_pairs_add(&gc->p[GC_LAUNCH], dlo, e);
+			return;
+		}
+		/* while the host is still inside the launch call (a launch that
+		 * loads code, allocates or blocks), the work is not issued yet:
+		 * host, charged to that call; after its return, launch or queued */
+		gf_ns r = t->r[L].end < bf ? t->r[L].end : bf;
+		gf_ns rr = r < e ? r : e;
+		if (rr > dlo)
+			charge_host(c, t->r[L].thread, dlo, rr, gc);
+		dlo = rr > dlo ? rr : dlo;
+		if (bf - r < ACTX_KERNEL_WAIT_NS)
+			actx_pairs_add(&gc->p[GC_LAUNCH], dlo, e);
+		else
+			charge_queued(c, na, L, dlo, e, gc);
 	}
 }
 
@@ -253,7 +378,8 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	actx_cover_init(&cv, st);
 	VEC(struct actx_wval) kd = VEC_INIT;
 	VEC(struct actx_wval) ldur = VEC_INIT;
-	uint64_t nkd = 0, nldur = 0;
+	VEC(struct actx_wval) lat = VEC_INIT;
+	uint64_t nkd = 0, nldur = 0, nlat = 0;
 	/* activities by start, each thread's calls by start: sweeps */
 	struct actx_cover_sweep sa = { 0 }, sr = { 0 };
 	if (c->dev != TRACE_NONE && cv.n) {
@@ -283,6 +409,12 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 		uint64_t w = actx_cover_next(&cv, &sr, x->start);
 		if (!w)
 			continue;
+		uint32_t fa = c->first_act[k];
+		if (fa != TRACE_NONE && actx_on_dev(c, &t->act[fa])) {
+			struct actx_wval z = { t->act[fa].start - x->start, w };
+			vec_push(&lat, z);
+			nlat += w;
+		}
 		if (x->flags & TRF_GRAPH) {
 			ld->graph_launches += w;
 			continue;
@@ -296,11 +428,14 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	ld->launch_calls = nldur;
 	ld->median_kernel = actx_wmedian(kd.v, kd.n);
 	ld->median_launch = actx_wmedian(ldur.v, ldur.n);
+	ld->median_latency = actx_wmedian(lat.v, lat.n);
+	ld->latency_launches = nlat;
 	ld->kernels_per_step = (gf_ns)st->steady.kernels;
 	ld->launches_per_step = (gf_ns)st->steady.launches;
 	ld->graphs = ld->graph_launches > 0;
 	vec_free(&kd);
 	vec_free(&ldur);
+	vec_free(&lat);
 	const struct step_row *s = &st->steady;
 	const struct gap_row *g = &r->steady;
 	bool low_busy = (__int128)s->busy * 5 < (__int128)s->wall * 4;
@@ -309,6 +444,126 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 		short_k = ld->kernels_per_step > 0 && ld->median_kernel < ACTX_KERNEL_WAIT_NS;
 	ld->launch_bound = low_busy && short_k && g->launch + g->host + g->untraced > g->sync &&
 			   g->launch + g->host > 0;
+}
+
+/* Per launch call (TRF_LAUNCH runtime/driver range): the latest wait-event
+ * call on its thread after the thread's previous launch call and at or
+ * before it (thread order is by start), else TRACE_NONE: one pass per
+ * thread, names classified once per pool id. */
+static uint32_t *waits_before(const struct trace *t)
+{
+	uint32_t np = pool_count(t->names);
+	uint8_t *cls = gf_xcalloc(np ? np : 1, 1); /* 0 unknown, 1 no, 2 a wait call */
+	uint32_t *w = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *w);
+	for (uint32_t k = 0; k < t->nth; k++) {
+		uint32_t last = TRACE_NONE;
+		for (uint32_t i = t->th[k].first; i < t->th[k].first + t->th[k].n; i++) {
+			const struct trace_range *x = &t->r[i];
+			w[i] = TRACE_NONE;
+			if (x->kind != TR_RUNTIME && x->kind != TR_DRIVER)
+				continue;
+			if (x->flags & TRF_LAUNCH) {
+				w[i] = last;
+				last = TRACE_NONE;
+				continue;
+			}
+			if (x->name >= np)
+				continue;
+			if (!cls[x->name])
+				cls[x->name] = (names_api(pool_str(t->names, x->name), pool_len(t->names, x->name)) &
+						NAMES_API_WAIT) ? 2 : 1;
+			if (cls[x->name] == 2)
+				last = i;
+		}
+	}
+	free(cls);
+	return w;
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct gap_call *x = a, *y = b;
+	return (x->ri > y->ri) - (x->ri < y->ri);
+}
+
+const struct gap_call *gaps_call(const struct gaps_result *r, uint32_t ri)
+{
+	size_t lo = 0, hi = r->ncalls;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (r->calls[m].ri < ri)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo < r->ncalls && r->calls[lo].ri == ri ? &r->calls[lo] : NULL;
+}
+
+static void row_add(struct gap_row *s, const struct gap_row *g)
+{
+	s->edge += g->edge;
+	s->sync += g->sync;
+	s->host += g->host;
+	s->untraced += g->untraced;
+	s->queued += g->queued;
+	s->launch += g->launch;
+	s->hta_host += g->hta_host;
+	s->hta_kernel += g->hta_kernel;
+	s->hta_other += g->hta_other;
+}
+
+/* The steady sums and means (ns rounded half to even). */
+static void steady_rows(const struct steps_result *st, struct gaps_result *r)
+{
+	struct gap_row sum = { 0 };
+	size_t m = 0;
+	for (size_t ri = 0; ri < st->n; ri++) {
+		if (st->rows[ri].warmup && st->nsteady)
+			continue;
+		row_add(&sum, &r->rows[ri]);
+		m++;
+	}
+	r->steady_sum = sum;
+	r->nsteady = m;
+	r->steady.edge = gaps_mean(sum.edge, m);
+	r->steady.sync = gaps_mean(sum.sync, m);
+	r->steady.host = gaps_mean(sum.host, m);
+	r->steady.untraced = gaps_mean(sum.untraced, m);
+	r->steady.queued = gaps_mean(sum.queued, m);
+	r->steady.launch = gaps_mean(sum.launch, m);
+	r->steady.hta_host = gaps_mean(sum.hta_host, m);
+	r->steady.hta_kernel = gaps_mean(sum.hta_kernel, m);
+	r->steady.hta_other = gaps_mean(sum.hta_other, m);
+}
+
+/* Each step's row: the measure of every cause inside its window. */
+static void step_rows(const struct actx *c, const struct steps_result *st, const struct gcause *gc,
+		      struct gaps_result *r)
+{
+	static const int col[GC_N] = { GC_EDGE, GC_SYNC, GC_HOST, GC_UNTRACED, GC_QUEUED, GC_LAUNCH,
+				       GC_HTA_HOST, GC_HTA_KERNEL, GC_HTA_OTHER };
+	for (size_t ri = 0; ri < st->n; ri++) {
+		const struct step_row *row = &st->rows[ri];
+		struct gap_row *g = &r->rows[ri];
+		gf_ns lo = row->start, hi = row->end;
+		if (c->dev == TRACE_NONE) {
+			g->edge = hi > lo ? hi - lo : 0;
+			g->hta_other = g->edge;
+			continue;
+		}
+		gf_ns v[GC_N];
+		for (int k = 0; k < GC_N; k++)
+			v[k] = actx_pairs_in(&gc->p[col[k]], lo, hi);
+		g->edge = v[GC_EDGE];
+		g->sync = v[GC_SYNC];
+		g->host = v[GC_HOST];
+		g->untraced = v[GC_UNTRACED];
+		g->queued = v[GC_QUEUED];
+		g->launch = v[GC_LAUNCH];
+		g->hta_host = v[GC_HTA_HOST];
+		g->hta_kernel = v[GC_HTA_KERNEL];
+		g->hta_other = v[GC_HTA_OTHER];
+	}
 }
 
 int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
@@ -325,17 +580,18 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 		}
 	if (be.n)
 		qsort(be.v, be.n, sizeof *be.v, cmp_bend);
-	struct kmap hostm = { 0 }, syncm = { 0 };
 	struct bends bs = { be.v, be.n };
 	/*
 	 * Each gap is classified once, on its full extent, as far as the steps
 	 * reach (only gaps meeting a step); a step's row is then the measure of
-	 * each cause inside its window, and a stack or sync site counts its time
-	 * inside each steady step (actx_span): O(n log n) even when every step
-	 * holds most of the trace.
+	 * each cause inside its window, and a stack, site or wait counts its
+	 * time inside each steady step (actx_span): O(n log n) even when every
+	 * step holds most of the trace.
 	 */
 	struct gcause gc;
 	memset(&gc, 0, sizeof gc);
+	uint32_t *wait_of = waits_before(t);
+	gc.wait_of = wait_of;
 	size_t ng = c->dev == TRACE_NONE ? 0 : c->nbusy + 1;
 	int64_t *dall = gf_xcalloc(ng + 1, sizeof *dall);
 	gf_ns slo = INT64_MAX, shi = INT64_MIN;
@@ -346,6 +602,7 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 			continue;
 		if (!row->warmup || !st->nsteady)
 			actx_span_add(&gc.steady, row->start, row->end);
+		actx_span_add(&gc.sel, row->start, row->end);
 		slo = row->start < slo ? row->start : slo;
 		shi = row->end > shi ? row->end : shi;
 		gap_span(c, row->start, row->end, &jf, &jl);
@@ -355,6 +612,7 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 		dall[jl + 1]--;
 	}
 	actx_span_seal(&gc.steady);
+	actx_span_seal(&gc.sel);
 	int64_t call = 0;
 	for (size_t j = 0; j < ng; j++) {
 		call += dall[j];
@@ -362,60 +620,26 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 		gf_ns cur = af > slo ? af : slo, e = bf < shi ? bf : shi;
 		if (!call || e <= cur)
 			continue;
-		gap_classify(c, &bs, af, bf, cur, e, &gc, &hostm, &syncm);
+		gap_classify(c, &bs, af, bf, cur, e, &gc);
 	}
 	free(dall);
+	free(wait_of);
 	for (int k = 0; k < GC_N; k++)
 		actx_pairs_seal(&gc.p[k]);
-	for (size_t ri = 0; ri < st->n; ri++) {
-		const struct step_row *row = &st->rows[ri];
-		struct gap_row *g = &r->rows[ri];
-		gf_ns lo = row->start, hi = row->end;
-		if (c->dev == TRACE_NONE) {
-			g->other = hi - lo;
-			g->hta_other = hi - lo;
-			continue;
-		}
-		g->sync = actx_pairs_in(&gc.p[GC_SYNC], lo, hi);
-		g->launch = actx_pairs_in(&gc.p[GC_LAUNCH], lo, hi);
-		g->host = actx_pairs_in(&gc.p[GC_HOST], lo, hi);
-		g->untraced = actx_pairs_in(&gc.p[GC_UNTRACED], lo, hi);
-		g->other = actx_pairs_in(&gc.p[GC_OTHER], lo, hi);
-		g->hta_host = actx_pairs_in(&gc.p[GC_HTA_HOST], lo, hi);
-		g->hta_kernel = actx_pairs_in(&gc.p[GC_HTA_KERNEL], lo, hi);
-		g->hta_other = actx_pairs_in(&gc.p[GC_HTA_OTHER], lo, hi);
-	}
+	step_rows(c, st, &gc, r);
 	for (int k = 0; k < GC_N; k++)
 		actx_pairs_release(&gc.p[k]);
 	actx_span_release(&gc.steady);
+	actx_span_release(&gc.sel);
 	vec_free(&be);
-	/* steady means */
-	struct gap_row sum = { 0 };
-	size_t m = 0;
-	for (size_t ri = 0; ri < st->n; ri++) {
-		if (st->rows[ri].warmup && st->nsteady)
-			continue;
-		const struct gap_row *g = &r->rows[ri];
-		sum.sync += g->sync;
-		sum.launch += g->launch;
-		sum.host += g->host;
-		sum.untraced += g->untraced;
-		sum.other += g->other;
-		sum.hta_host += g->hta_host;
-		sum.hta_kernel += g->hta_kernel;
-		sum.hta_other += g->hta_other;
-		m++;
-	}
-	r->steady.sync = gaps_mean(sum.sync, m);
-	r->steady.launch = gaps_mean(sum.launch, m);
-	r->steady.host = gaps_mean(sum.host, m);
-	r->steady.untraced = gaps_mean(sum.untraced, m);
-	r->steady.other = gaps_mean(sum.other, m);
-	r->steady.hta_host = gaps_mean(sum.hta_host, m);
-	r->steady.hta_kernel = gaps_mean(sum.hta_kernel, m);
-	r->steady.hta_other = gaps_mean(sum.hta_other, m);
-	r->host = kmap_keys(t, &hostm, &r->nhost);
-	r->sync = kmap_keys(t, &syncm, &r->nsync);
+	steady_rows(st, r);
+	r->host = kmap_keys(t, &gc.hostm, &r->nhost);
+	r->sync = kmap_keys(t, &gc.syncm, &r->nsync);
+	r->queued = qmap_keys(t, &gc.qm, &r->nqueued);
+	if (gc.calls.n)
+		qsort(gc.calls.v, gc.calls.n, sizeof *gc.calls.v, cmp_call);
+	r->calls = gc.calls.v;
+	r->ncalls = gc.calls.n;
 	launch_diag(c, st, r);
 	return GF_OK;
 }
@@ -426,8 +650,12 @@ void gaps_release(struct gaps_result *r)
 		free(r->host[i].label);
 	for (size_t i = 0; i < r->nsync; i++)
 		free(r->sync[i].label);
+	for (size_t i = 0; i < r->nqueued; i++)
+		free(r->queued[i].label);
 	free(r->host);
 	free(r->sync);
+	free(r->queued);
+	free(r->calls);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
 }

@@ -158,101 +158,171 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 	sbuf_release(&path);
 }
 
-struct cause {
-	gf_ns ns;
-	int kind; /* 0 sync, 1 launch, 2 host, 3 untraced, 4 other */
-};
-
-static int cmp_cause(const void *a, const void *b)
+const char *report_cause_name(int cause)
 {
-	const struct cause *x = a, *y = b;
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	return x->kind - y->kind;
+	static const char *const n[] = { "none", "gpu_bound", "edge", "sync", "host", "untraced", "queued", "launch" };
+	return cause >= 0 && cause < (int)GF_ARRAY_LEN(n) ? n[cause] : "none";
 }
 
-/* Appends ": cause, cause" for the sorted causes; @return the largest's kind, -1 for none. */
-static int verdict_causes(const struct report *r, const struct cause *cs, struct sbuf *v)
+void report_fmt_share(struct sbuf *b, gf_ns part, gf_ns whole)
 {
-	const struct launch_diag *ld = &r->gp.ld;
-	int shown = 0, top = -1;
-	for (int i = 0; i < 5; i++) {
-		if (cs[i].ns <= 0)
-			continue;
-		sbuf_addstr(v, shown ? ", " : ": ");
-		report_fmt_dur(v, cs[i].ns);
-		switch (cs[i].kind) {
-		case 0:
-			if (r->gp.nsync) {
-				bool host = r->sy.nsites && r->sy.sites[0].host_work_after;
-				sbuf_addstr(v, host ? " host work after a sync in " : " waiting on a sync in ");
-				sbuf_addstr(v, r->gp.sync[0].label);
-			} else {
-				sbuf_addstr(v, " after syncs");
-			}
-			break;
-		case 1:
-			sbuf_addf(v, " launch-bound (%lld kernels/step, median kernel ",
-				  (long long)ld->kernels_per_step);
-			report_fmt_dur(v, ld->median_kernel);
-			sbuf_addstr(v, ")");
-			break;
-		case 2:
-			sbuf_addstr(v, " host-bound");
-			if (r->gp.nhost) {
-				sbuf_addstr(v, " in ");
-				sbuf_addstr(v, r->gp.host[0].label);
-			}
-			break;
-		case 3:
-			sbuf_addstr(v, " untraced host time");
-			break;
-		default:
-			sbuf_addstr(v, " other");
-			break;
-		}
-		if (top < 0)
-			top = cs[i].kind;
-		shown++;
+	num_fmt_fixed(b, gaps_share(part, whole), 2, 2, false);
+	sbuf_addch(b, '%');
+}
+
+/* The six causes of the steady gap row, in the tie order of the verdict. */
+static void causes_of(const struct gap_row *g, gf_ns v[6])
+{
+	v[0] = g->edge;
+	v[1] = g->sync;
+	v[2] = g->host;
+	v[3] = g->untraced;
+	v[4] = g->queued;
+	v[5] = g->launch;
+}
+
+/* The top key of a cause (RC_* order from RC_EDGE) and the steady total
+ * its share is of, or NULL. */
+static const struct gap_key *top_key(const struct report *r, int k, gf_ns *total)
+{
+	const struct gaps_result *gp = &r->gp;
+	switch (k) {
+	case 1:
+		*total = gp->steady_sum.sync;
+		return gp->nsync ? &gp->sync[0] : NULL;
+	case 2:
+		*total = gp->steady_sum.host;
+		return gp->nhost ? &gp->host[0] : NULL;
+	case 4:
+		*total = gp->steady_sum.queued;
+		return gp->nqueued ? &gp->queued[0] : NULL;
+	default:
+		*total = 0;
+		return NULL;
 	}
-	return top;
 }
 
-/* The next step for the largest cause (kind top, -1 for none). */
-static void verdict_action(const struct report *r, int top, struct sbuf *a)
+/* "; 41.23% of it <prep> <key>" for the cause's top key. */
+static void key_share(struct sbuf *v, const struct report *r, int k, const char *prep)
+{
+	gf_ns tot;
+	const struct gap_key *key = top_key(r, k, &tot);
+	if (!key)
+		return;
+	sbuf_addstr(v, "; ");
+	report_fmt_share(v, key->ns, tot);
+	sbuf_addf(v, " of it %s ", prep);
+	sbuf_addstr(v, key->label);
+}
+
+/* One cause's words after its duration; top: with its key and share. */
+static void cause_words(struct sbuf *v, const struct report *r, int k, bool top)
 {
 	const struct launch_diag *ld = &r->gp.ld;
-	switch (top) {
+	switch (k) {
 	case 0:
-		if (r->sy.nsites) {
-			sbuf_addstr(a, "Remove the sync at ");
-			sbuf_addstr(a, r->sy.sites[0].site_name);
-			sbuf_addstr(a, ": ");
-			sbuf_addstr(a, syncs_fix_text(r->sy.sites[0].fix));
-			if (r->sy.sites[0].host_work_after)
-				sbuf_addstr(a, "; then move the host work that follows it (stop checks, "
-						"detokenisation, bookkeeping) off the launching thread");
-			sbuf_addstr(a, ".");
-		} else {
-			sbuf_addstr(a, "Remove the blocking calls from the step loop (gpuflame syncs).");
-		}
+		sbuf_addstr(v, top ? " at the window's edges (before the first or after the last GPU "
+				     "activity, or work launched before the profiler started), not code"
+				   : " at the window's edges, not code");
 		break;
 	case 1:
-		sbuf_addstr(a, ld->launch_bound ? "The step is launch-bound: " : "Short gaps between kernels: ");
-		sbuf_addstr(a, gaps_launch_advice(ld));
-		sbuf_addstr(a, ".");
+		sbuf_addstr(v, " drained into blocking calls (the host waited, then launched late)");
+		if (top)
+			key_share(v, r, k, "at");
 		break;
 	case 2:
-		sbuf_addstr(a, "The host is too slow to feed the GPU: move that host work off the "
-				"launching thread or overlap it with GPU work (gpuflame fold --weight idle).");
+		sbuf_addstr(v, " host late to launch");
+		if (top)
+			key_share(v, r, k, "in");
+		break;
+	case 3:
+		sbuf_addstr(v, " host late to launch outside every traced range");
+		break;
+	case 4:
+		sbuf_addstr(v, " queued: issued work waited to start");
+		if (top)
+			key_share(v, r, k, "behind");
+		break;
+	default:
+		sbuf_addstr(v, " launch overhead (gaps under 30 us");
+		if (top) {
+			sbuf_addf(v, "; %lld kernels/step, median kernel ", (long long)ld->kernels_per_step);
+			report_fmt_dur(v, ld->median_kernel);
+		}
+		sbuf_addstr(v, ")");
+		break;
+	}
+}
+
+/* The syncs table's site behind a gap sync-site label, or NULL. */
+static const struct sync_site *sync_site_of(const struct report *r, const char *label)
+{
+	size_t pl = strlen("[no Python frame] > ");
+	for (size_t i = 0; i < r->sy.nsites; i++) {
+		const struct sync_site *s = &r->sy.sites[i];
+		if (s->site != TRACE_NONE ? !strcmp(s->site_name, label)
+					  : !strncmp(label, "[no Python frame] > ", pl) && !strcmp(label + pl, s->api))
+			return s;
+	}
+	return NULL;
+}
+
+/* The next step for the verdict's cause k (-1: none), naming the same key. */
+static void verdict_action(const struct report *r, int k, struct sbuf *a)
+{
+	const struct launch_diag *ld = &r->gp.ld;
+	gf_ns tot;
+	const struct gap_key *key = k >= 0 ? top_key(r, k, &tot) : NULL;
+	switch (k) {
+	case 0:
+		sbuf_addstr(a, "The idle time is the profiling window's edge, not the code: select steps "
+			       "inside the window (--steps, --skip) or profile more steps.");
+		break;
+	case 1: {
+		const struct sync_site *s = key ? sync_site_of(r, key->label) : NULL;
+		if (!key) {
+			sbuf_addstr(a, "Remove the blocking calls from the step loop (gpuflame syncs).");
+			break;
+		}
+		sbuf_addstr(a, "Remove the sync at ");
+		sbuf_addstr(a, key->label);
+		if (s) {
+			sbuf_addstr(a, ": ");
+			sbuf_addstr(a, syncs_fix_text(s->fix));
+			if (s->host_work_after)
+				sbuf_addstr(a, "; then move the host work that follows it (stop checks, "
+					       "detokenisation, bookkeeping) off the launching thread");
+		}
+		sbuf_addstr(a, ".");
+		break;
+	}
+	case 2:
+		sbuf_addstr(a, "The host is too slow to feed the GPU");
+		if (key) {
+			sbuf_addstr(a, " in ");
+			sbuf_addstr(a, key->label);
+		}
+		sbuf_addstr(a, ": move that host work off the launching thread or overlap it with GPU "
+			       "work (gpuflame fold --weight idle).");
 		break;
 	case 3:
 		sbuf_addstr(a, "The launching thread was outside every traced range while the GPU "
-				"idled: profile with with_stack=True or py-spy to see that host work.");
+			       "idled: profile with with_stack=True or py-spy to see that host work.");
 		break;
 	case 4:
-		sbuf_addstr(a, "Queued work waited on something else (cross-stream or event waits, "
-				"or work outside the step): look at the gaps in a timeline (Perfetto).");
+		sbuf_addstr(a, "The work was issued but waited");
+		if (key) {
+			sbuf_addstr(a, " behind ");
+			sbuf_addstr(a, key->label);
+		}
+		sbuf_addstr(a, ": find what it waited for (an event another stream, device or process "
+			       "records, or the host blocked elsewhere) in a timeline (Perfetto) and "
+			       "overlap it or take it out of the step.");
+		break;
+	case 5:
+		sbuf_addstr(a, ld->launch_bound ? "The step is launch-bound: " : "Short gaps between kernels: ");
+		sbuf_addstr(a, gaps_launch_advice(ld));
+		sbuf_addstr(a, ".");
 		break;
 	default:
 		sbuf_addstr(a, "No gaps to explain.");
@@ -260,16 +330,59 @@ static void verdict_action(const struct report *r, int top, struct sbuf *a)
 	}
 }
 
+/* GPU-bound: busy >= 90% of the step outside the window edges. */
+static void verdict_gpu_bound(struct report *r, gf_ns edge, struct sbuf *v, struct sbuf *a)
+{
+	const struct step_row *s = &r->st.steady;
+	const struct launch_diag *ld = &r->gp.ld;
+	sbuf_addstr(v, "GPU-bound: busy ");
+	report_fmt_pct(v, s->busy, s->wall - edge);
+	sbuf_addstr(v, r->st.whole_trace ? " of the trace" : " of the step");
+	sbuf_addstr(v, " outside the window edges");
+	if (ld->latency_launches) {
+		sbuf_addstr(v, "; work starts a median ");
+		report_fmt_dur(v, ld->median_latency);
+		sbuf_addstr(v, " after its launch call");
+	}
+	if ((__int128)edge * 100 >= (__int128)s->wall) {
+		sbuf_addstr(v, "; ");
+		report_fmt_dur(v, edge);
+		sbuf_addstr(v, " is the window's edge (the profiler started or stopped while work was "
+			       "queued), not code");
+	}
+	if (r->cm.kernels && r->cm.steady.exposed * 10 > s->wall) {
+		sbuf_addstr(v, "; ");
+		report_fmt_dur(v, r->cm.steady.exposed);
+		sbuf_addstr(v, " of NCCL communication is not overlapped with compute");
+	}
+	sbuf_addstr(v, ".");
+	sbuf_addstr(a, "Speed comes from the kernels now: read the GPU-weighted flame graph "
+		       "(gpuflame fold --weight gpu) and compare it with your speed-of-light estimate.");
+	r->cause = RC_GPU_BOUND;
+}
+
 static void verdict(struct report *r, const struct actx *c)
 {
 	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
 	const struct step_row *s = &r->st.steady;
 	const struct gap_row *g = &r->gp.steady;
+	r->cause = RC_NONE;
 	if (c->dev == TRACE_NONE) {
 		sbuf_addstr(&v, "No GPU activity in the selected steps: nothing ran on a device to attribute.");
 		sbuf_addstr(&a, "Check that the profiler recorded CUDA/HIP activities (ProfilerActivity.CUDA).");
 		goto out;
 	}
+	gf_ns inner = s->wall - g->edge;
+	if (inner > 0 && (__int128)s->busy * 10 >= (__int128)inner * 9) {
+		verdict_gpu_bound(r, g->edge, &v, &a);
+		goto out;
+	}
+	gf_ns cs[6];
+	causes_of(g, cs);
+	int top = -1;
+	for (int k = 0; k < 6; k++)
+		if (cs[k] > 0 && (top < 0 || cs[k] > cs[top]))
+			top = k;
 	sbuf_addstr(&v, "GPU busy ");
 	report_fmt_dur(&v, s->busy);
 	sbuf_addstr(&v, " of ");
@@ -277,33 +390,28 @@ static void verdict(struct report *r, const struct actx *c)
 	sbuf_addstr(&v, r->st.whole_trace ? " in the trace (" : " per step (");
 	report_fmt_pct(&v, s->busy, s->wall);
 	sbuf_addstr(&v, ")");
-	if ((__int128)s->busy * 10 >= (__int128)s->wall * 9) {
-		sbuf_addstr(&v, ": the step is GPU-bound");
-		if (r->cm.kernels && r->cm.steady.exposed * 10 > s->wall) {
-			sbuf_addstr(&v, ", and ");
-			report_fmt_dur(&v, r->cm.steady.exposed);
-			sbuf_addstr(&v, " of NCCL communication is not overlapped with compute");
+	if (top >= 0) {
+		sbuf_addstr(&v, "; ");
+		report_fmt_dur(&v, cs[top]);
+		cause_words(&v, r, top, true);
+		/* the other causes of at least 1% of the step, largest first */
+		bool done[6] = { false };
+		done[top] = true;
+		for (;;) {
+			int k2 = -1;
+			for (int k = 0; k < 6; k++)
+				if (!done[k] && cs[k] > 0 && (__int128)cs[k] * 100 >= (__int128)s->wall &&
+				    (k2 < 0 || cs[k] > cs[k2]))
+					k2 = k;
+			if (k2 < 0)
+				break;
+			done[k2] = true;
+			sbuf_addstr(&v, "; ");
+			report_fmt_dur(&v, cs[k2]);
+			cause_words(&v, r, k2, false);
 		}
-		sbuf_addstr(&v, ".");
-		sbuf_addstr(&a, "Speed comes from the kernels now: read the GPU-weighted flame graph "
-				 "(gpuflame fold --weight gpu) and compare it with your speed-of-light estimate.");
-		goto out;
+		r->cause = RC_EDGE + top;
 	}
-	gf_ns idle = g->sync + g->launch + g->host + g->untraced + g->other;
-	sbuf_addstr(&v, "; ");
-	report_fmt_dur(&v, idle);
-	sbuf_addstr(&v, " are gaps");
-	struct cause cs[5] = {
-		{ g->sync, 0 }, { g->launch, 1 }, { g->host, 2 }, { g->untraced, 3 }, { g->other, 4 },
-	};
-	/* small causes (< 1% of the step) fold into "other" */
-	for (int i = 0; i < 4; i++)
-		if (cs[i].ns > 0 && (__int128)cs[i].ns * 100 < (__int128)s->wall) {
-			cs[4].ns += cs[i].ns;
-			cs[i].ns = 0;
-		}
-	qsort(cs, 5, sizeof *cs, cmp_cause);
-	int top = verdict_causes(r, cs, &v);
 	sbuf_addstr(&v, ".");
 	verdict_action(r, top, &a);
 out:
@@ -366,10 +474,11 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		   pthread_create(&th, NULL, side_parts, &sd) == 0;
 	if (!par)
 		side_parts(&sd);
-	if (parts & RP_GAPS)
+	/* the sync bubbles are the gap model's sync pieces: syncs needs it */
+	if (parts & (RP_GAPS | RP_SYNCS))
 		gaps_analyze(c, &r->st, &r->gp);
 	if (parts & RP_SYNCS)
-		syncs_analyze(c, &r->st, &r->sy);
+		syncs_analyze(c, &r->st, &r->gp, &r->sy);
 	if (parts & RP_COMM)
 		comm_analyze(c, &r->st, &r->cm);
 	if (parts & RP_TOP)

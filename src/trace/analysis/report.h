@@ -32,13 +32,17 @@
  *
  * Ranks: report_straggler() matches the ranks' collectives (comm.h).
  *
- * Verdict rules (docs/report.md):
- *  - no GPU activity: says so;
- *  - GPU busy >= 90% of the steady step: GPU-bound, look at the kernels;
- *  - else "GPU busy B of W ms per step (P%); I ms are gaps: " followed by the
- *    causes (gaps.h) largest first, each named by its top site (the sync's
- *    Python line, the host stack), causes under 1% of the step merged into
- *    "other". report.action holds the next step for the largest cause.
+ * Verdict rules (docs/report.md "Verdict"), from the steady gap row G and the
+ * steady step (wall W, busy B):
+ *  - no GPU activity: says so (cause none);
+ *  - B >= 90% of W - G.edge: GPU-bound (gpu_bound), with the median
+ *    launch-to-start latency and the edge time when it is >= 1% of W, said to
+ *    be the window's edge; look at the kernels;
+ *  - else the cause (gaps.h) holding most of the idle time (ties: edge, sync,
+ *    host, untraced, queued, launch), its top key and that key's share of
+ *    the cause, then the other causes >= 1% of W. report.action is the advice
+ *    for that same cause and names the same key; edge is never advised as
+ *    code. report.cause is the RC_* (summary.verdict_cause in JSON).
  *
  * Layer: trace/analysis. Never prints.
  */
@@ -62,6 +66,11 @@ enum report_part {
 	RP_VERDICT = 1 << 5,  /* verdict and action (implies gaps, syncs, comm) */
 	RP_STEPS = 1 << 6,    /* the step table's median kernel (without it: 0) */
 	RP_ALL = 0x7f
+};
+
+/* What the verdict names (report.cause; report_cause_name). */
+enum report_cause {
+	RC_NONE = 0, RC_GPU_BOUND, RC_EDGE, RC_SYNC, RC_HOST, RC_UNTRACED, RC_QUEUED, RC_LAUNCH
 };
 
 struct top_call {
@@ -101,6 +110,7 @@ struct report {
 	uint32_t idle_steps;
 	char *idle_err;      /* why the idle stacks are missing (fold error), NULL */
 	gf_ns unprofiled_ns, expect_ns;
+	int cause;           /* enum report_cause: what the verdict names */
 	char *verdict;       /* one sentence */
 	char *action;        /* what to do next, one sentence */
 };
@@ -120,6 +130,11 @@ int report_straggler(const struct actx *const *c, const struct report *const *r,
 
 /* Appends a duration for prose: "38.0 ms" (>= 1 ms, 1 decimal) or "7.3 us". */
 void report_fmt_dur(struct sbuf *b, gf_ns ns);
+/* "none", "gpu_bound", "edge", "sync", "host", "untraced", "queued", "launch". */
+const char *report_cause_name(int cause);
+/* Appends a key's share of its cause as a percentage with 2 decimals
+ * ("41.23%"): gaps_share, the JSON's share times 100 exactly. */
+void report_fmt_share(struct sbuf *b, gf_ns part, gf_ns whole);
 /* Appends part/whole as a whole percentage, rounded half up ("29%"). */
 void report_fmt_pct(struct sbuf *b, gf_ns part, gf_ns whole);
 

@@ -1,6 +1,8 @@
 /* syncs.c — hidden syncs in a trace (see syncs.h). */
 #include "trace/analysis/syncs.h"
 
+#include "trace/analysis/gaps.h"
+
 #include "base/num.h"
 #include "base/vec.h"
 
@@ -214,11 +216,13 @@ static void smap_grow(struct sitemap *m)
 	free(old);
 }
 
-int syncs_analyze(const struct actx *c, const struct steps_result *st, struct syncs_result *r)
+int syncs_analyze(const struct actx *c, const struct steps_result *st, const struct gaps_result *gp,
+		  struct syncs_result *r)
 {
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
 	r->nsteps = st->n;
+	r->nsteady = st->nsteady ? st->nsteady : st->n;
 	VEC(struct sync_site) v = VEC_INIT;
 	struct sbuf chain = SBUF_INIT;
 	uint32_t ops[64];
@@ -257,12 +261,9 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 		}
 		uint32_t site = actx_site(c, i);
 		gf_ns wait = s->end - s->start;
-		gf_ns bubble = 0;
-		if (c->dev != TRACE_NONE) {
-			gf_ns nb = actx_next_busy(c, s->end);
-			if (nb >= 0 && nb != INT64_MAX)
-				bubble = nb - s->end;
-		}
+		const struct gap_call *gcall = gaps_call(gp, i);
+		gf_ns bubble = gcall ? gcall->ns : 0, after = gcall ? gcall->after : 0;
+		gf_ns bsteady = gcall ? gcall->steady : 0;
 		uint32_t key[3] = {
 			site == TRACE_NONE ? no_site : canon_of(&sm, t, t->r[site].name),
 			op == TRACE_NONE ? no_op : canon_of(&sm, t, t->r[op].name),
@@ -297,6 +298,8 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 		g->count++;
 		g->wait += wait;
 		g->bubble += bubble;
+		g->after += after;
+		g->bubble_steady += bsteady;
 		if (wait > g->max_wait)
 			g->max_wait = wait;
 		r->count++;
@@ -305,9 +308,9 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, struct sy
 	}
 	for (size_t k = 0; k < v.n; k++) {
 		struct sync_site *g = &v.v[k];
-		/* on average more than HTA's 30 us of GPU idle after each return */
-		g->host_work_after = g->bubble > g->wait &&
-				     g->bubble / (gf_ns)g->count > ACTX_KERNEL_WAIT_NS;
+		/* on average more than HTA's 30 us of GPU idle after each return
+		 * before the next launch */
+		g->host_work_after = g->after / (gf_ns)g->count > ACTX_KERNEL_WAIT_NS;
 	}
 	if (v.n)
 		qsort(v.v, v.n, sizeof *v.v, cmp_site);

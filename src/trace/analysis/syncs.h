@@ -3,9 +3,10 @@
  * grouped by the user's Python line, the aten op that caused it and the API,
  * ranked by the GPU idle time it causes.
  *
- * Blocking calls are actx.h's (TRF_SYNC calls and async copies to pageable
- * memory). For each one, inside the selected steps (or the whole trace when
- * it has no step markers):
+ * Blocking calls are actx.h's (TRF_SYNC calls, async device-to-host copies
+ * into pageable memory, and async host-to-device copies from pageable
+ * memory that the trace shows drained the device). For each one, inside the
+ * selected steps (or the whole trace when it has no step markers):
  *   site    actx_site(): innermost Python source frame not inside torch,
  *           "file.py(line): function"; "[no Python frame]" without one
  *   op      the op that asked for the value: the outermost cpu_op of the
@@ -17,9 +18,12 @@
  *   copy    the device-to-host async copy call that precedes the sync inside
  *           the same op (the .item() / .cpu() signature), else NULL
  *   wait    host time inside the blocking call(s)
- *   bubble  GPU idle on the analysed device from the call's return until
- *           the next activity starts (0 when the GPU is busy at the return,
- *           and 0 when no activity follows)
+ *   bubble  the gap model's sync pieces charged to the call (gaps.h): the
+ *           device's idle from the moment its work ran out while the call
+ *           waited until the next launch was issued, inside the selected
+ *           steps (each step its own part); 0 when the call drained nothing.
+ *           So the gap table's sync site and this table give the same
+ *           number for the same site.
  * Sites are ranked by bubble, then wait, then count.
  *
  * Layer: analyze. Never prints.
@@ -56,7 +60,9 @@ struct sync_site {
 	gf_ns wait, bubble;
 	gf_ns max_wait;
 	int fix;             /* enum sync_fix */
-	bool host_work_after; /* bubble > wait: host work follows the sync before the next launch */
+	gf_ns after;         /* of bubble, the part after the calls returned */
+	gf_ns bubble_steady; /* of bubble, the part inside the steady steps */
+	bool host_work_after; /* after > 30 us per call: host work follows the sync before the next launch */
 };
 
 struct syncs_result {
@@ -64,12 +70,15 @@ struct syncs_result {
 	size_t nsites;
 	uint64_t count;            /* blocking calls (grouped instances) */
 	gf_ns wait, bubble;        /* totals */
+	size_t nsteady;            /* steady steps (bubble_steady / nsteady: the per-step bubble) */
 	size_t nsteps;             /* steps the counts are over (1 for the whole trace) */
 };
 
-/* Analyses the blocking calls inside the rows of st (their windows).
- * @return GF_OK. */
-int syncs_analyze(const struct actx *c, const struct steps_result *st, struct syncs_result *r);
+/* Analyses the blocking calls inside the rows of st (their windows); gp is
+ * the gap model over the same rows (the bubbles). @return GF_OK. */
+struct gaps_result;
+int syncs_analyze(const struct actx *c, const struct steps_result *st, const struct gaps_result *gp,
+		  struct syncs_result *r);
 void syncs_release(struct syncs_result *r);
 
 /* The article's fix for a pattern, one sentence. */

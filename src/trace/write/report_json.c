@@ -1,5 +1,5 @@
-/* report_json.c — the report and the trace syncs as JSON ("gpuflame.report/1",
- * "gpuflame.syncs/1", docs/report.md; see report_fmt.h). */
+/* report_json.c — the report and the trace syncs as JSON ("gpuflame.report/2",
+ * "gpuflame.syncs/2", docs/report.md; see report_fmt.h). */
 #include "trace/write/report_fmt.h"
 #include "trace/write/report_json.h"
 
@@ -45,22 +45,16 @@ static void j_step(struct jsonw *j, const struct step_row *s, bool with_index)
 
 static void j_gaprow(struct jsonw *j, const struct gap_row *g)
 {
-	jsonw_key(j, "sync_us");
-	jsonw_ns_us(j, g->sync);
-	jsonw_key(j, "launch_us");
-	jsonw_ns_us(j, g->launch);
-	jsonw_key(j, "host_us");
-	jsonw_ns_us(j, g->host);
-	jsonw_key(j, "untraced_us");
-	jsonw_ns_us(j, g->untraced);
-	jsonw_key(j, "other_us");
-	jsonw_ns_us(j, g->other);
-	jsonw_key(j, "hta_host_wait_us");
-	jsonw_ns_us(j, g->hta_host);
-	jsonw_key(j, "hta_kernel_wait_us");
-	jsonw_ns_us(j, g->hta_kernel);
-	jsonw_key(j, "hta_other_us");
-	jsonw_ns_us(j, g->hta_other);
+	const struct { const char *k; gf_ns v; } f[] = {
+		{ "edge_us", g->edge }, { "sync_us", g->sync }, { "host_us", g->host },
+		{ "untraced_us", g->untraced }, { "queued_us", g->queued }, { "launch_us", g->launch },
+		{ "hta_rule_host_wait_us", g->hta_host }, { "hta_rule_kernel_wait_us", g->hta_kernel },
+		{ "hta_rule_other_us", g->hta_other },
+	};
+	for (size_t i = 0; i < GF_ARRAY_LEN(f); i++) {
+		jsonw_key(j, f[i].k);
+		jsonw_ns_us(j, f[i].v);
+	}
 }
 
 static void j_per_step(struct jsonw *j, uint64_t count, size_t n)
@@ -100,6 +94,8 @@ static void j_syncs(struct jsonw *j, const struct report *r)
 		jsonw_ns_us(j, s->max_wait);
 		jsonw_key(j, "bubble_us");
 		jsonw_ns_us(j, s->bubble);
+		jsonw_key(j, "bubble_per_step_us");
+		jsonw_ns_us(j, gaps_mean(s->bubble_steady, r->sy.nsteady));
 		jsonw_key(j, "host_work_after");
 		jsonw_bool(j, s->host_work_after);
 		jsonw_key(j, "fix");
@@ -109,18 +105,23 @@ static void j_syncs(struct jsonw *j, const struct report *r)
 	jsonw_end(j, ']');
 }
 
-static void j_keys(struct jsonw *j, const char *name, const struct gap_key *k, size_t n, size_t ns)
+/* A cause's keys (the first 20): name, idle, per step, share of the
+ * cause's steady total (4 decimals, gaps_share). */
+static void j_keys(struct jsonw *j, const char *name, const char *label, const struct gap_key *k, size_t n,
+		   size_t ns, gf_ns total)
 {
 	jsonw_key(j, name);
 	jsonw_arr(j);
 	for (size_t i = 0; i < n && i < 20; i++) {
 		jsonw_obj(j);
-		jsonw_key(j, "stack");
+		jsonw_key(j, label);
 		jsonw_str(j, k[i].label);
 		jsonw_key(j, "idle_us");
 		jsonw_ns_us(j, k[i].ns);
 		jsonw_key(j, "idle_per_step_us");
 		jsonw_ns_us(j, gaps_mean(k[i].ns, ns));
+		jsonw_key(j, "share");
+		jsonw_dec(j, gaps_share(k[i].ns, total), 4);
 		jsonw_end(j, '}');
 	}
 	jsonw_end(j, ']');
@@ -154,7 +155,7 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	jsonw_obj(j);
 	if (top) {
 		jsonw_key(j, "schema");
-		jsonw_str(j, "gpuflame.report/1");
+		jsonw_str(j, "gpuflame.report/2");
 	}
 	jsonw_key(j, "file");
 	jsonw_str(j, in->file);
@@ -212,15 +213,29 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	jsonw_double(j, r->st.steady.wall > 0 ? (double)r->st.steady.busy / (double)r->st.steady.wall : 0, 4);
 	jsonw_key(j, "verdict");
 	jsonw_str(j, r->verdict);
+	jsonw_key(j, "verdict_cause");
+	if (r->verdict)
+		jsonw_str(j, report_cause_name(r->cause));
+	else
+		jsonw_null(j);
 	jsonw_key(j, "action");
 	jsonw_str(j, r->action);
 	jsonw_end(j, '}');
 	jsonw_key(j, "gaps");
 	if (r->parts & RP_GAPS) {
 		jsonw_obj(j);
-		j_gaprow(j, &r->gp.steady);
-		j_keys(j, "sync_sites", r->gp.sync, r->gp.nsync, ns);
-		j_keys(j, "host_stacks", r->gp.host, r->gp.nhost, ns);
+		const struct gaps_result *gp = &r->gp;
+		j_gaprow(j, &gp->steady);
+		j_keys(j, "sync_sites", "stack", gp->sync, gp->nsync, ns, gp->steady_sum.sync);
+		j_keys(j, "host_stacks", "stack", gp->host, gp->nhost, ns, gp->steady_sum.host);
+		j_keys(j, "queued_waits", "wait", gp->queued, gp->nqueued, ns, gp->steady_sum.queued);
+		jsonw_key(j, "latency");
+		jsonw_obj(j);
+		jsonw_key(j, "median_launch_to_start_us");
+		jsonw_ns_us(j, gp->ld.median_latency);
+		jsonw_key(j, "launches");
+		jsonw_int(j, (int64_t)gp->ld.latency_launches);
+		jsonw_end(j, '}');
 		jsonw_end(j, '}');
 	} else {
 		jsonw_null(j);
@@ -355,7 +370,7 @@ void report_json_write(const struct report_in *in, size_t n, const struct strag_
 	}
 	jsonw_obj(&j);
 	jsonw_key(&j, "schema");
-	jsonw_str(&j, "gpuflame.report/1");
+	jsonw_str(&j, "gpuflame.report/2");
 	jsonw_key(&j, "ranks");
 	jsonw_arr(&j);
 	for (size_t k = 0; k < n; k++)
@@ -407,7 +422,7 @@ void report_json_syncs(const struct report_in *in, struct sbuf *out)
 	jsonw_init(&j, out);
 	jsonw_obj(&j);
 	jsonw_key(&j, "schema");
-	jsonw_str(&j, "gpuflame.syncs/1");
+	jsonw_str(&j, "gpuflame.syncs/2");
 	jsonw_key(&j, "input");
 	jsonw_str(&j, "trace");
 	jsonw_key(&j, "file");

@@ -1,6 +1,6 @@
 /*
  * report_json.h — the JSON writer of the one report result (report_json.c;
- * the schemas "gpuflame.report/1" and "gpuflame.syncs/1", docs/report.md).
+ * the schemas "gpuflame.report/2" and "gpuflame.syncs/2", docs/report.md).
  * JSON is a schema, not prose: it does not go through report_fmt.h.
  *
  *   report_json_write(&in, 1, NULL, &out);   // one rank
@@ -12,10 +12,10 @@
 
 #include "trace/write/report_out.h"
 
-/* "gpuflame.report/1" for one rank (n = 1) or the ranks and the straggler s. */
+/* "gpuflame.report/2" for one rank (n = 1) or the ranks and the straggler s. */
 void report_json_write(const struct report_in *in, size_t n, const struct strag_result *s,
 		       struct sbuf *out);
-/* "gpuflame.syncs/1": the sync sites of one rank. */
+/* "gpuflame.syncs/2": the sync sites of one rank. */
 void report_json_syncs(const struct report_in *in, struct sbuf *out);
 
 #endif

@@ -114,60 +114,73 @@ static void step_table(const struct report *r, const struct report_fmt *f, struc
 	f->table(out, &t);
 }
 
+/* A key table: ms/step, share of its cause, the label. */
+static void key_table(const struct report_fmt *f, struct sbuf *out, const char *heading, const char *col,
+		      const struct gap_key *k, size_t n, size_t max, size_t ns, gf_ns total)
+{
+	if (!n)
+		return;
+	f->heading(out, heading);
+	struct rtable t;
+	rtable_init(&t, 3);
+	rtable_head(&t, 0, "ms/step", RT_RIGHT);
+	rtable_head(&t, 1, "share", RT_RIGHT);
+	rtable_head(&t, 2, col, RT_LEFT);
+	t.maxw[2] = 80;
+	struct sbuf b = SBUF_INIT;
+	for (size_t i = 0; i < n && i < max; i++) {
+		cell_ms(&t, gaps_mean(k[i].ns, ns));
+		sbuf_reset(&b);
+		report_fmt_share(&b, k[i].ns, total);
+		rtable_cell(&t, b.buf);
+		rtable_cell(&t, k[i].label);
+	}
+	sbuf_release(&b);
+	f->table(out, &t);
+}
+
 static void gaps_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
 {
-	const struct gap_row *g = &r->gp.steady;
-	gf_ns idle = g->sync + g->launch + g->host + g->untraced + g->other;
+	const struct gaps_result *gp = &r->gp;
+	const struct gap_row *g = &gp->steady;
+	gf_ns idle = g->edge + g->sync + g->host + g->untraced + g->queued + g->launch;
 	f->heading(out, "Where the GPU idle time goes (mean per steady step)");
 	struct rtable t;
 	rtable_init(&t, 3);
 	rtable_head(&t, 0, "cause", RT_LEFT);
 	rtable_head(&t, 1, "ms/step", RT_RIGHT);
 	rtable_head(&t, 2, "of idle", RT_RIGHT);
-	const char *names[5] = { "sync: after a blocking call returned",
-				 "launch: gaps under 30 us between kernels",
-				 "host: host late to launch (traced work)",
-				 "untraced: host outside every traced range", "other: queued work waited" };
-	gf_ns v[5] = { g->sync, g->launch, g->host, g->untraced, g->other };
-	for (int i = 0; i < 5; i++) {
+	/* the gap model's six causes (gaps.h), each with its rule in a few words */
+	const char *names[6] = {
+		"edge: window edges, or launched before the window",
+		"sync: a blocking call drained the GPU, until the next launch",
+		"host: next launch not issued yet (traced host work)",
+		"untraced: next launch not issued yet, no traced range open",
+		"queued: launch issued, work waited to start",
+		"launch: gap or launch-to-start under 30 us",
+	};
+	gf_ns v[6] = { g->edge, g->sync, g->host, g->untraced, g->queued, g->launch };
+	for (int i = 0; i < 6; i++) {
 		rtable_cell(&t, names[i]);
 		cell_ms(&t, v[i]);
 		cell_pct1(&t, v[i], idle);
 	}
 	f->table(out, &t);
 	sbuf_addstr(out, f->next);
-	sbuf_addstr(out, "HTA idle categories (per device): host wait ");
+	sbuf_addstr(out, "HTA's rule per device (exact ns, every step; not HTA's per-stream figures): host wait ");
 	ms3(out, g->hta_host);
 	sbuf_addstr(out, " ms, kernel wait ");
 	ms3(out, g->hta_kernel);
 	sbuf_addstr(out, " ms, other ");
 	ms3(out, g->hta_other);
 	sbuf_addstr(out, " ms\n");
-	size_t ns = r->st.nsteady ? r->st.nsteady : r->st.n;
-	if (r->gp.nsync) {
-		f->heading(out, "GPU idle after syncs, by Python site (per steady step)");
-		rtable_init(&t, 2);
-		rtable_head(&t, 0, "ms/step", RT_RIGHT);
-		rtable_head(&t, 1, "site", RT_LEFT);
-		t.maxw[1] = 88;
-		for (size_t i = 0; i < r->gp.nsync && i < 5; i++) {
-			cell_ms(&t, gaps_mean(r->gp.sync[i].ns, ns));
-			rtable_cell(&t, r->gp.sync[i].label);
-		}
-		f->table(out, &t);
-	}
-	if (r->gp.nhost) {
-		f->heading(out, "Top host stacks while the GPU idled (host gaps, per steady step)");
-		rtable_init(&t, 2);
-		rtable_head(&t, 0, "ms/step", RT_RIGHT);
-		rtable_head(&t, 1, "Python site > innermost range", RT_LEFT);
-		t.maxw[1] = 88;
-		for (size_t i = 0; i < r->gp.nhost && i < 8; i++) {
-			cell_ms(&t, gaps_mean(r->gp.host[i].ns, ns));
-			rtable_cell(&t, r->gp.host[i].label);
-		}
-		f->table(out, &t);
-	}
+	size_t ns = gp->nsteady ? gp->nsteady : 1;
+	key_table(f, out, "GPU idle drained into syncs, by Python site (per steady step)", "site", gp->sync,
+		  gp->nsync, 5, ns, gp->steady_sum.sync);
+	key_table(f, out, "Top host stacks while the GPU idled (host gaps, per steady step)",
+		  "Python site > innermost range", gp->host, gp->nhost, 8, ns, gp->steady_sum.host);
+	key_table(f, out, "Queued work: what the issued work waited behind (per steady step)", "wait",
+		  gp->queued, gp->nqueued, 5, ns, gp->steady_sum.queued);
 }
 
 static void idle_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
@@ -202,6 +215,13 @@ static void launch_section(const struct report *r, const struct report_fmt *f, s
 	sbuf_addstr(out, " us vs median launch call ");
 	us1(out, ld->median_launch);
 	sbuf_addstr(out, " us.\n");
+	if (ld->latency_launches) {
+		sbuf_addstr(out, f->next);
+		sbuf_addstr(out, "Work starts a median ");
+		us1(out, ld->median_latency);
+		sbuf_addf(out, " us after its launch call (%llu launch calls).\n",
+			  (unsigned long long)ld->latency_launches);
+	}
 	if (ld->compared) {
 		sbuf_addstr(out, f->next);
 		report_fmt_pct(out, (gf_ns)ld->short_kernels, (gf_ns)ld->compared);
@@ -231,6 +251,9 @@ static void syncs_table(const struct report *r, const struct report_fmt *f, stru
 	}
 	struct rtable t;
 	rtable_init(&t, 7);
+	/* the report's section gives the bubble per steady step, as the gap
+	 * table's sync sites do (its heading says so); syncs the total over
+	 * the selected steps */
 	static const char *const hd[] = { "#", "per step", "wait ms", "bubble ms", "site", "op", "api" };
 	for (unsigned i = 0; i < 7; i++)
 		rtable_head(&t, i, hd[i], i < 4 ? RT_RIGHT : RT_LEFT);
@@ -243,7 +266,7 @@ static void syncs_table(const struct report *r, const struct report_fmt *f, stru
 		rtable_cellf(&t, "%zu", i + 1);
 		cell_per_step(&t, s->count, r->sy.nsteps);
 		cell_ms(&t, s->wait);
-		cell_ms(&t, s->bubble);
+		cell_ms(&t, fixes ? s->bubble : gaps_mean(s->bubble_steady, r->sy.nsteady));
 		f->cell_site(&t, s->site_name);
 		rtable_cell(&t, s->op_name);
 		sbuf_reset(&b);
@@ -430,7 +453,8 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 	if (r->parts & RP_GAPS)
 		launch_section(r, f, out);
 	if (r->parts & RP_SYNCS) {
-		f->heading(out, "Hidden syncs (blocking host calls; gpuflame syncs has the full list)");
+		f->heading(out, "Hidden syncs (blocking host calls, bubble ms per steady step; gpuflame syncs "
+				"has the full list)");
 		syncs_table(r, f, out, 5, false);
 	}
 	comm_section(r, f, out);

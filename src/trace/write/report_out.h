@@ -9,7 +9,7 @@
  * A part the report did not compute (report.h: report.parts) is left out of
  * the prose and is null in the JSON.
  *
- * JSON schemas "gpuflame.report/1" and "gpuflame.syncs/1" are documented
+ * JSON schemas "gpuflame.report/2" and "gpuflame.syncs/2" are documented
  * field by field in docs/report.md. Times are exact decimal microseconds
  * (integer ns printed at scale 3), counts are integers, per-step counts are
  * decimals with 2 digits, shares are decimals in 0..1.
