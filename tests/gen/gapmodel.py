@@ -58,7 +58,8 @@ memcpy whose copy is DtoH into pageable memory; async memcpy whose copy is
 HtoD from pageable memory only when the device was busy at its start and it
 returned at or after the end of that busy interval.
 Steady means are rounded half to even; the verdict cause follows the
-contract (gpu_bound when busy >= 90% of the step outside the edges).
+contract (gpu_bound when busy >= 90% of the step outside the edges and the
+edges hold under half the step; else the largest cause).
 
 Output (--check compares these; times in ns):
  {"device", "steps": [{"index", "wall", "busy", "edge", "sync", "host",
@@ -709,7 +710,7 @@ class Model:
         B = median([r["busy"] for r in steady])
         if self.D is None:
             verdict = "none"
-        elif W - summ["edge"] > 0 and 10 * B >= 9 * (W - summ["edge"]):
+        elif W - summ["edge"] > 0 and 2 * summ["edge"] < W and 10 * B >= 9 * (W - summ["edge"]):
             verdict = "gpu_bound"
         else:
             verdict = max(CAUSES, key=lambda c: (summ[c], -CAUSES.index(c)))

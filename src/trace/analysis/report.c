@@ -330,7 +330,8 @@ static void verdict_action(const struct report *r, int k, struct sbuf *a)
 	}
 }
 
-/* GPU-bound: busy >= 90% of the step outside the window edges. */
+/* GPU-bound: busy >= 90% of the step outside the window edges, which hold
+ * under half of it. */
 static void verdict_gpu_bound(struct report *r, gf_ns edge, struct sbuf *v, struct sbuf *a)
 {
 	const struct step_row *s = &r->st.steady;
@@ -373,7 +374,10 @@ static void verdict(struct report *r, const struct actx *c)
 		goto out;
 	}
 	gf_ns inner = s->wall - g->edge;
-	if (inner > 0 && (__int128)s->busy * 10 >= (__int128)inner * 9) {
+	/* GPU-bound only when the window edges hold under half the step: a step
+	 * that is mostly edge is explained by the edge (the largest cause) */
+	if (inner > 0 && (__int128)g->edge * 2 < (__int128)s->wall &&
+	    (__int128)s->busy * 10 >= (__int128)inner * 9) {
 		verdict_gpu_bound(r, g->edge, &v, &a);
 		goto out;
 	}
