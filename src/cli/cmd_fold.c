@@ -199,6 +199,8 @@ int cmd_fold(int argc, char **argv)
 	fold_opts_init(&a.o);
 	optind = 1;
 	parse(argc, argv, &a);
+	if ((a.o.all_threads || a.o.no_thread_frames) && a.o.weight != FW_CPU && a.o.weight != FW_WALL)
+		cli_usage_error("--all-threads and --no-thread-frames apply to --weight cpu and wall");
 	struct sbuf err = SBUF_INIT;
 	struct kfamily *kf = NULL;
 	if (a.families) {

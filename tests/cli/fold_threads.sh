@@ -167,6 +167,13 @@ for w in gpu idle calls; do
   expect_nogrep "threads-$w-no-header" "threads=" "$T/out"
 done
 
+# the thread options are cpu/wall options
+for w in gpu idle calls; do
+  gf fold -w $w --all-threads "$T/t.json"
+  expect_rc "threads-$w-all-threads-usage" 2
+  expect_grep "threads-$w-all-threads-msg" "--all-threads and --no-thread-frames apply to --weight cpu and wall" "$T/err"
+done
+
 # the corpus: the h100 Qwen trace, a 47 ms step and a sleeping tqdm monitor
 need_shared "threads-qwen" || exit 0
 Q=$GF_SHARED/corpus/traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz
