@@ -130,10 +130,24 @@ print("ok" if want <= got and not bad else "missing %r, raw %r" % (sorted(want -
 PY
 )
 expect_eq "threads-top-json" "$got" "ok"
-gf top "$T/all.wall"
-expect_rc "threads-top-text-rc" 0
-got=$(python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode(); print("ok" if not [c for c in ("\x01", "\x9b", "\u202e") if c in t] else "raw")' "$T/out")
-expect_eq "threads-top-text-escaped" "$got" "ok"
+for f in text md tsv; do
+  gf top --format $f "$T/all.wall"
+  expect_rc "threads-top-$f-rc" 0
+  got=$(python3 -c 'import sys; t = open(sys.argv[1], "rb").read().decode(); print("ok" if not [c for c in ("\x01", "\x9b", "\u202e") if c in t] else "raw")' "$T/out")
+  expect_eq "threads-top-$f-escaped" "$got" "ok"
+done
+# a differential SVG of two traces with the hostile thread (folded on the fly)
+gf diff -w wall --all-threads -o "$T/d.svg" "$T/t.json" "$T/t.json"
+expect_rc "threads-diff-svg-rc" 0
+got=$(python3 - "$T/d.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+raw = open(sys.argv[1], "rb").read()
+ET.fromstring(raw)
+t = raw.decode()
+print("ok" if not [c for c in ("\x01", "\x9b") if c in t] and "mon:it&lt;or&gt;&amp;" in t else "raw or missing")
+PY
+)
+expect_eq "threads-diff-svg-escaped" "$got" "ok"
 
 # --no-thread-frames: the same weights without the root frame
 gf fold -w wall --unit ns --no-thread-frames "$T/t.json"
