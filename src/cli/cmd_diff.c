@@ -77,7 +77,9 @@ static void usage(FILE *fp)
 		"  -w, --weight W        gpu (default), cpu, wall, idle, calls\n"
 		"  -s, --stack LEVELS    step, annotation, python, module, op, runtime\n"
 		"      --max-depth N, --per-step, --kernel-names family|full, --families FILE,\n"
-		"      --step-marker NAME, --skip N, --unit ns|us|ms, --label KEY=VALUE\n"
+		"      --step-marker NAME, --skip N, --unit ns|us|ms, --label KEY=VALUE,\n"
+		"      --all-threads, --no-thread-frames (cpu/wall; thread ids differ between runs:\n"
+		"                        --no-thread-frames to compare two runs' host threads)\n"
 		"      --steps A..B      fold only steps A to B (N,M are step counts, see above)\n"
 		"  -j, --threads N       cores for reading a trace: 1 or 2 (default: 2 when there are)\n"
 		"  -h, --help            this help\n"
@@ -89,6 +91,7 @@ enum {
 	OPT_SVG = 256, OPT_NEGATE, OPT_TOP, OPT_TITLE, OPT_SCALE, OPT_STEPS, OPT_DECIMALS, OPT_ROUND,
 	OPT_NONORM, OPT_FORCE, OPT_SAMPLED, OPT_NOSAMPLED, OPT_ALPHA, OPT_MINSHARE, OPT_STRICT,
 	OPT_MAXDEPTH, OPT_PERSTEP, OPT_KNAMES, OPT_FAMILIES, OPT_MARKER, OPT_SKIP, OPT_UNIT, OPT_LABEL,
+	OPT_ALLTH, OPT_NOTHF,
 };
 
 static const struct option longopts[] = {
@@ -119,6 +122,8 @@ static const struct option longopts[] = {
 	{ "skip", required_argument, NULL, OPT_SKIP },
 	{ "unit", required_argument, NULL, OPT_UNIT },
 	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "all-threads", no_argument, NULL, OPT_ALLTH },
+	{ "no-thread-frames", no_argument, NULL, OPT_NOTHF },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -256,6 +261,8 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 		break;
 	case OPT_MAXDEPTH: fc->o.max_depth = (unsigned)cli_int("--max-depth", arg, 1, 100000); break;
 	case OPT_PERSTEP: fc->o.per_step = true; break;
+	case OPT_ALLTH: fc->o.all_threads = true; break;
+	case OPT_NOTHF: fc->o.no_thread_frames = true; break;
 	case OPT_KNAMES: fc->o.kernel_full = cli_choice("--kernel-names", arg, knames) == 1; break;
 	case OPT_FAMILIES: fc->families = arg; break;
 	case OPT_MARKER:

@@ -52,6 +52,9 @@ static void usage(FILE *fp)
 		"      --skip N            drop the first N selected steps (warm-up)\n"
 		"      --per-step-normalise  divide weights by the number of steps folded\n"
 		"                          (--per-step-normalize works too)\n"
+		"      --all-threads       cpu/wall: fold every host thread over the steps, not only\n"
+		"                          the thread(s) holding the step markers\n"
+		"      --no-thread-frames  cpu/wall: no 'thread (TID): NAME' root frame\n"
 		"      --unit U            ns, us (default) or ms\n"
 		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
@@ -84,7 +87,7 @@ struct fold_args {
 static void parse(int argc, char **argv, struct fold_args *a)
 {
 	enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
-	       O_UNIT, O_LABEL };
+	       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF };
 	static const struct option lo[] = {
 		{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
 		{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
@@ -94,6 +97,7 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		{ "skip", required_argument, NULL, O_SKIP }, { "per-step-normalise", no_argument, NULL, O_NORM },
 		{ "per-step-normalize", no_argument, NULL, O_NORM }, { "unit", required_argument, NULL, O_UNIT },
 		{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
+		{ "all-threads", no_argument, NULL, O_ALLTH }, { "no-thread-frames", no_argument, NULL, O_NOTHF },
 		{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
@@ -118,6 +122,8 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		case O_STEPS: cli_steps("--steps", optarg, &o->steps.first, &o->steps.last); break;
 		case O_SKIP: o->steps.skip = (uint64_t)cli_int("--skip", optarg, 0, 1000000000); break;
 		case O_NORM: o->normalise = true; break;
+		case O_ALLTH: o->all_threads = true; break;
+		case O_NOTHF: o->no_thread_frames = true; break;
 		case O_UNIT: o->unit = cli_choice("--unit", optarg, units); break;
 		case O_LABEL:
 			if (fold_add_label(o, optarg, &err))
@@ -136,6 +142,21 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		cli_usage_error("one trace at a time (one trace = one rank); got %zu", n);
 	a->path = in[0];
 	sbuf_release(&err);
+}
+
+/* cpu/wall: the threads left out (the header says it too). */
+static void warn_threads(const struct fold_stats *st, const struct fold_args *a, const char *disp)
+{
+	if (!st->threads_left_out)
+		return;
+	static const char *const units[] = { "ns", "us", "ms" };
+	struct sbuf v = SBUF_INIT;
+	num_fmt(&v, st->left_out, (unsigned)a->o.unit * 3);
+	cli_warn("'%s': %u host thread%s without the folded steps' markers left out (%s %s of %s time); "
+		 "--all-threads folds them",
+		 disp, st->threads_left_out, st->threads_left_out == 1 ? "" : "s", v.buf, units[a->o.unit],
+		 fold_weight_name(a->o.weight));
+	sbuf_release(&v);
 }
 
 /* The warnings about what the model and the fold left out (stderr). */
@@ -185,6 +206,8 @@ int cmd_fold(int argc, char **argv)
 	fold_opts_init(&a.o);
 	optind = 1;
 	parse(argc, argv, &a);
+	if ((a.o.all_threads || a.o.no_thread_frames) && a.o.weight != FW_CPU && a.o.weight != FW_WALL)
+		cli_usage_error("--all-threads and --no-thread-frames apply to --weight cpu and wall");
 	struct sbuf err = SBUF_INIT;
 	struct kfamily *kf = NULL;
 	if (a.families) {
@@ -211,8 +234,10 @@ int cmd_fold(int argc, char **argv)
 	memset(&st, 0, sizeof st);
 	if ((rc = fold_trace(&t, &a.o, &tree, &st, &err)))
 		cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
-	if (!a.quiet)
+	if (!a.quiet) {
 		warn(&t, &a, kf, disp);
+		warn_threads(&st, &a, disp);
+	}
 	/* folded text to a terminal shows control bytes and invalid UTF-8 escaped */
 	folded_out_set_terminal((!a.out || !strcmp(a.out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(a.out, folded_write, &tree);

@@ -3,7 +3,8 @@
  * input is read as a Kineto trace (trace_load_mem), then folded with every
  * weight and a few option sets chosen by the input's last byte; the input is
  * also parsed as a --families rules file. Must never crash, leak or trip UBSan; GPU-weight conservation is
- * asserted (the folded total equals the sum of activity durations).
+ * asserted (the folded total equals the sum of activity durations), and so is the wall total of
+ * a trace with steps (per step thread, the union of its steps; docs/fold.md).
  * Seeds: tests/fuzz/corpus/fold/ (small generated decode traces).
  */
 #include "trace/analysis/fold.h"
@@ -11,6 +12,39 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* What a default wall fold of all steps sums to: per step thread, the
+ * union of its steps (steps are sorted by start; quadratic, fuzz sizes). */
+static int64_t wall_of_steps(const struct trace *t)
+{
+	int64_t sum = 0;
+	for (uint32_t i = 0; i < t->nsteps; i++) {
+		bool first = true;
+		for (uint32_t j = 0; j < i; j++)
+			first &= t->steps[j].thread != t->steps[i].thread;
+		if (!first)
+			continue;
+		gf_ns lo = 0, hi = 0;
+		bool open = false;
+		for (uint32_t j = i; j < t->nsteps; j++) {
+			const struct trace_step *s = &t->steps[j];
+			if (s->thread != t->steps[i].thread || s->end <= s->start)
+				continue;
+			if (open && s->start <= hi) {
+				hi = s->end > hi ? s->end : hi;
+				continue;
+			}
+			if (open)
+				sum += hi - lo;
+			lo = s->start;
+			hi = s->end;
+			open = true;
+		}
+		if (open)
+			sum += hi - lo;
+	}
+	return sum;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,6 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				o.normalise = true;
 			if (sel & 32)
 				o.families = kf;
+			if (sel & 64)
+				o.all_threads = true;
+			if (sel & 128)
+				o.no_thread_frames = true;
 			struct ftree tree;
 			struct fold_stats st;
 			memset(&st, 0, sizeof st);
@@ -55,6 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (!ovf && st.total != sum)
 					abort();
 			}
+			if (!r && w == FW_WALL && !o.steps.skip && !o.all_threads && t.nsteps &&
+			    wall_of_steps(&t) != st.total)
+				abort();
 			ftree_release(&tree);
 		}
 	}

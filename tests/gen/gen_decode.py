@@ -36,7 +36,10 @@ The expected-answers JSON (--expect):
     ...                                # e.g. "--weight gpu", "--weight idle",
   },                                   # "--weight wall --stack step,module,op,runtime"
                                        # lines in output order (DFS, children
-                                       # sorted by name bytes), header excluded
+                                       # sorted by name bytes), header excluded;
+                                       # cpu/wall: over the steps, the engine
+                                       # thread only, under its thread frame
+                                       # "thread (4242): python3" (docs/fold.md)
   "totals_ns": {"gpu": N, "cpu": N, "wall": N, "idle": N, "calls": N},
   "report": {
     "steps": [ {"index": i, "number": n, "start_ns": .., "end_ns": ..,   # as written (relative) ns
@@ -581,19 +584,19 @@ class Gen:
                 if x["launch"] is None and (not has_sel or in_win(x["start"])):
                     add(("[unattributed]", family(x["name"], x["kind"])), 1)
         elif weight in ("cpu", "wall"):
-            win = wins if has_sel else [(T0 - 10 ** 12, self.end + 10 ** 12)]
-            stepw = self.step_windows(sel)
-            for tid, segs in self.segs.items():
-                step_thread = tid == self.main_tid
-                for (a, b, stack) in segs:
-                    if not stack:
-                        if weight == "wall" and step_thread:
-                            add(("[untraced]",), ov(a, b, stepw))
-                        continue
-                    w = ov(a, b, win)
-                    if weight == "cpu" and self.in_sync(stack):
-                        continue
-                    add(self.host_stack(stack, levels, per_step), w)
+            # the window is the (selected) steps, and only the thread holding
+            # the step markers is folded, under py-spy's thread frame
+            # "thread (TID): NAME" (Kineto's "thread 4242 (python3)" names
+            # it python3); the worker thread of "fixed" is left out
+            root = ("thread (%d): python3" % self.main_tid,)
+            for (a, b, stack) in self.segs[self.main_tid]:
+                if not stack:
+                    if weight == "wall":
+                        add(root + ("[untraced]",), ov(a, b, wins))
+                    continue
+                if weight == "cpu" and self.in_sync(stack):
+                    continue
+                add(root + self.host_stack(stack, levels, per_step), ov(a, b, wins))
         elif weight == "idle":
             wins_i = wins if wins else [(T0, self.end)]
             busy = union([(x["start"], x["end"]) for x in self.acts])

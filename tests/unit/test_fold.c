@@ -144,7 +144,17 @@ T_TEST(test_fold__cpu_wall)
 	o.weight = FW_CPU;
 	int rc;
 	/* self times: step1 200 ([untraced]), python 300, mm 150, launch 50 (under mm),
-	 * item 100 (sync 200 excluded); step2 200, ann 700, add 60, launch 40 */
+	 * item 100 (sync 200 excluded); step2 200, ann 700, add 60, launch 40; the one
+	 * (step) thread, tid 1 without a name, roots every stack */
+	T_EQ_STR(fold(&t, &o, &rc),
+		 "thread (1);## a:b ## 700\n"
+		 "thread (1);## a:b ##;aten::add 100\n"
+		 "thread (1);[untraced] 400\n"
+		 "thread (1);m.py(3): f at 0x... 300\n"
+		 "thread (1);m.py(3): f at 0x...;aten::item 100\n"
+		 "thread (1);m.py(3): f at 0x...;aten::mm 200\n");
+	/* the same weights without the thread frame */
+	o.no_thread_frames = true;
 	T_EQ_STR(fold(&t, &o, &rc),
 		 "## a:b ## 700\n"
 		 "## a:b ##;aten::add 100\n"

@@ -4,7 +4,9 @@
  * range (node_of; with --max-depth per shown range and shown parent, see
  * node_for), so a stack costs O(1) amortised per activity; host time is
  * cut into segments by one stack sweep per thread (trace_wsweep) and
- * intersected with the window with a monotone pointer. Weights are summed as
+ * intersected with the window with a monotone pointer (cpu/wall: per thread
+ * its own steps' pairs, built by one counting sort; the thread frame is the
+ * root of the memoised stacks, one node per thread). Weights are summed as
  * self weights per tree node and totalled bottom-up at the end.
  */
 #include "trace/analysis/fold.h"
@@ -156,12 +158,18 @@ struct folder {
 	gf_ns *stepwin;          /* all selected/whole step windows (wall [untraced]) */
 	size_t nstepwin;
 	bool has_sel;
-	bool *step_thread;
+	bool thread_frames;      /* cpu/wall: a thread frame roots every stack */
+	uint32_t *th_root;       /* per thread: node of its thread frame, UINT32_MAX = not yet */
+	bool *tid_dup;           /* per thread: its tid is another thread's too (frame names the pid) */
+	gf_ns *thw;              /* per step thread: its selected steps' pairs, thw[2 * thw_off[th] ..] */
+	uint32_t *thw_off, *thw_n;
 	uint32_t id_untraced, id_other, id_unattr;
 	int ovf;
 	int64_t total;
 	uint64_t items;
 	int64_t unattributed;
+	uint32_t threads, threads_left_out;
+	int64_t left_out;
 };
 
 static uint32_t intern(struct folder *f, const char *s, size_t n)
@@ -240,6 +248,64 @@ static uint32_t leaf_id(struct folder *f, const struct trace_act *a)
 	return m[a->name];
 }
 
+static uint32_t child(struct folder *f, uint32_t node, uint32_t name)
+{
+	return ftree_child(f->tree, node, name);
+}
+
+/* Kineto names a thread "thread <tid> (<comm>)": the comm when s is that
+ * with tid's own digits, else NULL. */
+static const char *kineto_comm(const char *s, size_t n, int64_t tid, size_t *len)
+{
+	char pre[40];
+	int k = snprintf(pre, sizeof pre, "thread %lld (", (long long)tid);
+	if (tid == KEV_NONE || k <= 0 || (size_t)k + 1 >= n || memcmp(s, pre, (size_t)k) || s[n - 1] != ')')
+		return NULL;
+	*len = n - (size_t)k - 1;
+	return s + k;
+}
+
+/* Node of thread th's frame, py-spy's "thread (TID): NAME" (no ": NAME"
+ * without a name; "thread (TID, pid PID)" when threads of two processes
+ * share the tid; "?" for an id written as a string); 0 without thread
+ * frames. */
+static uint32_t thread_root(struct folder *f, uint32_t th)
+{
+	if (!f->thread_frames || th == TRACE_NONE || th >= f->t->nth)
+		return 0;
+	if (f->th_root[th] != UINT32_MAX)
+		return f->th_root[th];
+	const struct trace_thread *x = &f->t->th[th];
+	struct sbuf *b = &f->tmp2;
+	sbuf_reset(b);
+	sbuf_addstr(b, "thread (");
+	if (x->tid == KEV_NONE)
+		sbuf_addch(b, '?');
+	else
+		sbuf_addf(b, "%lld", (long long)x->tid);
+	if (f->tid_dup[th]) {
+		sbuf_addstr(b, ", pid ");
+		if (x->pid == KEV_NONE)
+			sbuf_addch(b, '?');
+		else
+			sbuf_addf(b, "%lld", (long long)x->pid);
+	}
+	sbuf_addch(b, ')');
+	if (x->name != TRACE_NONE && pool_len(f->t->names, x->name)) {
+		const char *s = pool_str(f->t->names, x->name);
+		size_t n = pool_len(f->t->names, x->name), cn;
+		const char *c = kineto_comm(s, n, x->tid, &cn);
+		if (c && cn) {
+			s = c;
+			n = cn;
+		}
+		sbuf_addstr(b, ": ");
+		fold_frame_name(s, n, false, b);
+	}
+	f->th_root[th] = child(f, 0, intern(f, b->buf, b->len));
+	return f->th_root[th];
+}
+
 static bool keep(unsigned lv, const struct trace_range *r)
 {
 	if (r->flags & TRF_STEP)
@@ -250,11 +316,6 @@ static bool keep(unsigned lv, const struct trace_range *r)
 	case TR_OP: return lv & FL_OP;
 	default: return lv & FL_RUNTIME;
 	}
-}
-
-static uint32_t child(struct folder *f, uint32_t node, uint32_t name)
-{
-	return ftree_child(f->tree, node, name);
 }
 
 /* kept_of's mark for "no shown ancestor" (UINT32_MAX is "not yet"): that
@@ -308,7 +369,7 @@ static uint32_t full_node(struct folder *f, uint32_t ri)
 		f->buf[k++] = q;
 		q = t->r[q].parent;
 	}
-	uint32_t node = q == TRACE_NONE ? 0 : f->node_of[q];
+	uint32_t node = q == TRACE_NONE ? thread_root(f, t->r[ri].thread) : f->node_of[q];
 	while (k--) {
 		uint32_t x = f->buf[k];
 		if (keep(f->levels, &t->r[x]))
@@ -344,7 +405,7 @@ static uint32_t window_node(struct folder *f, uint32_t kr, size_t n)
 {
 	const struct trace *t = f->t;
 	if (!n)
-		return 0;
+		return thread_root(f, t->r[kr].thread);
 	if (kept_depth(f, kr) <= n)
 		return full_node(f, kr);
 	size_t nf = 0;
@@ -355,13 +416,14 @@ static uint32_t window_node(struct folder *f, uint32_t kr, size_t n)
 		}
 		f->frames[nf++] = q;
 	}
-	uint32_t node = 0;
+	uint32_t node = thread_root(f, t->r[kr].thread);
 	while (nf--)
 		node = child(f, node, frame_id(f, f->frames[nf]));
 	return node;
 }
 
-/* Tree node of the shown stack of range ri (0 = empty stack). */
+/* Tree node of the shown stack of range ri (its thread's root = empty
+ * stack: node 0, or the thread frame). */
 static uint32_t node_for(struct folder *f, uint32_t ri)
 {
 	const struct trace *t = f->t;
@@ -376,7 +438,7 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 	 * parent O(max_depth) once) */
 	uint32_t kr = kept_anc(f, ri);
 	if (kr == TRACE_NONE)
-		return 0;
+		return thread_root(f, t->r[ri].thread);
 	if (f->win_of[kr] != UINT32_MAX)
 		return f->win_of[kr];
 	size_t K = f->o->max_depth;
@@ -472,13 +534,14 @@ static uint32_t sync_of(const struct folder *f, uint32_t ri)
 	return f->sync_anc[ri];
 }
 
-/* Node for host time whose innermost range is r (wall/idle classification;
- * cpu skips syncs before calling). */
-static uint32_t host_node(struct folder *f, uint32_t r)
+/* Node for host time of thread th whose innermost range is r (wall/idle
+ * classification; cpu skips syncs before calling). */
+static uint32_t host_node(struct folder *f, uint32_t r, uint32_t th)
 {
 	const struct trace *t = f->t;
+	uint32_t root = thread_root(f, th);
 	if (r == TRACE_NONE)
-		return child(f, 0, f->id_untraced);
+		return child(f, root, f->id_untraced);
 	uint32_t s = sync_of(f, r);
 	if (s != TRACE_NONE) {
 		uint32_t node = node_for(f, s);
@@ -489,8 +552,8 @@ static uint32_t host_node(struct folder *f, uint32_t r)
 	uint32_t node = node_for(f, r);
 	if (t->r[r].flags & TRF_STEP)
 		return child(f, node, f->id_untraced);
-	if (node == 0)
-		return child(f, 0, f->id_other);
+	if (node == root)
+		return child(f, root, f->id_other);
 	return node;
 }
 
@@ -539,6 +602,46 @@ static void fold_calls(struct folder *f)
 	}
 }
 
+/* Thread th's host weight over the window pairs w, with [untraced] (wall)
+ * where no range is open inside the pairs u (its own steps; u within w).
+ * kept: added to the tree, else only summed. @return its weight. */
+static int64_t fold_thread(struct folder *f, uint32_t th, bool wall, bool kept, const gf_ns *w, size_t nw,
+			   const gf_ns *u, size_t nu)
+{
+	struct trace_wsweep s;
+	trace_wsweep_init(&s, f->wk, th, w[0], w[2 * nw - 1]);
+	size_t pw = 0, pu = 0;
+	int64_t sum = 0;
+	gf_ns a, b;
+	uint32_t r;
+	while (trace_wsweep_next(&s, &a, &b, &r)) {
+		gf_ns x;
+		if (r == TRACE_NONE) {
+			/* wall: time inside the thread's own steps that no range covers */
+			if (!wall || !nu)
+				continue;
+			x = overlap(u, nu, &pu, a, b);
+		} else {
+			if (!wall && sync_of(f, r) != TRACE_NONE)
+				continue;
+			x = overlap(w, nw, &pw, a, b);
+		}
+		if (!x)
+			continue;
+		if (kept)
+			add(f, host_node(f, r, th), x);
+		else if (__builtin_add_overflow(f->left_out, x, &f->left_out))
+			f->ovf = 1;
+		sum += x;
+	}
+	trace_wsweep_release(&s);
+	return sum;
+}
+
+/* cpu/wall. With steps, a step thread is weighted over its own selected
+ * steps (all of them with all_threads), every other thread over their
+ * union, folded only with all_threads; without steps every thread over
+ * the whole window. */
 static void fold_host(struct folder *f, bool wall)
 {
 	struct trace *t = f->t;
@@ -547,31 +650,23 @@ static void fold_host(struct folder *f, bool wall)
 	for (uint32_t th = 0; th < t->nth; th++) {
 		if (!t->th[th].n)
 			continue;
-		struct trace_wsweep s;
-		trace_wsweep_init(&s, f->wk, th, f->win[0], f->win[2 * f->nwin - 1]);
-		size_t pw = 0, ps = 0;
-		gf_ns a, b;
-		uint32_t r;
-		while (trace_wsweep_next(&s, &a, &b, &r)) {
-			gf_ns w;
-			if (r == TRACE_NONE) {
-				/* wall: time inside a step of this thread that no range covers
-				 * (the window always contains the step windows) */
-				if (!wall || !f->step_thread[th])
-					continue;
-				w = overlap(f->stepwin, f->nstepwin, &ps, a, b);
-				if (w)
-					add(f, child(f, 0, f->id_untraced), w);
-				continue;
+		const gf_ns *u = NULL, *w = f->win;
+		size_t nu = 0, nw = f->nwin;
+		bool kept = true;
+		if (f->nstepwin) {
+			nu = f->thw_n[th];
+			u = nu ? f->thw + 2 * (size_t)f->thw_off[th] : NULL;
+			if (nu && !f->o->all_threads) {
+				w = u;
+				nw = nu;
 			}
-			w = overlap(f->win, f->nwin, &pw, a, b);
-			if (!w)
-				continue;
-			if (!wall && sync_of(f, r) != TRACE_NONE)
-				continue;
-			add(f, host_node(f, r), w);
+			kept = nu || f->o->all_threads;
 		}
-		trace_wsweep_release(&s);
+		int64_t sum = fold_thread(f, th, wall, kept, w, nw, u, nu);
+		if (sum && kept)
+			f->threads++;
+		else if (sum)
+			f->threads_left_out++;
 	}
 }
 
@@ -633,7 +728,7 @@ static void fold_idle(struct folder *f)
 		while (trace_wsweep_next(&s, &a, &b, &r)) {
 			gf_ns w = overlap(idle, ni, &p, a, b);
 			if (w)
-				add(f, host_node(f, r), w);
+				add(f, host_node(f, r, th), w);
 		}
 		trace_wsweep_release(&s);
 	}
@@ -658,7 +753,92 @@ static void add_pair(gf_ns **v, size_t *n, size_t *cap, gf_ns a, gf_ns b)
 	(*n)++;
 }
 
-static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels)
+/* Per thread, the pairs of its selected steps (keep: nsel step indices in
+ * start order): a counting sort by thread, then merged per thread. */
+static void thread_windows(struct folder *f, const uint32_t *keep, uint32_t nsel)
+{
+	const struct trace *t = f->t;
+	size_t nth = t->nth ? t->nth : 1;
+	f->thw_off = gf_xcalloc(nth + 1, sizeof *f->thw_off);
+	f->thw_n = gf_xcalloc(nth, sizeof *f->thw_n);
+	f->thw = gf_xmalloc(2 * (size_t)(nsel ? nsel : 1) * sizeof *f->thw);
+	for (uint32_t k = 0; k < nsel; k++)
+		f->thw_off[t->steps[keep[k]].thread + 1]++;
+	for (size_t i = 0; i < nth; i++)
+		f->thw_off[i + 1] += f->thw_off[i];
+	for (uint32_t k = 0; k < nsel; k++) {
+		const struct trace_step *st = &t->steps[keep[k]];
+		gf_ns *v = f->thw + 2 * (size_t)f->thw_off[st->thread];
+		uint32_t *n = &f->thw_n[st->thread];
+		if (st->end <= st->start)
+			continue;
+		if (*n && st->start <= v[2 * *n - 1]) {
+			v[2 * *n - 1] = GF_MAX(v[2 * *n - 1], st->end);
+			continue;
+		}
+		v[2 * *n] = st->start;
+		v[2 * *n + 1] = st->end;
+		(*n)++;
+	}
+}
+
+struct tid_ix {
+	int64_t tid;
+	uint32_t th;
+};
+
+static int cmp_tid(const void *x, const void *y)
+{
+	const struct tid_ix *a = x, *b = y;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* Thread frames: which tids two threads with host ranges share (their
+ * frames name the pid). */
+static void thread_frames_init(struct folder *f)
+{
+	const struct trace *t = f->t;
+	size_t nth = t->nth ? t->nth : 1;
+	f->thread_frames = true;
+	f->th_root = gf_xmalloc(nth * sizeof *f->th_root);
+	f->tid_dup = gf_xcalloc(nth, sizeof *f->tid_dup);
+	struct tid_ix *ix = gf_xmalloc(nth * sizeof *ix);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nth; i++) {
+		f->th_root[i] = UINT32_MAX;
+		if (t->th[i].n)
+			ix[n++] = (struct tid_ix){ t->th[i].tid, i };
+	}
+	qsort(ix, n, sizeof *ix, cmp_tid);
+	for (uint32_t i = 1; i < n; i++)
+		if (ix[i].tid == ix[i - 1].tid)
+			f->tid_dup[ix[i].th] = f->tid_dup[ix[i - 1].th] = true;
+	free(ix);
+}
+
+/* cpu/wall: which threads were folded and what the others held (at the
+ * tree's scale, normalised like the stacks). */
+static void set_thread_meta(struct folder *f, uint32_t nsteps, unsigned scale)
+{
+	struct ftree_meta *m = &f->tree->meta;
+	char b[64];
+	ftree_meta_set(m, "threads", f->nstepwin && !f->o->all_threads ? "steps" : "all");
+	if (f->threads_left_out) {
+		snprintf(b, sizeof b, "%u", f->threads_left_out);
+		ftree_meta_set(m, "threads_left_out", b);
+		int64_t v = f->left_out;
+		if (f->o->normalise && nsteps)
+			num_muldiv(v, num_pow10(scale - (unsigned)f->o->unit * 3), nsteps, &v);
+		struct sbuf s = SBUF_INIT;
+		num_fmt(&s, v, scale);
+		ftree_meta_set(m, "left_out", s.buf);
+		sbuf_release(&s);
+	}
+	if (f->o->no_thread_frames)
+		ftree_meta_set(m, "thread_frames", "no");
+}
+
+static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels, unsigned scale)
 {
 	struct ftree_meta *m = &f->tree->meta;
 	const struct fold_opts *o = f->o;
@@ -687,6 +867,8 @@ static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels)
 		snprintf(b, sizeof b, "%u", o->max_depth);
 		ftree_meta_set(m, "max_depth", b);
 	}
+	if (o->weight == FW_CPU || o->weight == FW_WALL)
+		set_thread_meta(f, nsteps, scale);
 	if (o->weight == FW_GPU || o->weight == FW_CALLS)
 		ftree_meta_set(m, "kernel_names", o->kernel_full ? "full" : "family");
 	if (o->per_step)
@@ -733,6 +915,8 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	rc = trace_sel_pick(t, &sel, o->step_marker, keep, &nsel, err);
 	for (uint32_t k = 0; k < nsel; k++)
 		add_pair(&f->stepwin, &f->nstepwin, &caps, t->steps[keep[k]].start, t->steps[keep[k]].end);
+	if (!rc && (o->weight == FW_CPU || o->weight == FW_WALL))
+		thread_windows(f, keep, nsel);
 	free(keep);
 	if (rc)
 		goto out;
@@ -742,16 +926,14 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 		goto out;
 	}
 	/* windows */
-	if (f->has_sel || (o->weight == FW_IDLE && f->nstepwin)) {
+	bool host_w = o->weight == FW_CPU || o->weight == FW_WALL;
+	if (f->has_sel || ((o->weight == FW_IDLE || host_w) && f->nstepwin)) {
 		f->win = gf_xmalloc(2 * (f->nstepwin ? f->nstepwin : 1) * sizeof *f->win);
 		memcpy(f->win, f->stepwin, 2 * f->nstepwin * sizeof *f->win);
 		f->nwin = f->nstepwin;
 	} else if (t->win_end > t->win_start) {
 		add_pair(&f->win, &f->nwin, &capw, t->win_start, t->win_end);
 	}
-	f->step_thread = gf_xcalloc(t->nth ? t->nth : 1, sizeof *f->step_thread);
-	for (uint32_t i = 0; i < t->nsteps; i++)
-		f->step_thread[t->steps[i].thread] = true;
 
 	f->node_of = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->node_of);
 	for (uint32_t i = 0; i < t->nr; i++)
@@ -765,6 +947,8 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 		for (uint32_t i = 0; i < t->nr; i++)
 			f->kept_of[i] = f->kdepth_of[i] = f->win_of[i] = f->pre_of[i] = UINT32_MAX;
 	}
+	if (host_w && !o->no_thread_frames)
+		thread_frames_init(f);
 	f->id_untraced = intern(f, "[untraced]", 10);
 	f->id_other = intern(f, "[other]", 7);
 	f->id_unattr = intern(f, "[unattributed]", 14);
@@ -815,12 +999,15 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 			goto out;
 		}
 	ftree_sort(out);
-	set_meta(f, nsel, f->levels);
+	set_meta(f, nsel, f->levels, scale);
 	if (st) {
 		st->steps = nsel;
 		st->total = f->total;
 		st->items = f->items;
 		st->unattributed = f->unattributed;
+		st->threads = f->threads;
+		st->threads_left_out = f->threads_left_out;
+		st->left_out = f->left_out;
 	}
 out:
 	free(f->self);
@@ -840,7 +1027,11 @@ out:
 	free(f->frames);
 	free(f->win);
 	free(f->stepwin);
-	free(f->step_thread);
+	free(f->th_root);
+	free(f->tid_dup);
+	free(f->thw);
+	free(f->thw_off);
+	free(f->thw_n);
 	sbuf_release(&f->tmp);
 	sbuf_release(&f->tmp2);
 	return rc;

@@ -16,8 +16,16 @@
  *           launch go under "[unattributed]". Sum == sum of durations.
  *  - cpu:   host self time per stack (a range minus its children), except
  *           time inside blocking calls (TRF_SYNC) and their descendants.
+ *           Traced time, not scheduled CPU time: a thread asleep inside a
+ *           traced frame (threading.py wait) counts (docs/fold.md).
  *  - wall:  cpu plus the blocking calls, each as a leaf frame named by the
  *           call (even when the runtime level is not shown).
+ *  cpu and wall: every stack starts with a thread frame, py-spy's
+ *  "thread (TID): NAME" (fold_opts.no_thread_frames drops it), and only the
+ *  threads holding the folded steps are weighted, each over its own steps,
+ *  so a wall fold sums to the steps' wall time; the other threads' weight is
+ *  left out and counted in fold_stats (fold_opts.all_threads folds them,
+ *  over the union of the steps). A trace without steps folds every thread.
  *  - idle:  per device, the time inside the window with no activity on any
  *           stream, charged to the innermost range open at that moment on
  *           the device's launching thread; split where that range changes.
@@ -33,8 +41,9 @@
  * Window: with --steps/--skip, the selected steps (cpu/wall/idle: time
  * intersected with them; gpu/calls: activities whose launching call, or the
  * activity itself when unattributed, starts inside them). Without a
- * selection the whole trace, except for idle, whose window is the union of
- * all steps when the trace has steps.
+ * selection the whole trace, except for cpu, wall and idle, whose window is
+ * the union of all steps when the trace has steps. gpu, idle and calls keep
+ * the launching thread's stacks without a thread frame.
  *
  * Layer: analysis. Never prints.
  */
@@ -77,6 +86,8 @@ struct fold_opts {
 	unsigned nlabels;
 	const struct trace_walk *walk; /* the trace's walk built already (actx's), only read;
 	                                * NULL (default): fold builds its own */
+	bool all_threads;        /* cpu/wall: every host thread, not only the step threads */
+	bool no_thread_frames;   /* cpu/wall: no "thread (TID): NAME" root frame */
 };
 
 struct fold_stats {
@@ -84,6 +95,9 @@ struct fold_stats {
 	int64_t total;           /* sum of weights before normalisation (ns or count) */
 	uint64_t items;          /* activities / segments / calls folded */
 	int64_t unattributed;    /* gpu/calls weight under [unattributed] */
+	uint32_t threads;        /* cpu/wall: host threads with weight in the fold */
+	uint32_t threads_left_out; /* cpu/wall: threads with weight in the window, not folded */
+	int64_t left_out;        /* cpu/wall: their weight (ns, before normalisation) */
 };
 
 void fold_opts_init(struct fold_opts *o);
@@ -104,7 +118,8 @@ int fold_add_label(struct fold_opts *o, const char *kv, struct sbuf *err);
 /*
  * Folds t into out (initialised here; the caller releases it). The tree is
  * sorted and its meta holds the header (weight, unit, steps, rank,
- * world_size, source, stack, kernel_names, normalised, label.*).
+ * world_size, source, stack, threads, threads_left_out, left_out,
+ * thread_frames, kernel_names, normalised, label.*).
  * @return GF_OK; GF_EUSAGE when the step selection matches no step or
  * normalisation has no step; GF_EINPUT on weight overflow.
  */
