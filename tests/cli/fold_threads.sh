@@ -162,11 +162,16 @@ check "threads-steps-2" "$T/out" "$(want '{"roots": {e["step_frame"]: 250000}, "
 gf fold -w wall --unit us --per-step-normalise "$T/t.json"
 expect_grep "threads-normalised" "threads_left_out=2; left_out=255;" "$T/out"
 
-# diff of two runs: thread ids differ, so the roots differ; with
-# --no-thread-frames the same host work diffs flat
+# diff of two runs: thread ids differ; diff's name normalisation (R6) makes
+# the thread frames "thread (...): NAME", so the same host work diffs flat;
+# without it the roots differ; --no-thread-frames drops them
 sed 's/"tid": 7,/"tid": 17,/g; s/thread 7 (python3)/thread 17 (python3)/' "$T/t.json" >"$T/t17.json"
 gf diff -w wall --unit ns "$T/t.json" "$T/t17.json"
 expect_rc "threads-diff-rc" 0
+expect_grep "threads-diff-normalised" "^thread \(\.\.\.\): python3;model.py\(10\): forward;aten::add 25000 25000$" "$T/out"
+got=$(grep -v '^#' "$T/out" | awk '$(NF-1) != $NF' | wc -l)
+expect_eq "threads-diff-normalised-flat" "$got" "0"
+gf diff -w wall --unit ns --no-normalise-names "$T/t.json" "$T/t17.json"
 expect_grep "threads-diff-roots-differ" "^thread \(17\): python3;model.py\(10\): forward;aten::add 0 25000$" "$T/out"
 gf diff -w wall --unit ns --no-thread-frames "$T/t.json" "$T/t17.json"
 expect_rc "threads-diff-noframes-rc" 0

@@ -123,6 +123,9 @@ T_TEST(test_diff__name_rules)
 		{ "0xg", "0xg" },
 		{ "aten::mm", "aten::mm" },
 		{ "my thread 12", "my thread 12" },
+		{ "thread (25286): python3", "thread (...): python3" },
+		{ "thread (7, pid 100): a;b", "thread (..., pid ...): a;b" },
+		{ "thread (): x", "thread (): x" },
 	};
 	for (size_t i = 0; i < GF_ARRAY_LEN(cases); i++) {
 		char *s = nn(cases[i][0]);

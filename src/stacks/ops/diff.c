@@ -85,8 +85,9 @@ static size_t digits_at(const char *s, size_t n, size_t i)
 size_t diff_name_normalise(const char *s, size_t n, struct sbuf *out)
 {
 	size_t reps = 0, i = 0;
-	/* R3, R4: a leading "process N" / "thread N" */
-	static const char *const lead[] = { "process ", "thread " };
+	/* R3, R4, R6: a leading "process N" / "thread N" / "thread (N" (py-spy's
+	 * and fold's thread frame "thread (TID): NAME", decimal ids) */
+	static const char *const lead[] = { "process ", "thread ", "thread (" };
 	for (size_t k = 0; k < GF_ARRAY_LEN(lead); k++) {
 		size_t l = strlen(lead[k]);
 		size_t d;
