@@ -199,8 +199,9 @@ bool names_kernel_like(const char *name, size_t n)
 {
 	if (n > 3 && name[0] == '_' && name[1] == 'Z')
 		return true; /* a mangled C++ name: ROCm traces keep kernels so */
-	if (has_prefix(name, n, "void ") || has_prefix(name, n, "ck_tile::") || has_prefix(name, n, "ck::"))
-		return true;
+	if (has_prefix(name, n, "void ") || has_prefix(name, n, "ck_tile::") || has_prefix(name, n, "ck::") ||
+	    has_prefix(name, n, "cudnn_") || contains(name, n, "_scudnn_"))
+		return true; /* cuDNN's kernels: cudnn_infer_..., volta_scudnn_128x64_... */
 	return contains(name, n, "kernel") || contains(name, n, "Kernel");
 }
 

@@ -5,7 +5,10 @@
  * memcpy's direction or pageable host memory, a Python source frame and
  * whether its file is inside torch) is written here
  * once, and the trace model, info, fold, the step/site analyses and the
- * flame-graph palettes all ask it.
+ * flame-graph palettes all ask it (the kernel classes and families, Python
+ * frames and API calls below too). docs/classes.md is the table of classes
+ * and what each output does with them; tests/cli/one_class.sh checks that
+ * every output agrees.
  *
  *   int64_t num;
  *   if (names_step(s, n, names_marker(opt_marker), &num)) ... a step ...
@@ -106,7 +109,8 @@ const char *names_kernel_family(const char *name, size_t n, enum names_kclass *c
 
 /* A name that reads as a kernel though no family rule holds it: a mangled
  * C++ name ("_Z..."; ROCm traces keep them), "void ...", "ck_tile::",
- * "ck::", or "kernel"/"Kernel" in it. */
+ * "ck::", cuDNN's "cudnn_..." and "..._scudnn_...", or "kernel"/"Kernel"
+ * in it. */
 bool names_kernel_like(const char *name, size_t n);
 
 /*

@@ -213,7 +213,10 @@ T_TEST(test_names__frames)
 	T_EQ_I64(palette_gpu_class(S("hipMemsetAsync")), GPU_RUNTIME);
 	T_EQ_I64(palette_gpu_class(S("hipGraphLaunch")), GPU_RUNTIME);
 	T_EQ_I64(palette_gpu_class(S("hipStreamWaitEvent")), GPU_RUNTIME);
-	T_EQ_I64(palette_gpu_class(S("cudnn_infer_volta_scudnn_128x64_relu_small_nn_v1")), GPU_OTHER);
+	T_EQ_I64(palette_gpu_class(S("cudnn_infer_volta_scudnn_128x64_relu_small_nn_v1")), GPU_K_OTHER);
+	T_EQ_I64(palette_gpu_class(S("volta_scudnn_128x64_relu_interior_nn_v1")), GPU_K_OTHER);
+	T_EQ_I64(palette_gpu_class(S("nccl")), GPU_K_COMM); /* the family leaf, not a host call */
+	T_EQ_I64(palette_gpu_class(S("copy")), GPU_K_COPY);
 	T_EQ_I64(palette_gpu_class(S("hipMemcpyDtoHAsync")), GPU_RUNTIME);
 	T_EQ_I64(palette_gpu_class(S("cudaMemcpy2DToArray")), GPU_SYNC);
 	T_TRUE(names_op_blocking(S("aten::item")));
