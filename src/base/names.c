@@ -268,3 +268,18 @@ bool names_op_blocking(const char *name, size_t n)
 			return true;
 	return false;
 }
+
+enum names_sync names_sync_kind(const char *name, size_t n)
+{
+	unsigned api = names_api(name, n);
+	if (!(api & (NAMES_API_SYNC | NAMES_API_MEMCPY)))
+		return NAMES_SYNC_NONE;
+	if (api & NAMES_API_MEMCPY)
+		return api & NAMES_API_SYNC ? NAMES_SYNC_COPY : NAMES_SYNC_ASYNC_COPY;
+	if (contains(name, n, "DeviceSynchronize") || contains(name, n, "CtxSynchronize") ||
+	    contains(name, n, "ThreadSynchronize"))
+		return NAMES_SYNC_DEVICE;
+	if (contains(name, n, "EventSynchronize"))
+		return NAMES_SYNC_EVENT;
+	return NAMES_SYNC_STREAM;
+}

@@ -127,6 +127,21 @@ bool names_kernel_like(const char *name, size_t n);
  * aten::equal, aten::tolist, aten::masked_select, aten::unique,
  * aten::_unique2, aten::repeat_interleave): the palettes draw them as syncs.
  */
+/* What a blocking or memcpy call waits for (names_api's SYNC and MEMCPY
+ * calls; NAMES_SYNC_NONE for others): the whole device
+ * ({Device,Ctx,Thread}Synchronize), a stream (StreamSynchronize), an event
+ * (EventSynchronize), a synchronous copy (Memcpy* without Async) or an
+ * async copy (Memcpy*Async: it blocks only with pageable host memory). */
+enum names_sync {
+	NAMES_SYNC_NONE = 0,
+	NAMES_SYNC_DEVICE,
+	NAMES_SYNC_STREAM,
+	NAMES_SYNC_EVENT,
+	NAMES_SYNC_COPY,
+	NAMES_SYNC_ASYNC_COPY,
+};
+enum names_sync names_sync_kind(const char *name, size_t n);
+
 bool names_is_python(const char *name, size_t n);
 bool names_is_api(const char *name, size_t n);
 bool names_op_blocking(const char *name, size_t n);

@@ -43,6 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)names_is_python(s, size);
 	(void)names_is_api(s, size);
 	(void)names_op_blocking(s, size);
+	if ((names_sync_kind(s, size) != NAMES_SYNC_NONE) != !!(names_api(s, size) & (NAMES_API_SYNC | NAMES_API_MEMCPY)))
+		abort();
 	struct sbuf fb = SBUF_INIT; /* the defaults and the cuts (ck_tile::kentry, mangled names) */
 	kfamily_of(NULL, s, size, &fb);
 	sbuf_release(&fb);

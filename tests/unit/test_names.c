@@ -8,6 +8,7 @@
 
 #include "base/names.h"
 #include "stacks/render/palette.h"
+#include "stacks/render/pysync_out.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 
@@ -219,6 +220,19 @@ T_TEST(test_names__frames)
 	T_EQ_I64(palette_gpu_class(S("copy")), GPU_K_COPY);
 	T_EQ_I64(palette_gpu_class(S("hipMemcpyDtoHAsync")), GPU_RUNTIME);
 	T_EQ_I64(palette_gpu_class(S("cudaMemcpy2DToArray")), GPU_SYNC);
+	T_EQ_I64(names_sync_kind(S("cudaDeviceSynchronize")), NAMES_SYNC_DEVICE);
+	T_EQ_I64(names_sync_kind(S("cudaThreadSynchronize")), NAMES_SYNC_DEVICE);
+	T_EQ_I64(names_sync_kind(S("hipCtxSynchronize")), NAMES_SYNC_DEVICE);
+	T_EQ_I64(names_sync_kind(S("cuEventSynchronize")), NAMES_SYNC_EVENT);
+	T_EQ_I64(names_sync_kind(S("cudaStreamSynchronize_ptsz")), NAMES_SYNC_STREAM);
+	T_EQ_I64(names_sync_kind(S("hipMemcpyWithStream")), NAMES_SYNC_COPY);
+	T_EQ_I64(names_sync_kind(S("cuMemcpyDtoHAsync_v2")), NAMES_SYNC_ASYNC_COPY);
+	T_EQ_I64(names_sync_kind(S("cudaLaunchKernel")), NAMES_SYNC_NONE);
+	/* the py-spy sync table's advice follows the same kinds */
+	T_TRUE(!strncmp(pysync_out_fix("cudaThreadSynchronize"), "explicit device-wide", 20));
+	T_TRUE(!strncmp(pysync_out_fix("cuMemcpyDtoHAsync_v2"), "copy to pageable", 16));
+	T_TRUE(!strncmp(pysync_out_fix("hipMemcpyWithStream"), "blocking copy", 13));
+	T_TRUE(!strncmp(pysync_out_fix("cudaStreamSynchronize"), "a tensor value", 14));
 	T_TRUE(names_op_blocking(S("aten::item")));
 	T_TRUE(!names_op_blocking(S("aten::to")));
 }
