@@ -307,6 +307,12 @@ T_TEST(test_fold__kfamily)
 		 "ck_tile::Rmsnorm2dFwd");
 	T_EQ_STR(FAM(NULL, "_ZN7ck_tile6kentryILi1EEvv"), "ck_tile::kentry");
 	T_EQ_STR(FAM(NULL, "paged_attention_ll4mi_QKV_mfma16_kernel"), "attn");
+	/* "(anonymous namespace)" is part of the qualified name, not a parameter list */
+	T_EQ_STR(FAM(NULL, "void (anonymous namespace)::store_kvcache<2048l, 4>((anonymous namespace)::P)"),
+		 "(anonymous namespace)::store_kvcache");
+	T_EQ_STR(FAM(NULL, "void at::native::(anonymous namespace)::indexSelectLargeIndex<float, int>(x)"),
+		 "at::native::(anonymous namespace)::indexSelectLargeIndex");
+	T_EQ_STR(FAM(NULL, "void f(anonymous namespace)"), "f(anonymous namespace)");
 	struct kfamily *k = kfamily_new();
 	const char *rules = "# rules\n\n=RoTaRy\trope\n^sm90_.*gemm\tsm90 gemm\n!nodefaults\r\n";
 	T_EQ_I64(kfamily_parse(k, rules, strlen(rules), "fam.txt", &err), GF_OK);

@@ -405,8 +405,14 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 	if (n > 5 && !memcmp(s, "void ", 5))
 		s += 5;
 	const char *c = s;
-	while (c < e && *c != '<' && *c != '(')
-		c++;
+	static const char anon[] = "(anonymous namespace)"; /* part of the qualified name */
+	size_t an = sizeof anon - 1;
+	while (c < e && *c != '<' && (*c != '(' || ((size_t)(e - c) >= an && !memcmp(c, anon, an)))) {
+		if (*c == '(')
+			c += an;
+		else
+			c++;
+	}
 	while (c > s && c[-1] == ' ')
 		c--;
 	if (c == s) {

@@ -9,7 +9,8 @@
  *
  * A name matched by no rule becomes its demangled name cut at its template
  * arguments and parameter list, without a leading "void "
- * ("void at::native::foo<float, 4>(int)" -> "at::native::foo"); a ROCm
+ * ("void at::native::foo<float, 4>(int)" -> "at::native::foo"; an
+ * "(anonymous namespace)" is part of the qualified name); a ROCm
  * composable kernel ck_tile::kentry<N, K<...>> becomes the kernel K it wraps
  * ("ck_tile::Rmsnorm2dFwd"); another mangled name (ROCm traces keep them:
  * "_ZN5aiter9my_kernelIfEEvPT_") becomes its qualified identifier
