@@ -199,9 +199,16 @@ bool names_kernel_like(const char *name, size_t n)
 {
 	if (n > 3 && name[0] == '_' && name[1] == 'Z')
 		return true; /* a mangled C++ name: ROCm traces keep kernels so */
-	if (has_prefix(name, n, "void ") || has_prefix(name, n, "ck_tile::") || has_prefix(name, n, "ck::") ||
-	    has_prefix(name, n, "cudnn_") || contains(name, n, "_scudnn_"))
-		return true; /* cuDNN's kernels: cudnn_infer_..., volta_scudnn_128x64_... */
+	/* "void f<...>(...)" and the namespaces of kernel libraries, so that a
+	 * family cut from a kernel's name ("at::native::(anonymous
+	 * namespace)::max_pool_forward_nchw") reads as a kernel too */
+	static const char *const ns[] = { "void ", "ck_tile::", "ck::", "cudnn_", "cudnn::", "at::native::",
+					  "at::cuda::", "(anonymous namespace)::", "cutlass::", "cub::", "rocprim::" };
+	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+		if (has_prefix(name, n, ns[i]))
+			return true;
+	if (contains(name, n, "_scudnn_"))
+		return true; /* cuDNN's kernels: volta_scudnn_128x64_... */
 	return contains(name, n, "kernel") || contains(name, n, "Kernel");
 }
 

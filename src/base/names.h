@@ -108,9 +108,11 @@ enum names_kclass {
 const char *names_kernel_family(const char *name, size_t n, enum names_kclass *cls);
 
 /* A name that reads as a kernel though no family rule holds it: a mangled
- * C++ name ("_Z..."; ROCm traces keep them), "void ...", "ck_tile::",
- * "ck::", cuDNN's "cudnn_..." and "..._scudnn_...", or "kernel"/"Kernel"
- * in it. */
+ * C++ name ("_Z..."; ROCm traces keep them), "void ...", a kernel library's
+ * namespace ("ck_tile::", "ck::", "cudnn::", "at::native::", "at::cuda::",
+ * "(anonymous namespace)::", "cutlass::", "cub::", "rocprim::"), cuDNN's
+ * "cudnn_..." and "..._scudnn_...", or "kernel"/"Kernel" in it; so a
+ * family cut from a kernel's name reads as a kernel too. */
 bool names_kernel_like(const char *name, size_t n);
 
 /*

@@ -101,14 +101,68 @@ def kernel_rule(name):
     return None, None
 
 
+def cut_family(name):
+    """The family of a kernel no rule matches (docs/fold.md): ck_tile's entry
+    template gives the kernel it wraps, a mangled name its qualified
+    identifier, else the name without "void " cut at its template arguments
+    or parameter list ("(anonymous namespace)" belongs to the name)."""
+    m = re.match(r"_ZN7ck_tile6kentryI(?:L[^E]*E)*N", name)
+    if m:
+        i, parts = m.end(), []
+        while i < len(name):
+            if name.startswith("S_", i):
+                parts.append("ck_tile")
+                i += 2
+                continue
+            d = re.match(r"[1-9][0-9]*", name[i:])
+            if not d or int(d.group()) > len(name) - i - len(d.group()):
+                break
+            i += len(d.group())
+            parts.append(name[i:i + int(d.group())])
+            i += int(d.group())
+        if len(parts) > 1:
+            return "::".join(parts)
+    if name.startswith("_Z") and len(name) > 3:
+        i, nested, parts = 2, name[2:3] == "N", []
+        i += nested
+        while i < len(name) and name[i] in "123456789":
+            d = re.match(r"[0-9]+", name[i:]).group()
+            if int(d) > len(name) - i - len(d):
+                break
+            i += len(d)
+            parts.append(name[i:i + int(d)])
+            i += int(d)
+            if not nested:
+                break
+        if parts:
+            return "::".join(parts)
+    s = name[5:] if name.startswith("void ") and len(name) > 5 else name
+    m = re.match(r"ck_tile::kentry<[^,]*, *([^<(,>]+)", s)
+    if m:
+        return m.group(1)
+    j = 0
+    while j < len(s) and s[j] != "<":
+        if s[j] == "(":
+            if s.startswith("(anonymous namespace)", j):
+                j += len("(anonymous namespace)")
+                continue
+            break
+        j += 1
+    cut = s[:j].rstrip(" ")
+    return cut if cut else name
+
+
+KERNEL_NS = ("_Z", "void ", "ck_tile::", "ck::", "cudnn_", "cudnn::", "at::native::", "at::cuda::",
+             "(anonymous namespace)::", "cutlass::", "cub::", "rocprim::")
+
+
 def kernel_colour_class(name):
     """The palette class of a kernel frame: its family's class, else
     'kernel' for names that read as kernels, else 'other'."""
     fam, cls = kernel_rule(name)
     if cls:
         return cls
-    if name.startswith(("_Z", "void ", "ck_tile::", "ck::", "cudnn_")) or "_scudnn_" in name \
-            or "kernel" in name or "Kernel" in name:
+    if name.startswith(KERNEL_NS) or "_scudnn_" in name or "kernel" in name or "Kernel" in name:
         return "kernel"
     return "other"
 
@@ -219,16 +273,20 @@ def main():
     for k in list(kernels) + [a for v in acts.values() for a in v]:
         kname[frame(k["name"])] = k["name"]
     want_f, want_c, got_f, got_c = collections.Counter(), collections.Counter(), collections.Counter(), collections.Counter()
+    leaf_class = dict(FAMILIES)  # family leaf -> the colour class of its kernels
     for st, w in full:
         pre, _, leaf = st.rpartition(";")
-        f, c = kernel_rule(kname.get(leaf, leaf))
-        want_f[(pre, f or "(cut)")] += w
-        want_c[(pre, c or "(none)")] += w
+        full_name = kname.get(leaf, leaf)
+        f, c = kernel_rule(full_name)
+        f = f or frame(cut_family(full_name))
+        want_f[(pre, f)] += w
+        want_c[(pre, kernel_colour_class(full_name))] += w
+        if leaf_class.setdefault(f, kernel_colour_class(full_name)) != kernel_colour_class(full_name):
+            o.check("fold-leaf-one-class", False, "family %r holds kernels of two classes" % f)
     for st, w in fam:
         pre, _, leaf = st.rpartition(";")
-        c = FAMILIES.get(leaf)
-        got_f[(pre, leaf if leaf in FAMILIES else "(cut)")] += w
-        got_c[(pre, c or "(none)")] += w
+        got_f[(pre, leaf)] += w
+        got_c[(pre, leaf_class.get(leaf, "(unknown leaf)"))] += w
     diff = [(k, want_f[k], got_f[k]) for k in set(want_f) | set(got_f) if want_f[k] != got_f[k]]
     o.check("fold-families", not diff and len(full) > 0, "stack/family: full-name weight vs family leaf weight: %s" % diff[:3])
     diff = [(k, want_c[k], got_c[k]) for k in set(want_c) | set(got_c) if want_c[k] != got_c[k]]
@@ -272,7 +330,7 @@ def main():
     names = {frame(c["name"]): "sync" if cls(c) == "sync" else "api" for c in calls if cls(c) not in ("?", "unnamed")}
     for k in kname.values():
         names.setdefault(frame(k), kernel_colour_class(k))
-    for f, c in FAMILIES.items():
+    for f, c in leaf_class.items():
         names.setdefault(f, c)
     for which in ("full", "fam", "wall"):
         seen, bad = 0, []
