@@ -141,3 +141,154 @@ bool names_in_torch(const char *path, size_t n)
 	}
 	return false;
 }
+
+/* ---- kernel classes and default families (names_kernel) ---- */
+
+/* case-insensitive search of a lower-case needle */
+static bool contains_ci(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	if (k > n)
+		return false;
+	for (size_t i = 0; i + k <= n; i++) {
+		size_t j = 0;
+		while (j < k) {
+			char c = s[i + j];
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			if (c != needle[j])
+				break;
+			j++;
+		}
+		if (j == k)
+			return true;
+	}
+	return false;
+}
+
+/* The default family rules, first match wins (names.h, docs/classes.md). */
+static const struct names_krule {
+	const char *sub; /* lower-case substring */
+	const char *family;
+	enum names_kclass cls;
+} krules[] = {
+	{ "nccl", "nccl", NAMES_K_COMM },          { "rccl", "nccl", NAMES_K_COMM },
+	{ "flash", "flash", NAMES_K_ATTN },        { "fmha", "attn", NAMES_K_ATTN },
+	{ "attn", "attn", NAMES_K_ATTN },          { "attention", "attn", NAMES_K_ATTN },
+	{ "gemm", "gemm", NAMES_K_GEMM },          { "gemv", "gemm", NAMES_K_GEMM },
+	{ "nvjet", "gemm", NAMES_K_GEMM },         { "cijk_", "gemm", NAMES_K_GEMM },
+	{ "xmma", "gemm", NAMES_K_GEMM },          { "cutlass", "gemm", NAMES_K_GEMM },
+	{ "matmul", "gemm", NAMES_K_GEMM },        { "triton", "triton", NAMES_K_TRITON },
+	{ "elementwise", "elementwise", NAMES_K_OTHER }, { "reduce", "reduce", NAMES_K_OTHER },
+	{ "copy", "copy", NAMES_K_COPY },          { "memcpy", "memcpy", NAMES_K_COPY },
+	{ "memset", "memset", NAMES_K_COPY },
+};
+
+const char *names_kernel_family(const char *name, size_t n, enum names_kclass *cls)
+{
+	for (size_t i = 0; i < sizeof krules / sizeof krules[0]; i++)
+		if (contains_ci(name, n, krules[i].sub)) {
+			if (cls)
+				*cls = krules[i].cls;
+			return krules[i].family;
+		}
+	if (cls)
+		*cls = NAMES_K_NONE;
+	return NULL;
+}
+
+bool names_kernel_like(const char *name, size_t n)
+{
+	if (n > 3 && name[0] == '_' && name[1] == 'Z')
+		return true; /* a mangled C++ name: ROCm traces keep kernels so */
+	/* "void f<...>(...)" and the namespaces of kernel libraries, so that a
+	 * family cut from a kernel's name ("at::native::(anonymous
+	 * namespace)::max_pool_forward_nchw") reads as a kernel too */
+	static const char *const ns[] = { "void ", "ck_tile::", "ck::", "cudnn_", "cudnn::", "at::native::",
+					  "at::cuda::", "(anonymous namespace)::", "cutlass::", "cub::", "rocprim::" };
+	for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+		if (has_prefix(name, n, ns[i]))
+			return true;
+	if (contains(name, n, "_scudnn_"))
+		return true; /* cuDNN's kernels: volta_scudnn_128x64_... */
+	return contains(name, n, "kernel") || contains(name, n, "Kernel");
+}
+
+/* ---- frames (names_frame) ---- */
+
+bool names_is_python(const char *name, size_t n)
+{
+	size_t pl;
+	if (names_py_source(name, n, &pl))
+		return true; /* Kineto: "path(12): fn" */
+	if (has_prefix(name, n, "<built-in method ") || has_prefix(name, n, "<built-in function ") ||
+	    has_prefix(name, n, "<module>"))
+		return true;
+	/* py-spy: "fn (file.py:12)"; also ".pyx"/".pyi" and "file.py(12)" forms */
+	for (size_t i = 0; i + 3 < n; i++) {
+		if (name[i] != '.' || name[i + 1] != 'p' || name[i + 2] != 'y')
+			continue;
+		size_t j = i + 3;
+		if (j < n && (name[j] == 'x' || name[j] == 'i'))
+			j++;
+		if (j < n && (name[j] == '(' || name[j] == ':')) {
+			size_t k = j + 1, d0 = k;
+			while (k < n && name[k] >= '0' && name[k] <= '9')
+				k++;
+			if (k > d0 && k < n && (name[k] == ')' || name[k] == ':'))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool names_is_api(const char *name, size_t n)
+{
+	if (n > 4 && has_prefix(name, n, "cuda") && ((name[4] >= 'A' && name[4] <= 'Z') || name[4] == '_'))
+		return true;
+	if (n > 3 && has_prefix(name, n, "hip") && ((name[3] >= 'A' && name[3] <= 'Z') || name[3] == '_'))
+		return true;
+	if (n > 2 && has_prefix(name, n, "cu") && name[2] >= 'A' && name[2] <= 'Z')
+		return true;
+	/* host calls of the GPU libraries: the library's prefix and a capital
+	 * (cublasSgemm, cudnnConvolutionForward, ncclAllReduce) or rocblas_x;
+	 * never a kernel (ncclKernel_..., ncclDevKernel_...) */
+	static const char *const libs[] = { "cublas", "cudnn", "cusparse", "cufft", "curand", "cusolver",
+					    "nccl", "rccl", "hipblas", "rocblas", "miopen" };
+	if (contains(name, n, "Kernel") || contains(name, n, "kernel"))
+		return false;
+	for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+		size_t k = strlen(libs[i]);
+		if (n > k && has_prefix(name, n, libs[i]) &&
+		    ((name[k] >= 'A' && name[k] <= 'Z') || (name[k] == '_' && !strcmp(libs[i], "rocblas"))))
+			return true;
+	}
+	return false;
+}
+
+bool names_op_blocking(const char *name, size_t n)
+{
+	static const char *const ops[] = {
+		"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero", "aten::nonzero", "aten::equal",
+		"aten::tolist", "aten::masked_select", "aten::unique", "aten::_unique2", "aten::repeat_interleave",
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (eq(name, n, ops[i]))
+			return true;
+	return false;
+}
+
+enum names_sync names_sync_kind(const char *name, size_t n)
+{
+	unsigned api = names_api(name, n);
+	if (!(api & (NAMES_API_SYNC | NAMES_API_MEMCPY)))
+		return NAMES_SYNC_NONE;
+	if (api & NAMES_API_MEMCPY)
+		return api & NAMES_API_SYNC ? NAMES_SYNC_COPY : NAMES_SYNC_ASYNC_COPY;
+	if (contains(name, n, "DeviceSynchronize") || contains(name, n, "CtxSynchronize") ||
+	    contains(name, n, "ThreadSynchronize"))
+		return NAMES_SYNC_DEVICE;
+	if (contains(name, n, "EventSynchronize"))
+		return NAMES_SYNC_EVENT;
+	return NAMES_SYNC_STREAM;
+}

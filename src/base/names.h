@@ -5,7 +5,10 @@
  * memcpy's direction or pageable host memory, a Python source frame and
  * whether its file is inside torch) is written here
  * once, and the trace model, info, fold, the step/site analyses and the
- * flame-graph palettes all ask it.
+ * flame-graph palettes all ask it (the kernel classes and families, Python
+ * frames and API calls below too). docs/classes.md is the table of classes
+ * and what each output does with them; tests/cli/one_class.sh checks that
+ * every output agrees.
  *
  *   int64_t num;
  *   if (names_step(s, n, names_marker(opt_marker), &num)) ... a step ...
@@ -79,5 +82,74 @@ bool names_py_source(const char *name, size_t n, size_t *path_len);
  * "torch_xla/", "mytorch/" nor "torchvision/"). path is the file path only
  * (py-spy frames: inside the parentheses; trace frames: before the '('). */
 bool names_in_torch(const char *path, size_t n);
+
+/*
+ * ---- kernels ----
+ * The class of a GPU kernel, and its default family (the leaf of a
+ * GPU-weighted fold): the first rule whose lower-case substring the name
+ * holds, in any case (docs/classes.md has the table):
+ *   nccl, rccl -> family nccl, NAMES_K_COMM (a collective: names_is_comm)
+ *   flash -> flash; fmha, attn, attention -> attn       NAMES_K_ATTN
+ *   gemm, gemv, nvjet, cijk_, xmma, cutlass, matmul -> gemm  NAMES_K_GEMM
+ *   triton -> triton                                    NAMES_K_TRITON
+ *   elementwise -> elementwise; reduce -> reduce        NAMES_K_OTHER
+ *   copy -> copy; memcpy -> memcpy; memset -> memset    NAMES_K_COPY
+ * Each family name is its own family (names_kernel_family("gemm") is
+ * "gemm"), so a fold's family leaf has its kernels' class.
+ */
+enum names_kclass {
+	NAMES_K_NONE = 0, /* no rule: the family is the kernel's cut name */
+	NAMES_K_COMM,
+	NAMES_K_ATTN,
+	NAMES_K_GEMM,
+	NAMES_K_TRITON,
+	NAMES_K_COPY,
+	NAMES_K_OTHER,    /* elementwise, reduce */
+};
+
+/* The default family of a kernel name and *cls (when not NULL) its class;
+ * NULL and NAMES_K_NONE when no rule matches. */
+const char *names_kernel_family(const char *name, size_t n, enum names_kclass *cls);
+
+/* A name that reads as a kernel though no family rule holds it: a mangled
+ * C++ name ("_Z..."; ROCm traces keep them), "void ...", a kernel library's
+ * namespace ("ck_tile::", "ck::", "cudnn::", "at::native::", "at::cuda::",
+ * "(anonymous namespace)::", "cutlass::", "cub::", "rocprim::"), cuDNN's
+ * "cudnn_..." and "..._scudnn_...", or "kernel"/"Kernel" in it; so a
+ * family cut from a kernel's name reads as a kernel too. */
+bool names_kernel_like(const char *name, size_t n);
+
+/*
+ * ---- other frames ----
+ * names_is_python: a Python frame: Kineto's "path(12): fn",
+ * "<built-in method ...>", "<built-in function ...>", "<module>", and
+ * py-spy's "fn (file.py:12)" (".pyx", ".pyi" too).
+ * names_is_api: a CUDA/HIP runtime or driver call (cuda[A-Z_]..., hip[A-Z_]...,
+ * cu[A-Z]...) or a GPU library's host call (cublasX, cudnnX, ncclX, rcclX,
+ * hipblasX, rocblas_x, miopenX; never a name with "kernel"/"Kernel").
+ * Whether it blocks or launches a graph is names_api's.
+ * names_op_blocking: the aten ops that read a device value on the host
+ * (aten::item, aten::_local_scalar_dense, aten::is_nonzero, aten::nonzero,
+ * aten::equal, aten::tolist, aten::masked_select, aten::unique,
+ * aten::_unique2, aten::repeat_interleave): the palettes draw them as syncs.
+ */
+/* What a blocking or memcpy call waits for (names_api's SYNC and MEMCPY
+ * calls; NAMES_SYNC_NONE for others): the whole device
+ * ({Device,Ctx,Thread}Synchronize), a stream (StreamSynchronize), an event
+ * (EventSynchronize), a synchronous copy (Memcpy* without Async) or an
+ * async copy (Memcpy*Async: it blocks only with pageable host memory). */
+enum names_sync {
+	NAMES_SYNC_NONE = 0,
+	NAMES_SYNC_DEVICE,
+	NAMES_SYNC_STREAM,
+	NAMES_SYNC_EVENT,
+	NAMES_SYNC_COPY,
+	NAMES_SYNC_ASYNC_COPY,
+};
+enum names_sync names_sync_kind(const char *name, size_t n);
+
+bool names_is_python(const char *name, size_t n);
+bool names_is_api(const char *name, size_t n);
+bool names_op_blocking(const char *name, size_t n);
 
 #endif

@@ -4,10 +4,13 @@
  * function reads the input as a name of that length (never past it: ASan),
  * answers consistently (names_py_source's path is a prefix before a '(';
  * a step's digits give its number), and trace_sel_parse either refuses
- * with a one-line message or gives first <= last. Must never crash or trip
+ * with a one-line message or gives first <= last; a kernel's default
+ * family is its own family with the same class, and kfamily_of's cuts
+ * (ck_tile::kentry, mangled names) stay inside the name. Must never crash or trip
  * UBSan (19-digit numbers, "..", empty ends). Seeds: tests/fuzz/corpus/names/.
  */
 #include "base/names.h"
+#include "trace/analysis/kfamily.h"
 #include "trace/model/trace_sel.h"
 
 #include <stdlib.h>
@@ -29,6 +32,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (names_py_source(s, size, &pl) && (pl == 0 || pl >= size || s[pl] != '('))
 		abort();
 	(void)names_in_torch(s, size);
+	/* kernel classes: a family is its own family, of the same class */
+	enum names_kclass kc, kc2;
+	const char *fam = names_kernel_family(s, size, &kc);
+	if (!fam != (kc == NAMES_K_NONE))
+		abort();
+	if (fam && (names_kernel_family(fam, strlen(fam), &kc2) != fam || kc2 != kc))
+		abort();
+	(void)names_kernel_like(s, size);
+	(void)names_is_python(s, size);
+	(void)names_is_api(s, size);
+	(void)names_op_blocking(s, size);
+	if ((names_sync_kind(s, size) != NAMES_SYNC_NONE) != !!(names_api(s, size) & (NAMES_API_SYNC | NAMES_API_MEMCPY)))
+		abort();
+	struct sbuf fb = SBUF_INIT; /* the defaults and the cuts (ck_tile::kentry, mangled names) */
+	kfamily_of(NULL, s, size, &fb);
+	sbuf_release(&fb);
 	/* the marker is the input up to its first NUL or ';', the name the rest */
 	size_t m = 0;
 	while (m < size && s[m] && s[m] != ';')

@@ -729,6 +729,12 @@ T_TEST(test_analyze__pysync_frames)
 	T_EQ_I64(pysync_sync_symbol("cuMemcpyDtoH_v2", 15), 15);
 	T_EQ_I64(pysync_sync_symbol("hipLaunchKernel (libamdhip64.so)", 32), 0);
 	T_EQ_I64(pysync_sync_symbol("cudaLaunchKernel", 16), 0);
+	/* the one classifier's blocking calls (names_api), which the old
+	 * prefix list missed */
+	T_EQ_I64(pysync_sync_symbol("hipMemcpyWithStream (libamdhip64.so)", 36), 19);
+	T_EQ_I64(pysync_sync_symbol("cuMemcpyHtoD_v2 (libcuda.so.1)", 30), 15);
+	T_EQ_I64(pysync_sync_symbol("cudaThreadSynchronize", 21), 21);
+	T_EQ_I64(pysync_sync_symbol("cudaStreamWaitEvent", 19), 0);
 	/* inside torch / a source frame: base/names.h (tests/unit/test_names.c) */
 	sbuf_release(&b);
 }

@@ -310,6 +310,19 @@ T_TEST(test_fold__kfamily)
 	T_EQ_STR(FAM(NULL, "_Z15my_plain_kernelPfi"), "my_plain_kernel");
 	T_EQ_STR(FAM(NULL, "_Z99x"), "_Z99x");
 	T_EQ_STR(FAM(NULL, "Cijk_Alik_Bljk_BBS_BH_MT64x16"), "gemm");
+	T_EQ_STR(FAM(NULL, "rccl_AllReduce_kernel"), "nccl"); /* not "reduce" */
+	T_EQ_STR(FAM(NULL, "_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdINS_27Rmsnorm2dFwdPipelineOnePassI"),
+		 "ck_tile::Rmsnorm2dFwd");
+	T_EQ_STR(FAM(NULL, "void ck_tile::kentry<1, ck_tile::Rmsnorm2dFwd<ck_tile::P<float> > >(int)"),
+		 "ck_tile::Rmsnorm2dFwd");
+	T_EQ_STR(FAM(NULL, "_ZN7ck_tile6kentryILi1EEvv"), "ck_tile::kentry");
+	T_EQ_STR(FAM(NULL, "paged_attention_ll4mi_QKV_mfma16_kernel"), "attn");
+	/* "(anonymous namespace)" is part of the qualified name, not a parameter list */
+	T_EQ_STR(FAM(NULL, "void (anonymous namespace)::store_kvcache<2048l, 4>((anonymous namespace)::P)"),
+		 "(anonymous namespace)::store_kvcache");
+	T_EQ_STR(FAM(NULL, "void at::native::(anonymous namespace)::indexSelectLargeIndex<float, int>(x)"),
+		 "at::native::(anonymous namespace)::indexSelectLargeIndex");
+	T_EQ_STR(FAM(NULL, "void f(anonymous namespace)"), "f(anonymous namespace)");
 	struct kfamily *k = kfamily_new();
 	const char *rules = "# rules\n\n=RoTaRy\trope\n^sm90_.*gemm\tsm90 gemm\n!nodefaults\r\n";
 	T_EQ_I64(kfamily_parse(k, rules, strlen(rules), "fam.txt", &err), GF_OK);

@@ -8,6 +8,7 @@
 
 #include "base/names.h"
 #include "stacks/render/palette.h"
+#include "stacks/render/pysync_out.h"
 
 #define S(lit) lit, sizeof(lit) - 1
 
@@ -147,11 +148,105 @@ T_TEST(test_names__palette_agrees)
 	T_EQ_I64(palette_gpu_class(S("cudaMemcpyAsync")), GPU_RUNTIME);
 }
 
+/* Kernel classes and default families, written out from the table in
+ * names.h / docs/classes.md; each family name is its own family, so a
+ * fold's family leaf has the class of its kernels. */
+T_TEST(test_names__kernels)
+{
+	static const struct {
+		const char *name, *family;
+		enum names_kclass cls;
+		enum gpu_class pal;
+	} cases[] = {
+		{ "rcclAllReduceKernel", "nccl", NAMES_K_COMM, GPU_K_COMM },
+		{ "rccl_AllReduce_kernel", "nccl", NAMES_K_COMM, GPU_K_COMM },
+		{ "ncclDevKernel_ReduceScatter_Sum", "nccl", NAMES_K_COMM, GPU_K_COMM },
+		{ "_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelI", "attn", NAMES_K_ATTN, GPU_K_ATTN },
+		{ "kernel_unified_attention_2d", "attn", NAMES_K_ATTN, GPU_K_ATTN },
+		{ "fmha_cutlassF_f16_aligned_64x64_rf_sm80", "attn", NAMES_K_ATTN, GPU_K_ATTN },
+		{ "flash_fwd_kernel", "flash", NAMES_K_ATTN, GPU_K_ATTN },
+		{ "_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1", "gemm", NAMES_K_GEMM, GPU_K_GEMM },
+		{ "std::enable_if<!(false), void>::type internal::gemvx::kernel<int>", "gemm", NAMES_K_GEMM, GPU_K_GEMM },
+		{ "Cijk_Alik_Bljk_BBS_BH_MT64x16", "gemm", NAMES_K_GEMM, GPU_K_GEMM },
+		{ "triton_poi_fused_add_0", "triton", NAMES_K_TRITON, GPU_K_TRITON },
+		{ "void at::native::reduce_kernel<512>", "reduce", NAMES_K_OTHER, GPU_K_OTHER },
+		{ "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float>", "copy", NAMES_K_COPY, GPU_K_COPY },
+		{ "Memcpy DtoH (Device -> Pinned)", "memcpy", NAMES_K_COPY, GPU_K_COPY },
+		{ "Memset (Device)", "memset", NAMES_K_COPY, GPU_K_COPY },
+		{ "_ZN7ck_tile6kentryILi1ENS_12Rmsnorm2dFwdINS_27Rmsnorm", NULL, NAMES_K_NONE, GPU_K_OTHER },
+		{ "ck_tile::Rmsnorm2dFwd", NULL, NAMES_K_NONE, GPU_K_OTHER },
+		{ "void paged_kv_kernel<4>", NULL, NAMES_K_NONE, GPU_K_OTHER },
+	};
+	for (size_t i = 0; i < GF_ARRAY_LEN(cases); i++) {
+		enum names_kclass c;
+		const char *f = names_kernel_family(cases[i].name, strlen(cases[i].name), &c);
+		T_EQ_STR(f ? f : "(none)", cases[i].family ? cases[i].family : "(none)");
+		T_EQ_I64(c, cases[i].cls);
+		T_EQ_I64(palette_gpu_class(cases[i].name, strlen(cases[i].name)), cases[i].pal);
+		if (f) { /* the family leaf: same family, same class, same colour class */
+			enum names_kclass c2;
+			T_EQ_STR(names_kernel_family(f, strlen(f), &c2), f);
+			T_EQ_I64(c2, c);
+			T_EQ_I64(palette_gpu_class(f, strlen(f)), cases[i].pal);
+		}
+	}
+}
+
+/* Frames and calls: Python frames of every spelling, API calls orange,
+ * blocking ones (and only those) red. */
+T_TEST(test_names__frames)
+{
+	T_TRUE(names_is_python(S("<built-in function linear>")));
+	T_TRUE(names_is_python(S("<built-in method item of Tensor object at 0x...>")));
+	T_TRUE(names_is_python(S("forward (model/llama.py:310)")));
+	T_TRUE(names_is_python(S("torch/nn/modules/module.py(1736): _call_impl")));
+	T_TRUE(!names_is_python(S("aten::linear")));
+	T_EQ_I64(palette_gpu_class(S("<built-in function linear>")), GPU_PYTHON);
+	T_TRUE(names_is_api(S("cudaLaunchKernel")));
+	T_TRUE(names_is_api(S("hipExtModuleLaunchKernel")));
+	T_TRUE(names_is_api(S("cuLaunchKernel")));
+	T_TRUE(names_is_api(S("cudnnConvolutionForward")));
+	T_TRUE(names_is_api(S("rocblas_sgemm")));
+	T_TRUE(!names_is_api(S("cudnn_infer_volta_scudnn_128x64_relu_small_nn_v1")));
+	T_TRUE(!names_is_api(S("ncclKernel_AllReduce_RING_LL_Sum_float")));
+	T_TRUE(!names_is_api(S("cunn_SoftMaxForward")));
+	/* hipMemset/cudaMemset return before the memset is done (asynchronous
+	 * to the host for device memory): API calls, not syncs */
+	T_EQ_I64(palette_gpu_class(S("hipMemset")), GPU_RUNTIME);
+	T_EQ_I64(palette_gpu_class(S("cudaMemset")), GPU_RUNTIME);
+	T_EQ_I64(palette_gpu_class(S("hipMemsetAsync")), GPU_RUNTIME);
+	T_EQ_I64(palette_gpu_class(S("hipGraphLaunch")), GPU_RUNTIME);
+	T_EQ_I64(palette_gpu_class(S("hipStreamWaitEvent")), GPU_RUNTIME);
+	T_EQ_I64(palette_gpu_class(S("cudnn_infer_volta_scudnn_128x64_relu_small_nn_v1")), GPU_K_OTHER);
+	T_EQ_I64(palette_gpu_class(S("volta_scudnn_128x64_relu_interior_nn_v1")), GPU_K_OTHER);
+	T_EQ_I64(palette_gpu_class(S("nccl")), GPU_K_COMM); /* the family leaf, not a host call */
+	T_EQ_I64(palette_gpu_class(S("copy")), GPU_K_COPY);
+	T_EQ_I64(palette_gpu_class(S("hipMemcpyDtoHAsync")), GPU_RUNTIME);
+	T_EQ_I64(palette_gpu_class(S("cudaMemcpy2DToArray")), GPU_SYNC);
+	T_EQ_I64(names_sync_kind(S("cudaDeviceSynchronize")), NAMES_SYNC_DEVICE);
+	T_EQ_I64(names_sync_kind(S("cudaThreadSynchronize")), NAMES_SYNC_DEVICE);
+	T_EQ_I64(names_sync_kind(S("hipCtxSynchronize")), NAMES_SYNC_DEVICE);
+	T_EQ_I64(names_sync_kind(S("cuEventSynchronize")), NAMES_SYNC_EVENT);
+	T_EQ_I64(names_sync_kind(S("cudaStreamSynchronize_ptsz")), NAMES_SYNC_STREAM);
+	T_EQ_I64(names_sync_kind(S("hipMemcpyWithStream")), NAMES_SYNC_COPY);
+	T_EQ_I64(names_sync_kind(S("cuMemcpyDtoHAsync_v2")), NAMES_SYNC_ASYNC_COPY);
+	T_EQ_I64(names_sync_kind(S("cudaLaunchKernel")), NAMES_SYNC_NONE);
+	/* the py-spy sync table's advice follows the same kinds */
+	T_TRUE(!strncmp(pysync_out_fix("cudaThreadSynchronize"), "explicit device-wide", 20));
+	T_TRUE(!strncmp(pysync_out_fix("cuMemcpyDtoHAsync_v2"), "copy to pageable", 16));
+	T_TRUE(!strncmp(pysync_out_fix("hipMemcpyWithStream"), "blocking copy", 13));
+	T_TRUE(!strncmp(pysync_out_fix("cudaStreamSynchronize"), "a tensor value", 14));
+	T_TRUE(names_op_blocking(S("aten::item")));
+	T_TRUE(!names_op_blocking(S("aten::to")));
+}
+
 int main(void)
 {
 	T_RUN(test_names__table);
 	T_RUN(test_names__steps);
 	T_RUN(test_names__python);
 	T_RUN(test_names__palette_agrees);
+	T_RUN(test_names__kernels);
+	T_RUN(test_names__frames);
 	return t_done();
 }

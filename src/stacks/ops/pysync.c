@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const sync_prefixes[] = {
-	"cudaStreamSynchronize", "cuStreamSynchronize", "cudaDeviceSynchronize",
-	"cuCtxSynchronize", "cudaEventSynchronize", "cuEventSynchronize", "cudaMemcpy",
-	"cuMemcpyDtoH", "hipStreamSynchronize", "hipDeviceSynchronize",
-	"hipEventSynchronize", "hipCtxSynchronize", "hipMemcpy",
-};
-
 /* Length of the function part of a py-spy frame: up to " (" when the frame
  * ends in ')'. */
 static size_t func_len(const char *f, size_t n)
@@ -30,13 +23,11 @@ static size_t func_len(const char *f, size_t n)
 
 size_t pysync_sync_symbol(const char *frame, size_t n)
 {
+	/* the one classifier's blocking calls (names_api: synchronize calls,
+	 * memcpy without Async) and every memcpy: a sampled stack inside an
+	 * async copy is the host blocked on pageable memory */
 	size_t fl = func_len(frame, n);
-	for (size_t i = 0; i < GF_ARRAY_LEN(sync_prefixes); i++) {
-		size_t pl = strlen(sync_prefixes[i]);
-		if (fl >= pl && !memcmp(frame, sync_prefixes[i], pl))
-			return fl;
-	}
-	return 0;
+	return names_api(frame, fl) & (NAMES_API_SYNC | NAMES_API_MEMCPY) ? fl : 0;
 }
 
 bool pysync_python_frame(const char *f, size_t n, struct sbuf *label)

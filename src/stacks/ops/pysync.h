@@ -52,11 +52,11 @@ void pysync_release(struct pysync_result *r);
 
 /*
  * When the frame (py-spy text) names a blocking CUDA/HIP call, @return the
- * length of its function name (the part before " ("), else 0. Matched names:
- * cudaStreamSynchronize*, cuStreamSynchronize*, cudaDeviceSynchronize*,
- * cuCtxSynchronize*, cudaEventSynchronize*, cuEventSynchronize*, cudaMemcpy*,
- * cuMemcpyDtoH*, hipStreamSynchronize*, hipDeviceSynchronize*,
- * hipEventSynchronize*, hipCtxSynchronize*, hipMemcpy*.
+ * length of its function name (the part before " ("), else 0. The calls are
+ * the one classifier's (base/names.h names_api, docs/classes.md): the
+ * blocking ones (cuda/cu/hip {Stream,Device,Event,Ctx,Thread}Synchronize,
+ * Memcpy* without Async) and every Memcpy* (an async copy a sample stands
+ * in is the host blocked on pageable memory); a "_suffix" is ignored.
  */
 size_t pysync_sync_symbol(const char *frame, size_t n);
 

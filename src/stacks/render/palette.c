@@ -285,101 +285,39 @@ int palette_bg(int pal, const char *bg, char c1[8], char c2[8])
 
 /* ---- gpu palette ---- */
 
-static bool is_upper(char c)
-{
-	return c >= 'A' && c <= 'Z';
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* "file.py(12): fn" or "fn (file.py:12)" (also ".pyx", "<frozen ...>") */
-static bool python_frame(const char *s, size_t n)
-{
-	for (size_t i = 0; i + 3 < n; i++) {
-		if (s[i] != '.' || s[i + 1] != 'p' || s[i + 2] != 'y')
-			continue;
-		size_t j = i + 3;
-		if (j < n && (s[j] == 'x' || s[j] == 'i'))
-			j++;
-		if (j < n && (s[j] == '(' || s[j] == ':')) {
-			size_t k = j + 1;
-			size_t d0 = k;
-			while (k < n && is_digit(s[k]))
-				k++;
-			if (k > d0 && k < n && (s[k] == ')' || s[k] == ':'))
-				return true;
-		}
-	}
-	return starts_with(s, n, "<built-in method ") || starts_with(s, n, "<module>");
-}
-
+/*
+ * Every rule that reads a class into a name is base/names' (the one
+ * classifier the trace model, info, fold and report use); the palette only
+ * maps those classes to colours. Names that are not trace calls or kernels
+ * (py-spy stacks, legacy exports) keep three spellings of a sync of their
+ * own: "...Synchronize"/"...synchronize" frames (torch.cuda.synchronize)
+ * and "[sync]" annotations.
+ */
 static bool is_sync(const char *s, size_t n)
 {
-	static const char *const exact[] = {
-		"cudaMemcpy", "cudaMemcpy2D", "cudaMemcpy3D", "cudaMemcpyToSymbol",
-		"cudaMemcpyFromSymbol", "cudaMemcpyPeer", "cudaMemset", "cudaMemcpy (sync)",
-		"cuMemcpy", "cuMemcpyDtoH", "cuMemcpyHtoD", "cuMemcpyDtoD", "cuMemcpy2D",
-		"hipMemcpy", "hipMemcpyDtoH", "hipMemcpyHtoD", "hipMemset",
-		"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero", "aten::nonzero",
-		"aten::equal", "aten::tolist", "aten::masked_select", "aten::unique",
-		"aten::_unique2", "aten::repeat_interleave",
-	};
-	for (size_t i = 0; i < GF_ARRAY_LEN(exact); i++) {
-		size_t k = strlen(exact[i]);
-		if (n == k && !memcmp(s, exact[i], k))
-			return true;
-	}
+	if (names_api(s, n) & NAMES_API_SYNC) /* what the trace model counts as blocking (TRF_SYNC) */
+		return true;
+	if (names_op_blocking(s, n))
+		return true;
 	if (contains(s, n, "Synchronize") || contains(s, n, "synchronize"))
 		return true;
-	if (starts_with(s, n, "cudaMemcpy") && contains(s, n, "(sync)"))
-		return true;
-	if (contains(s, n, "[sync]"))
-		return true;
-	return (names_api(s, n) & NAMES_API_SYNC) != 0; /* what the trace model counts as blocking */
+	return contains(s, n, "[sync]");
 }
 
-static bool is_runtime(const char *s, size_t n)
+static enum gpu_class kernel_class(const char *s, size_t n)
 {
-	if (n > 4 && starts_with(s, n, "cuda") && (is_upper(s[4]) || s[4] == '_'))
-		return true;
-	if (n > 3 && starts_with(s, n, "hip") && (is_upper(s[3]) || s[3] == '_'))
-		return true;
-	if (n > 2 && starts_with(s, n, "cu") && is_upper(s[2]))
-		return true;
-	static const char *const libs[] = {"cublas", "cudnn", "cusparse", "cufft", "curand",
-					   "cusolver", "nccl", "rccl", "hipblas", "rocblas", "miopen"};
-	for (size_t i = 0; i < GF_ARRAY_LEN(libs); i++)
-		if (starts_with(s, n, libs[i]) && !contains(s, n, "Kernel") &&
-		    !contains(s, n, "kernel"))
-			return true;
-	return false;
-}
-
-static enum gpu_class kernel_family(const char *s, size_t n)
-{
-	if (names_is_comm(s, n))
-		return GPU_K_COMM;
-	if (contains(s, n, "flash") || contains(s, n, "Flash") || contains(s, n, "fmha") ||
-	    contains(s, n, "attn") || contains(s, n, "Attn") || contains(s, n, "attention") ||
-	    contains(s, n, "Attention"))
-		return GPU_K_ATTN;
-	if (contains(s, n, "gemm") || contains(s, n, "Gemm") || contains(s, n, "GEMM") ||
-	    contains(s, n, "gemv") || contains(s, n, "xmma") || contains(s, n, "cutlass") ||
-	    contains(s, n, "matmul"))
-		return GPU_K_GEMM;
-	if (contains(s, n, "triton"))
-		return GPU_K_TRITON;
-	if (starts_with(s, n, "Memcpy") || starts_with(s, n, "Memset") ||
-	    contains(s, n, "memcpy") || contains(s, n, "memset") || contains(s, n, "copy_kernel") ||
-	    contains(s, n, "CopyKernel"))
-		return GPU_K_COPY;
-	if (contains(s, n, "kernel") || contains(s, n, "Kernel") || contains(s, n, "elementwise") ||
-	    contains(s, n, "reduce") || starts_with(s, n, "void "))
-		return GPU_K_OTHER;
-	return GPU_OTHER;
+	enum names_kclass k;
+	names_kernel_family(s, n, &k);
+	switch (k) {
+	case NAMES_K_COMM: return GPU_K_COMM;
+	case NAMES_K_ATTN: return GPU_K_ATTN;
+	case NAMES_K_GEMM: return GPU_K_GEMM;
+	case NAMES_K_TRITON: return GPU_K_TRITON;
+	case NAMES_K_COPY: return GPU_K_COPY;
+	case NAMES_K_OTHER: return GPU_K_OTHER;
+	case NAMES_K_NONE: break;
+	}
+	return names_kernel_like(s, n) ? GPU_K_OTHER : GPU_OTHER;
 }
 
 enum gpu_class palette_gpu_class(const char *s, size_t n)
@@ -392,11 +330,11 @@ enum gpu_class palette_gpu_class(const char *s, size_t n)
 		return GPU_ATEN;
 	if (names_is_module(s, n))
 		return GPU_MODULE;
-	if (python_frame(s, n))
+	if (names_is_python(s, n))
 		return GPU_PYTHON;
-	if (is_runtime(s, n))
+	if (names_is_api(s, n))
 		return GPU_RUNTIME;
-	return kernel_family(s, n);
+	return kernel_class(s, n);
 }
 
 static const char *const gpu_labels[GPU_NCLASS] = {

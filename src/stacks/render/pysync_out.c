@@ -1,6 +1,7 @@
 /* pysync_out.c — py-spy hidden-sync table writer (see pysync_out.h). */
 #include "stacks/render/pysync_out.h"
 
+#include "base/names.h"
 #include "base/num.h"
 #include "base/escape.h"
 #include "base/jsonw.h"
@@ -10,20 +11,22 @@
 
 const char *pysync_out_fix(const char *s)
 {
-	if (!strncmp(s, "cudaDeviceSynchronize", 21) || !strncmp(s, "cuCtxSynchronize", 16) ||
-	    !strncmp(s, "hipDeviceSynchronize", 20) || !strncmp(s, "hipCtxSynchronize", 17))
+	switch (names_sync_kind(s, strlen(s))) { /* the one classifier (base/names.h) */
+	case NAMES_SYNC_DEVICE:
 		return "explicit device-wide sync (torch.cuda.synchronize()): keep it out of the "
 		       "step loop, or wait on one event instead";
-	if (!strncmp(s, "cudaEventSynchronize", 20) || !strncmp(s, "cuEventSynchronize", 18) ||
-	    !strncmp(s, "hipEventSynchronize", 19))
+	case NAMES_SYNC_EVENT:
 		return "host waits on an event: poll it with event.query() or hand the wait to "
 		       "another thread so the host keeps launching";
-	if (!strncmp(s, "cudaMemcpyAsync", 15) || !strncmp(s, "hipMemcpyAsync", 14))
+	case NAMES_SYNC_ASYNC_COPY:
 		return "copy to pageable host memory blocks: copy into pinned memory with "
 		       "non_blocking=True and read it one step later";
-	if (!strncmp(s, "cudaMemcpy", 10) || !strncmp(s, "cuMemcpy", 8) || !strncmp(s, "hipMemcpy", 9))
+	case NAMES_SYNC_COPY:
 		return "blocking copy (.cpu(), .tolist(), .numpy(), torch.tensor(list) to GPU): keep "
 		       "the data on the device, or copy asynchronously into pinned memory one step behind";
+	default:
+		break;
+	}
 	return "a tensor value read on the host (.item(), .cpu(), .tolist(), `if t:`): keep "
 	       "values on the device and copy them asynchronously into pinned memory one step "
 	       "behind; move stop checks and detokenisation to another thread";

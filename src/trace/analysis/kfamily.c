@@ -1,6 +1,8 @@
 /* kfamily.c — kernel family rules (see kfamily.h). */
 #include "trace/analysis/kfamily.h"
 
+#include "base/names.h"
+
 #include <errno.h>
 #include <regex.h>
 #include <stdio.h>
@@ -20,12 +22,6 @@ struct kfamily {
 	bool nodefaults;
 	bool has_re;
 	uint64_t *truncated;  /* names cut to KFAMILY_MATCH_MAX for the regex rules */
-};
-
-static const char *const defaults[][2] = {
-	{ "gemm", "gemm" }, { "nvjet", "gemm" }, { "cijk_", "gemm" }, { "flash", "flash" }, { "attn", "attn" },
-	{ "nccl", "nccl" }, { "triton", "triton" }, { "elementwise", "elementwise" },
-	{ "reduce", "reduce" }, { "copy", "copy" }, { "memcpy", "memcpy" }, { "memset", "memset" },
 };
 
 struct kfamily *kfamily_new(void)
@@ -270,6 +266,75 @@ int kfamily_load(struct kfamily *k, const char *path, struct sbuf *err)
 	return rc;
 }
 
+/*
+ * ROCm composable kernels wrap every kernel in one entry template,
+ * ck_tile::kentry<N, Kernel<...>>: its family is the wrapped kernel's name
+ * ("ck_tile::Rmsnorm2dFwd"), not "ck_tile::kentry" for all of them. Mangled:
+ * "_ZN7ck_tile6kentryI" then literals "L...E" then "N" and the kernel's
+ * nested name ("S_" is ck_tile again); demangled: the template argument
+ * after the first ", ". @return whether out got the family.
+ */
+static bool ck_tile_entry(const char *name, size_t n, struct sbuf *out)
+{
+	static const char mpre[] = "_ZN7ck_tile6kentryI";
+	size_t mk = sizeof mpre - 1;
+	if (n > mk && !memcmp(name, mpre, mk)) {
+		size_t i = mk;
+		while (i < n && name[i] == 'L') { /* template literals: L <type> <value> E */
+			const char *e = memchr(name + i, 'E', n - i);
+			if (!e)
+				return false;
+			i = (size_t)(e - name) + 1;
+		}
+		if (i + 1 >= n || name[i] != 'N')
+			return false;
+		i++;
+		size_t start = out->len;
+		while (i < n) {
+			if (i + 1 < n && name[i] == 'S' && name[i + 1] == '_') {
+				sbuf_addstr(out, out->len > start ? "::ck_tile" : "ck_tile");
+				i += 2;
+				continue;
+			}
+			if (name[i] < '1' || name[i] > '9')
+				break;
+			size_t len = 0;
+			while (i < n && name[i] >= '0' && name[i] <= '9' && len < 100000)
+				len = len * 10 + (size_t)(name[i++] - '0');
+			if (len > n - i)
+				break;
+			if (out->len > start)
+				sbuf_addstr(out, "::");
+			sbuf_add(out, name + i, len);
+			i += len;
+		}
+		if (out->len > start && memchr(out->buf + start, ':', out->len - start))
+			return true;
+		sbuf_setlen(out, start);
+		return false;
+	}
+	const char *s = name, *e = name + n;
+	if (n > 5 && !memcmp(s, "void ", 5))
+		s += 5;
+	static const char dpre[] = "ck_tile::kentry<";
+	size_t dk = sizeof dpre - 1;
+	if ((size_t)(e - s) <= dk || memcmp(s, dpre, dk))
+		return false;
+	const char *c = memchr(s + dk, ',', (size_t)(e - s - dk));
+	if (!c)
+		return false;
+	c++;
+	while (c < e && *c == ' ')
+		c++;
+	const char *f = c;
+	while (f < e && *f != '<' && *f != '(' && *f != ',' && *f != '>')
+		f++;
+	if (f == c)
+		return false;
+	sbuf_add(out, c, (size_t)(f - c));
+	return true;
+}
+
 void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf *out)
 {
 	sbuf_reset(out);
@@ -304,12 +369,15 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 		}
 		free(z);
 	}
-	if (!k || !k->nodefaults)
-		for (size_t i = 0; i < GF_ARRAY_LEN(defaults); i++)
-			if (has_ci(name, n, defaults[i][0])) {
-				sbuf_addstr(out, defaults[i][1]);
-				return;
-			}
+	if (!k || !k->nodefaults) {
+		const char *fam = names_kernel_family(name, n, NULL); /* the one kernel classifier */
+		if (fam) {
+			sbuf_addstr(out, fam);
+			return;
+		}
+	}
+	if (ck_tile_entry(name, n, out))
+		return;
 	/* a mangled name (ROCm traces): its qualified identifier */
 	if (n > 3 && name[0] == '_' && name[1] == 'Z') {
 		size_t i = 2, start = out->len;
@@ -337,8 +405,14 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 	if (n > 5 && !memcmp(s, "void ", 5))
 		s += 5;
 	const char *c = s;
-	while (c < e && *c != '<' && *c != '(')
-		c++;
+	static const char anon[] = "(anonymous namespace)"; /* part of the qualified name */
+	size_t an = sizeof anon - 1;
+	while (c < e && *c != '<' && (*c != '(' || ((size_t)(e - c) >= an && !memcmp(c, anon, an)))) {
+		if (*c == '(')
+			c += an;
+		else
+			c++;
+	}
 	while (c > s && c[-1] == ' ')
 		c--;
 	if (c == s) {

@@ -2,18 +2,19 @@
  * kfamily.h — kernel families: the leaf frame of a GPU-weighted stack.
  *
  * A kernel's family is found by the first matching rule: user rules (from a
- * --families file) first, in file order, then the defaults, which match a
- * case-insensitive substring of the kernel name, in this order:
- *
- *   gemm (also "nvjet", cuBLAS's Hopper GEMMs, and "Cijk_", ROCm Tensile
- *   GEMMs), flash, attn, nccl, triton, elementwise, reduce, copy, memcpy,
- *   memset
+ * --families file) first, in file order, then the defaults: base/names.h's
+ * names_kernel_family (the one kernel classifier the palettes use too:
+ * nccl/rccl, flash, attn, gemm, triton, elementwise, reduce, copy, memcpy,
+ * memset; docs/classes.md).
  *
  * A name matched by no rule becomes its demangled name cut at its template
  * arguments and parameter list, without a leading "void "
- * ("void at::native::foo<float, 4>(int)" -> "at::native::foo"); a mangled
- * name (ROCm traces keep them: "_ZN5aiter9my_kernelIfEEvPT_") becomes its
- * qualified identifier ("aiter::my_kernel").
+ * ("void at::native::foo<float, 4>(int)" -> "at::native::foo"; an
+ * "(anonymous namespace)" is part of the qualified name); a ROCm
+ * composable kernel ck_tile::kentry<N, K<...>> becomes the kernel K it wraps
+ * ("ck_tile::Rmsnorm2dFwd"); another mangled name (ROCm traces keep them:
+ * "_ZN5aiter9my_kernelIfEEvPT_") becomes its qualified identifier
+ * ("aiter::my_kernel").
  *
  * Rules file format (one rule per line; blank lines and lines starting with
  * '#' are ignored):

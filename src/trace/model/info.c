@@ -13,6 +13,7 @@ enum {
 	NF_MODULE = 4,
 	NF_GRAPH = 8,
 	NF_NCCL = 16,
+	NF_SYNC = 32,
 };
 
 struct info *info_new(struct pool *names)
@@ -56,8 +57,11 @@ static unsigned name_flags(struct info *in, uint32_t id)
 		f |= NF_STEP;
 	if (names_is_module(s, n))
 		f |= NF_MODULE;
-	if (names_api(s, n) & NAMES_API_GRAPH)
+	unsigned api = names_api(s, n);
+	if (api & NAMES_API_GRAPH)
 		f |= NF_GRAPH;
+	if (api & NAMES_API_SYNC)
+		f |= NF_SYNC;
 	if (names_is_comm(s, n))
 		f |= NF_NCCL;
 	in->name_flags.v[id] = f;
@@ -131,6 +135,8 @@ int info_event(void *ctx, const struct kev *e)
 		in->rt_events++;
 		if (f & NF_GRAPH)
 			in->graph_launches++;
+		if (f & NF_SYNC)
+			in->sync_calls++;
 		if (e->correlation != KEV_NONE) {
 			struct info_rtc rc = { e->correlation, (int64_t)e->track };
 			vec_push(&in->rt_corr, rc);

@@ -21,8 +21,8 @@
  * a step is a user_annotation or cpu_op range the model keeps (ph X, a dur,
  * usable times) named by names_step with in->marker (ProfilerStep by
  * default), numbered #N or, for a bare marker, by ordinal; graph launches
- * are runtime/driver calls with NAMES_API_GRAPH; NCCL kernels are kernels
- * with names_is_comm. The span and the host intervals cover only events
+ * are runtime/driver calls with NAMES_API_GRAPH, sync calls those with
+ * NAMES_API_SYNC; NCCL kernels are kernels with names_is_comm. The span and the host intervals cover only events
  * inside the model's time range (|ts|, dur <= 2^61 ns), so no ts + dur
  * overflows; the others are counted (out_of_range). Kept per event for
  * info_finish: the correlation of each runtime call (with its process) and
@@ -81,6 +81,7 @@ struct info {
 	uint64_t step_events;  /* step marker ranges */
 	uint64_t step_bare;    /* of which bare markers (numbered 0, 1, ... by the model) */
 	uint64_t python_events, module_events, graph_launches, nccl_kernels;
+	uint64_t sync_calls;     /* runtime/driver calls that block by name (names_api NAMES_API_SYNC: the model's TRF_SYNC) */
 	uint64_t gpu_activities; /* kernel + memcpy + memset */
 	/* GPU time, by the model's rule (trace_times_usable): the weighted
 	 * activities' durations sum exactly to what fold --weight gpu folds */

@@ -336,9 +336,10 @@ static void json_counts(struct sbuf *b, const struct info_file *f)
 	for (size_t i = 0; i < in->steps.n; i++)
 		sbuf_addf(b, "%s%lld", i ? ", " : "", (long long)in->steps.v[i]);
 	sbuf_addf(b, "]},\n  \"python_function_events\": %llu, \"nn_module_events\": %llu, \"graph_launches\": %llu, "
-		     "\"nccl_kernels\": %llu, \"gpu_activities\": %llu",
+		     "\"sync_calls\": %llu, \"nccl_kernels\": %llu, \"gpu_activities\": %llu",
 		  (unsigned long long)in->python_events, (unsigned long long)in->module_events,
-		  (unsigned long long)in->graph_launches, (unsigned long long)in->nccl_kernels,
+		  (unsigned long long)in->graph_launches, (unsigned long long)in->sync_calls,
+		  (unsigned long long)in->nccl_kernels,
 		  (unsigned long long)in->gpu_activities);
 	sbuf_addf(b, ",\n  \"gpu_time\": {\"weighted\": %llu, \"unweighted\": %llu, \"total_ns\": ",
 		  (unsigned long long)in->gpu_weighted, (unsigned long long)in->gpu_unweighted);
@@ -540,8 +541,9 @@ static void text_counts(struct sbuf *b, const struct info_file *f)
 	sbuf_addf(b, "\npython stacks: %s (%llu python_function events), nn.Module events: %llu\n",
 		  in->python_events ? "yes" : "no", (unsigned long long)in->python_events,
 		  (unsigned long long)in->module_events);
-	sbuf_addf(b, "graph launches: %llu, NCCL kernels: %llu, GPU activities: %llu\n",
-		  (unsigned long long)in->graph_launches, (unsigned long long)in->nccl_kernels,
+	sbuf_addf(b, "graph launches: %llu, sync calls: %llu, NCCL kernels: %llu, GPU activities: %llu\n",
+		  (unsigned long long)in->graph_launches, (unsigned long long)in->sync_calls,
+		  (unsigned long long)in->nccl_kernels,
 		  (unsigned long long)in->gpu_activities);
 	sbuf_addstr(b, "GPU time: ");
 	if (in->gpu_time_overflow)
