@@ -266,16 +266,32 @@ bool names_is_api(const char *name, size_t n)
 	return false;
 }
 
+enum names_op_sync names_op_sync(const char *name, size_t n)
+{
+	static const char *const reads[] = {
+		"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero", "aten::nonzero",
+		"aten::equal", "aten::allclose", "aten::tolist", "aten::numpy", "aten::masked_select",
+		"aten::unique", "aten::_unique", "aten::_unique2", "aten::unique_consecutive",
+		"aten::unique_dim", "aten::repeat_interleave",
+	};
+	static const char *const copies[] = {
+		"aten::to", "aten::_to_copy", "aten::copy_", "aten::index", "aten::index_put_",
+		"aten::masked_scatter_", "aten::multinomial", "aten::randperm",
+	};
+	if (n < 6 || memcmp(name, "aten::", 6))
+		return NAMES_OP_NONE;
+	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+		if (eq(name, n, reads[i]))
+			return NAMES_OP_READS;
+	for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
+		if (eq(name, n, copies[i]))
+			return NAMES_OP_MAY_COPY;
+	return NAMES_OP_NONE;
+}
+
 bool names_op_blocking(const char *name, size_t n)
 {
-	static const char *const ops[] = {
-		"aten::item", "aten::_local_scalar_dense", "aten::is_nonzero", "aten::nonzero", "aten::equal",
-		"aten::tolist", "aten::masked_select", "aten::unique", "aten::_unique2", "aten::repeat_interleave",
-	};
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-		if (eq(name, n, ops[i]))
-			return true;
-	return false;
+	return names_op_sync(name, n) == NAMES_OP_READS;
 }
 
 enum names_sync names_sync_kind(const char *name, size_t n)

@@ -128,10 +128,8 @@ bool names_kernel_like(const char *name, size_t n);
  * cu[A-Z]...) or a GPU library's host call (cublasX, cudnnX, ncclX, rcclX,
  * hipblasX, rocblas_x, miopenX; never a name with "kernel"/"Kernel").
  * Whether it blocks or launches a graph is names_api's.
- * names_op_blocking: the aten ops that read a device value on the host
- * (aten::item, aten::_local_scalar_dense, aten::is_nonzero, aten::nonzero,
- * aten::equal, aten::tolist, aten::masked_select, aten::unique,
- * aten::_unique2, aten::repeat_interleave): the palettes draw them as syncs.
+ * names_op_blocking: names_op_sync() == NAMES_OP_READS: the palettes draw
+ * them as syncs.
  */
 /* What a blocking or memcpy call waits for (names_api's SYNC and MEMCPY
  * calls; NAMES_SYNC_NONE for others): the whole device
@@ -151,5 +149,21 @@ enum names_sync names_sync_kind(const char *name, size_t n);
 bool names_is_python(const char *name, size_t n);
 bool names_is_api(const char *name, size_t n);
 bool names_op_blocking(const char *name, size_t n);
+
+/*
+ * The aten ops behind a host-device sync, the one list `syncs` (the op that
+ * asked for the value) and the palettes (names_op_blocking) read:
+ *   NAMES_OP_READS      read a device value on the host whenever they run
+ *                       on a GPU tensor: aten::item, _local_scalar_dense,
+ *                       is_nonzero, nonzero, equal, allclose, tolist, numpy,
+ *                       masked_select, unique, _unique, _unique2,
+ *                       unique_consecutive, unique_dim, repeat_interleave
+ *   NAMES_OP_MAY_COPY   sync only when they copy to or from host memory, or
+ *                       need a size or a check on the host: aten::to,
+ *                       _to_copy, copy_, index, index_put_, masked_scatter_,
+ *                       multinomial, randperm
+ */
+enum names_op_sync { NAMES_OP_NONE = 0, NAMES_OP_READS, NAMES_OP_MAY_COPY };
+enum names_op_sync names_op_sync(const char *name, size_t n);
 
 #endif

@@ -238,6 +238,14 @@ T_TEST(test_names__frames)
 	T_TRUE(!strncmp(pysync_out_fix("cudaStreamSynchronize"), "a tensor value", 14));
 	T_TRUE(names_op_blocking(S("aten::item")));
 	T_TRUE(!names_op_blocking(S("aten::to")));
+	/* one list of syncing ops, two tiers (syncs' op search and the palettes) */
+	T_EQ_I64(names_op_sync(S("aten::allclose")), NAMES_OP_READS);
+	T_EQ_I64(names_op_sync(S("aten::unique_consecutive")), NAMES_OP_READS);
+	T_EQ_I64(names_op_sync(S("aten::_to_copy")), NAMES_OP_MAY_COPY);
+	T_EQ_I64(names_op_sync(S("aten::randperm")), NAMES_OP_MAY_COPY);
+	T_EQ_I64(names_op_sync(S("aten::mm")), NAMES_OP_NONE);
+	T_EQ_I64(names_op_sync(S("aten::it")), NAMES_OP_NONE);
+	T_EQ_I64(names_op_sync(S("aten:")), NAMES_OP_NONE);
 }
 
 int main(void)

@@ -3,27 +3,17 @@
 
 #include "trace/analysis/gaps.h"
 
+#include "base/names.h"
 #include "base/num.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const sync_ops[] = {
-	"aten::is_nonzero", "aten::item", "aten::_local_scalar_dense", "aten::nonzero",
-	"aten::masked_select", "aten::unique", "aten::_unique", "aten::_unique2",
-	"aten::unique_consecutive", "aten::unique_dim", "aten::repeat_interleave",
-	"aten::multinomial", "aten::randperm", "aten::to", "aten::_to_copy", "aten::copy_",
-	"aten::index", "aten::index_put_", "aten::masked_scatter_", "aten::equal",
-	"aten::allclose", "aten::tolist", "aten::numpy",
-};
-
+/* An op of the one list of syncing aten ops (names.h: names_op_sync). */
 static bool known_op(const char *n)
 {
-	for (size_t i = 0; i < GF_ARRAY_LEN(sync_ops); i++)
-		if (!strcmp(n, sync_ops[i]))
-			return true;
-	return false;
+	return names_op_sync(n, strlen(n)) != NAMES_OP_NONE;
 }
 
 const char *syncs_fix_text(int fix)
@@ -131,13 +121,17 @@ static int pick_fix(const struct actx *c, uint32_t si, const char *api, const ch
 		return copy_dir(c, si, memcpy_call) & TAF_HTOD ? SF_TO_DEVICE : SF_TO_HOST;
 	if (known_op(op))
 		return SF_NONZERO;
-	if (strstr(api, "DeviceSynchronize") || strstr(api, "CtxSynchronize"))
+	switch (names_sync_kind(api, strlen(api))) {
+	case NAMES_SYNC_DEVICE:
 		return SF_DEVICE_SYNC;
-	if (strstr(api, "EventSynchronize"))
+	case NAMES_SYNC_EVENT:
 		return SF_EVENT_SYNC;
-	if (strstr(api, "Memcpy"))
+	case NAMES_SYNC_COPY:
+	case NAMES_SYNC_ASYNC_COPY:
 		return copy_dir(c, si, memcpy_call) & TAF_HTOD ? SF_TO_DEVICE : SF_TO_HOST;
-	return SF_STREAM_SYNC;
+	default:
+		return SF_STREAM_SYNC;
+	}
 }
 
 static int cmp_site(const void *a, const void *b)
