@@ -7,7 +7,8 @@
 # fixed, graph, tp), every trace under $GF_SHARED/corpus/traces/{tracelens,
 # hta,kineto} (SKIPped visibly when absent), with --unprofiled-step-ms and
 # --expect-ms (above, below and past the idle time) and several ranks side
-# by side. Self-checks: each digit of two texts altered in turn is caught.
+# by side (2, 3, 5 and 7 ranks: text table rows are never wrapped).
+# Self-checks: each digit of two texts altered in turn is caught.
 . "$(dirname "$0")/lib.sh"
 P=tests/gen/report_numbers.py
 LIST=$T/list
@@ -49,6 +50,10 @@ python3 "$G" --variant tp --steps 4 --rank 1 -o "$T/gen_tp1.json" >/dev/null 2>&
 add "gen-sync-expect" --unprofiled-step-ms 0.2 --expect-ms 0.1 "$T/gen_sync.json"
 add "gen-ranks" "$T/gen_tp.json" "$T/gen_tp1.json"
 add "gen-ranks3" "$T/gen_sync.json" "$T/gen_fixed.json" "$T/gen_graph.json"
+# 7 ranks: two ranks tables (6 columns, then 1), rows wider than 100 columns
+# are never wrapped in text
+add "gen-ranks7" "$T/gen_sync.json" "$T/gen_fixed.json" "$T/gen_graph.json" "$T/gen_tp.json" \
+  "$T/gen_tp1.json" "$T/gen_sync.json" "$T/gen_fixed.json"
 
 ncorpus=0
 if need_shared "numbers-corpus"; then
@@ -60,6 +65,8 @@ if need_shared "numbers-corpus"; then
              -not -name execution_details.json | sort)
   F=$C/hta/trace_filter
   add "corpus-ranks" "$F/sampled_rank-0.json.gz" "$F/sampled_rank-1.json.gz"
+  add "corpus-ranks5" "$F/sampled_rank-0.json.gz" "$F/sampled_rank-1.json.gz" "$F/sampled_rank-0.json.gz" \
+    "$F/sampled_rank-1.json.gz" "$C/hta/nccl_parser_config/nccl_data.json.gz"
   add "corpus-nccl-expect" --unprofiled-step-ms 200 --expect-ms 100 "$C/hta/nccl_parser_config/nccl_data.json.gz"
   [ "$ncorpus" -ge 30 ] && pass "numbers-corpus-count" || fail "numbers-corpus-count" "only $ncorpus traces"
 fi
