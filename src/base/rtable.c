@@ -94,6 +94,20 @@ static const char *cell_at(const struct rtable *t, size_t r, unsigned c)
 	return i < t->ncells ? t->cells[i] : "";
 }
 
+/* Marks the columns with an empty header and no cell: they are not drawn
+ * (the step table's warm-up column when no step is a warm-up one), in text
+ * and in Markdown alike. */
+static void empty_cols(const struct rtable *t, bool skip[RT_MAX_COLS])
+{
+	size_t rows = rtable_rows(t);
+	for (unsigned c = 0; c < t->ncols; c++) {
+		skip[c] = !t->head[c] || !*t->head[c];
+		for (size_t r = 0; r < rows && skip[c]; r++)
+			if (*cell_at(t, r, c))
+				skip[c] = false;
+	}
+}
+
 static void pad(struct sbuf *b, size_t n)
 {
 	while (n--)
@@ -104,6 +118,8 @@ void rtable_text(const struct rtable *t, struct sbuf *out, unsigned indent)
 {
 	size_t rows = rtable_rows(t);
 	size_t w[RT_MAX_COLS] = { 0 };
+	bool skip[RT_MAX_COLS];
+	empty_cols(t, skip);
 	struct sbuf tmp = SBUF_INIT;
 	for (unsigned c = 0; c < t->ncols; c++) {
 		unsigned max = t->maxw[c] ? t->maxw[c] : RT_MAX_CELL;
@@ -121,9 +137,13 @@ void rtable_text(const struct rtable *t, struct sbuf *out, unsigned indent)
 	for (size_t r = 0; r <= rows + 1; r++) {
 		pad(out, indent);
 		size_t lastlen = out->len;
+		bool first = true;
 		for (unsigned c = 0; c < t->ncols; c++) {
-			if (c)
+			if (skip[c])
+				continue;
+			if (!first)
 				pad(out, t->sep ? t->sep : 2);
+			first = false;
 			if (r == 1) {
 				for (size_t k = 0; k < w[c]; k++)
 					sbuf_addch(out, '-');
@@ -160,9 +180,13 @@ static bool md_number(const char *s)
 void rtable_md(const struct rtable *t, struct sbuf *out)
 {
 	size_t rows = rtable_rows(t);
+	bool skip[RT_MAX_COLS];
+	empty_cols(t, skip);
 	for (size_t r = 0; r <= rows + 1; r++) {
 		sbuf_addch(out, '|');
 		for (unsigned c = 0; c < t->ncols; c++) {
+			if (skip[c])
+				continue;
 			sbuf_addch(out, ' ');
 			if (r == 1) {
 				sbuf_addstr(out, t->align[c] == RT_RIGHT ? "---:" : "---");

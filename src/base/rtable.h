@@ -14,6 +14,8 @@
  * . , % + -) is written unchanged, since those cannot form markup there.
  * Widths are counted in UTF-8 code points. Cells wider than RT_MAX_CELL code
  * points are cut with "..." in text output (Markdown keeps them whole).
+ * A column whose header and cells are all empty is not drawn (in text or
+ * Markdown): a Markdown table has no blank column at the end of every row.
  *
  * enum rep_format names the three output formats every report writer takes.
  *

@@ -277,6 +277,34 @@ static char *mem_out(struct diff_result *r, int which, bool negate)
 	return buf;
 }
 
+/* --top prints the exact per-step values, not sums of the rounded lines:
+ * q = 2/3 per step is 0.667 (the lines give 0.333 + 0.333 = 0.666), p = 1
+ * stays the integer 1, the delta and delta% are exact. */
+T_TEST(test_diff_out__top_exact)
+{
+	struct ftree tb, ta;
+	load(&tb, "# gpuflame: weight=gpu; unit=us; steps=3;\np;a 1\np;b 1\nq;c 1\nq;d 1\n");
+	load(&ta, "# gpuflame: weight=gpu; unit=us; steps=2;\np;a 1\np;b 1\nq;c 5\nq;d 1\n");
+	struct diff_opts o;
+	diff_opts_init(&o);
+	struct diff_result r;
+	struct sbuf err = SBUF_INIT;
+	T_EQ_I64(diff_run(&r, &tb, &ta, &o, &err), GF_OK);
+	char *top = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&top, &len);
+	diff_out_top(fp, &r, 10);
+	fclose(fp);
+	T_TRUE(strstr(top, "         0.667              3         +2.333   +350.0%  grew   q\n") != NULL);
+	T_TRUE(strstr(top, "         0.667              1         +0.333    +50.0%  grew   p\n") != NULL);
+	T_TRUE(strstr(top, "0.666") == NULL && strstr(top, "0.334") == NULL);
+	free(top);
+	diff_result_release(&r);
+	ftree_release(&tb);
+	ftree_release(&ta);
+	sbuf_release(&err);
+}
+
 T_TEST(test_diff_out__top_and_text)
 {
 	struct diff_result r;
@@ -284,12 +312,12 @@ T_TEST(test_diff_out__top_and_text)
 	char *top = mem_out(&r, 0, false);
 	T_EQ_STR(top,
 		 "Biggest changes by total weight:\n"
-		 "        before          after          delta    delta%  class  frame\n"
+		 "        before          after          delta    delta%  class  stack\n"
 		 "            10             25            +15   +150.0%  grew   a;b\n"
 		 "            40             52            +12    +30.0%  grew   a\n"
 		 "\n"
 		 "Biggest changes by self weight:\n"
-		 "        before          after          delta    delta%  class  frame\n"
+		 "        before          after          delta    delta%  class  stack\n"
 		 "            10             25            +15   +150.0%  grew   a;b\n"
 		 "            30             20            -10    -33.3%  shrank a;c\n"
 		 "\n"
@@ -345,6 +373,7 @@ int main(void)
 	T_RUN(test_diff_out__fill_and_outline_follow_the_formula);
 	T_RUN(test_diff_out__svg_by_hand);
 	T_RUN(test_diff_out__top_and_text);
+	T_RUN(test_diff_out__top_exact);
 	T_RUN(test_diff_out__noise_is_grey);
 	return t_done();
 }

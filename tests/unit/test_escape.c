@@ -149,6 +149,28 @@ T_TEST(test_escape__rtable_md)
 	T_TRUE(strchr(b.buf, '\x1b') == NULL && strchr(b.buf, '\r') == NULL);
 	T_TRUE(strstr(b.buf, "a\\x1B[2Jb\\x0D") != NULL);
 	rtable_release(&t);
+	/* a column with no header and no cell is not drawn (the step table's
+	 * warm-up column); with one cell it is */
+	rtable_init(&t, 3);
+	rtable_head(&t, 0, "step", RT_RIGHT);
+	rtable_head(&t, 1, "wall", RT_RIGHT);
+	rtable_head(&t, 2, "", RT_LEFT);
+	rtable_cell(&t, "1");
+	rtable_cell(&t, "0.5");
+	rtable_cell(&t, "");
+	sbuf_reset(&b);
+	rtable_md(&t, &b);
+	T_EQ_STR(b.buf, "| step | wall |\n| ---: | ---: |\n| 1 | 0.5 |\n");
+	sbuf_reset(&b);
+	rtable_text(&t, &b, 0);
+	T_EQ_STR(b.buf, "step  wall\n----  ----\n   1   0.5\n");
+	rtable_cell(&t, "2");
+	rtable_cell(&t, "0.25");
+	rtable_cell(&t, "warm");
+	sbuf_reset(&b);
+	rtable_md(&t, &b);
+	T_EQ_STR(b.buf, "| step | wall |  |\n| ---: | ---: | --- |\n| 1 | 0.5 |  |\n| 2 | 0.25 | warm |\n");
+	rtable_release(&t);
 	sbuf_release(&b);
 }
 

@@ -278,6 +278,15 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		else if (!t->total[i] && t->total2[i])
 			r->only_after++;
 	}
+	r->raw = gf_xmalloc((size_t)t->n * 4 * sizeof *r->raw);
+	for (uint32_t i = 0; i < t->n; i++) {
+		r->raw[4 * i] = t->total[i];
+		r->raw[4 * i + 1] = t->total2[i];
+		r->raw[4 * i + 2] = ftree_self(t, i, 0);
+		r->raw[4 * i + 3] = ftree_self(t, i, 1);
+	}
+	for (int c = 0; c < 2; c++)
+		r->mul[c] = r->num[c] = r->den[c] = 1;
 	/* raw counts for the noise test, taken before normalisation */
 	double *raw_tot = NULL, *raw_self = NULL;
 	r->p_total = gf_xcalloc(t->n, sizeof *r->p_total);
@@ -303,6 +312,8 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		    (rc = norm_scale_col(t, 0, 1, r->steps[0], o->round, err)) ||
 		    (rc = norm_scale_col(t, 1, 1, r->steps[1], o->round, err)))
 			goto out;
+		for (int c = 0; c < 2; c++)
+			r->den[c] = r->steps[c];
 		char buf[64];
 		ftree_meta_set(&t->meta, "steps", "1");
 		snprintf(buf, sizeof buf, "%lld", (long long)r->steps[0]);
@@ -315,9 +326,13 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 			if ((rc = norm_add_decimals(t, o->decimals, err)) ||
 			    (rc = norm_scale_col(t, 0, t->total2[0], t->total[0], o->round, err)))
 				goto out;
+			r->num[0] = r->raw_total[1];
+			r->den[0] = r->raw_total[0];
 		}
 		ftree_meta_set(&t->meta, "normalised", "total");
 	}
+	for (unsigned k = r->raw_scale; k < t->scale; k++)
+		r->mul[0] = r->mul[1] = r->mul[0] * 10;
 	r->cls_total = gf_xcalloc(t->n, 1);
 	r->cls_self = gf_xcalloc(t->n, 1);
 	classify(r, o, raw_tot, r->cls_total, true);
@@ -346,6 +361,7 @@ void diff_result_release(struct diff_result *r)
 	free(r->cls_total);
 	free(r->cls_self);
 	free(r->p_total);
+	free(r->raw);
 	memset(r, 0, sizeof *r);
 }
 

@@ -81,6 +81,13 @@ struct diff_result {
 	int64_t steps[2];            /* step counts used (0 when unknown) */
 	int64_t raw_total[2];        /* root totals before normalisation, at raw_scale */
 	unsigned raw_scale;
+	/* Per node i: raw[4i + c] its total and raw[4i + 2 + c] its self weight
+	 * in column c before normalisation (at raw_scale). The exact normalised
+	 * value (at t.scale) of a raw weight w of column c is
+	 * w * mul[c] * num[c] / den[c]; t holds it rounded (norm.h), the --top
+	 * tables print it exactly rounded (diff_out.h). */
+	int64_t *raw;
+	int64_t mul[2], num[2], den[2];
 	uint64_t renamed;            /* frames whose name the normalisation changed */
 	uint32_t only_before, only_after; /* frames present in one profile only */
 	uint32_t n_grew, n_shrank, n_noise, n_small; /* frames by total class */

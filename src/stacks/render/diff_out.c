@@ -284,6 +284,98 @@ int diff_out_svg_buf(struct diff_result *r, const struct diff_out_svg_opts *o, s
 
 /* ---- --top ---- */
 
+/* The exact normalised weight of node in column c (self or total) as n / d,
+ * d > 0 (diff.h: raw * mul * num / den); false when it does not fit. */
+static bool exact_frac(const struct diff_result *r, uint32_t node, int c, bool self, __int128 *n,
+		       __int128 *d)
+{
+	if (!r->raw || r->den[c] <= 0)
+		return false;
+	__int128 x = r->raw[4 * (size_t)node + (self ? 2 : 0) + (size_t)c];
+	if (__builtin_mul_overflow(x, (__int128)r->mul[c], &x) ||
+	    __builtin_mul_overflow(x, (__int128)r->num[c], &x))
+		return false;
+	*n = x;
+	*d = r->den[c];
+	return true;
+}
+
+/* n / d (d > 0) rounded half to even; false past int64. */
+static bool round_frac(__int128 n, __int128 d, int64_t *out)
+{
+	__int128 q = n / d, rm = n % d;
+	if (rm < 0) {
+		q--;
+		rm += d;
+	}
+	if (2 * rm > d || (2 * rm == d && (q & 1)))
+		q++;
+	if (q > INT64_MAX || q < INT64_MIN)
+		return false;
+	*out = (int64_t)q;
+	return true;
+}
+
+/* One --top row printed exactly: before, after and delta are the exact
+ * normalised values rounded to the result's scale (half to even), delta%
+ * the exact change relative to before (one decimal), not sums of the
+ * rounded stack lines (those carry the largest-remainder units, e.g.
+ * 9589.499999 for 9589.5). Falls back to the rounded tree's values when the
+ * exact ones do not fit 128 bits. */
+struct top_vals {
+	int64_t before, after, delta, rel; /* rel: delta * 1000 / before */
+	bool is_new, rel_ok;
+};
+
+static void top_exact(const struct diff_result *r, const struct diff_row *row, bool self, struct top_vals *v)
+{
+	__int128 nb, db, na, da, dn, dd, rn, rd;
+	v->before = row->before;
+	v->after = row->after;
+	v->delta = row->delta;
+	v->is_new = !row->before;
+	v->rel_ok = !v->is_new && num_muldiv(row->delta, 1000, row->before, &v->rel);
+	if (!exact_frac(r, row->node, 0, self, &nb, &db) || !exact_frac(r, row->node, 1, self, &na, &da))
+		return;
+	/* delta = (na db - nb da) / (da db); rel = 1000 (na db - nb da) / (da nb) */
+	if (__builtin_mul_overflow(na, db, &dn) || __builtin_mul_overflow(nb, da, &rn) ||
+	    __builtin_sub_overflow(dn, rn, &dn) || __builtin_mul_overflow(da, db, &dd))
+		return;
+	int64_t b, a, d;
+	if (!round_frac(nb, db, &b) || !round_frac(na, da, &a) || !round_frac(dn, dd, &d))
+		return;
+	v->before = b;
+	v->after = a;
+	v->delta = d;
+	v->is_new = nb == 0;
+	v->rel_ok = false;
+	if (!v->is_new && !__builtin_mul_overflow(dn, (__int128)1000, &rn) &&
+	    !__builtin_mul_overflow(da, nb, &rd)) {
+		if (rd < 0) {
+			rd = -rd;
+			rn = -rn;
+		}
+		v->rel_ok = round_frac(rn, rd, &v->rel);
+	}
+}
+
+/* "+12.5%", "-3%", "new" (before is 0), "?" (past int64) */
+static void fmt_top_rel(struct sbuf *b, const struct top_vals *v)
+{
+	if (v->is_new) {
+		sbuf_addstr(b, "new");
+		return;
+	}
+	if (!v->rel_ok) {
+		sbuf_addstr(b, "?");
+		return;
+	}
+	if (v->rel > 0)
+		sbuf_addch(b, '+');
+	num_fmt_fixed(b, v->rel, 1, 1, false);
+	sbuf_addch(b, '%');
+}
+
 static void top_table(FILE *fp, const struct diff_result *r, size_t n, bool self)
 {
 	static const char *const cls[] = { "same", "grew", "shrank", "noise", "small" };
@@ -293,17 +385,20 @@ static void top_table(FILE *fp, const struct diff_result *r, size_t n, bool self
 	const char *unit = ftree_meta_get(&r->t.meta, "unit");
 	fprintf(fp, "Biggest changes by %s weight%s%s%s%s:\n", self ? "self" : "total", per,
 		unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
-	fprintf(fp, "%14s %14s %14s %9s  %-6s %s\n", "before", "after", "delta", "delta%", "class", "frame");
+	/* the last column holds whole stacks (root;...;frame), as the 3-column text */
+	fprintf(fp, "%14s %14s %14s %9s  %-6s %s\n", "before", "after", "delta", "delta%", "class", "stack");
 	struct sbuf b = SBUF_INIT, path = SBUF_INIT, c[4] = { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT };
 	for (size_t i = 0; i < k; i++) {
 		sbuf_reset(&b);
 		sbuf_reset(&path);
 		for (int j = 0; j < 4; j++)
 			sbuf_reset(&c[j]);
-		num_fmt(&c[0], rows[i].before, r->t.scale);
-		num_fmt(&c[1], rows[i].after, r->t.scale);
-		fmt_delta(&c[2], rows[i].delta, r->t.scale);
-		fmt_rel(&c[3], rows[i].before, rows[i].delta);
+		struct top_vals v;
+		top_exact(r, &rows[i], self, &v);
+		num_fmt(&c[0], v.before, r->t.scale);
+		num_fmt(&c[1], v.after, r->t.scale);
+		fmt_delta(&c[2], v.delta, r->t.scale);
+		fmt_top_rel(&c[3], &v);
 		ftree_path(&r->t, rows[i].node, &path);
 		esc_term(&b, path.buf, path.len);
 		uint8_t cl = (self ? r->cls_self : r->cls_total)[rows[i].node];

@@ -75,9 +75,11 @@ int diff_out_svg_buf(struct diff_result *r, const struct diff_out_svg_opts *o, s
 
 /*
  * The --top report: the n biggest changes by total weight, a blank line, the
- * n biggest by self weight ("before after delta delta% class frame", frame
- * paths escaped for a terminal), then "N frames only in BEFORE, M only in
- * AFTER" when there are any. @return 0, or non-zero when writing fails
+ * n biggest by self weight ("before after delta delta% class stack", whole
+ * stacks escaped for a terminal; before/after/delta the exact normalised
+ * weights rounded half to even at r->t.scale, delta% exact to one decimal,
+ * from r->raw, not sums of the rounded lines), then "N frames only in
+ * BEFORE, M only in AFTER" when there are any. @return 0, or non-zero when writing fails
  * (errno set by stdio).
  */
 int diff_out_top(FILE *fp, const struct diff_result *r, size_t n);

@@ -29,7 +29,8 @@ struct report_fmt {
 	void (*cell_long)(struct rtable *t, const char *s, size_t max);
 	/* a cell with a Python site: text drops the directories */
 	void (*cell_site)(struct rtable *t, const char *site);
-	/* copies the rendered body to out (text wraps at 100 columns) */
+	/* copies the rendered body to out (text wraps prose at 100 columns,
+	 * never a table line) */
 	void (*finish)(const struct sbuf *body, struct sbuf *out);
 	const char *lead;      /* starts a paragraph right after a heading */
 	const char *next;      /* starts a paragraph after another block */

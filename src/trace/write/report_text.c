@@ -1,5 +1,7 @@
 /* report_text.c — the terminal text format of the report (see report_fmt.h):
- * names escaped for the terminal, aligned tables, lines wrapped at 100. */
+ * names escaped for the terminal, aligned tables, prose wrapped at 100
+ * columns (table rows are never wrapped: the ranks table of 5 or 6 ranks is
+ * wider). */
 #include "trace/write/report_fmt.h"
 
 #include "base/escape.h"
@@ -29,10 +31,24 @@ static void strong(struct sbuf *out, const char *label)
 	sbuf_addch(out, ' ');
 }
 
+/* Marks a line of a table in the body: finish() keeps it whole and drops
+ * the mark (a table row wrapped at 100 columns is no longer a row; esc_term
+ * shows every control byte of a name as \xNN, so no name holds the mark). */
+#define TABLE_LINE '\x01'
+
 static void table(struct sbuf *out, struct rtable *t)
 {
-	rtable_text(t, out, 2);
+	struct sbuf b = SBUF_INIT;
+	rtable_text(t, &b, 2);
 	rtable_release(t);
+	for (size_t i = 0; i < b.len;) {
+		const char *nl = memchr(b.buf + i, '\n', b.len - i);
+		size_t e = nl ? (size_t)(nl - b.buf) + 1 : b.len;
+		sbuf_addch(out, TABLE_LINE);
+		sbuf_add(out, b.buf + i, e - i);
+		i = e;
+	}
+	sbuf_release(&b);
 }
 
 /* The end of a long label ("...rest"), cut at a UTF-8 boundary. */
@@ -61,9 +77,30 @@ static void cell_site(struct rtable *t, const char *site)
 	rtable_cell(t, b);
 }
 
+/* Prose wrapped at 100 columns; table lines (marked) copied whole. */
 static void finish(const struct sbuf *body, struct sbuf *out)
 {
-	rtable_wrap(body->buf, body->len, 100, out);
+	const char *s = body->buf;
+	size_t n = body->len, i = 0;
+	while (i < n) {
+		if (s[i] == TABLE_LINE) {
+			const char *nl = memchr(s + i, '\n', n - i);
+			size_t e = nl ? (size_t)(nl - s) + 1 : n;
+			sbuf_add(out, s + i + 1, e - i - 1);
+			i = e;
+			continue;
+		}
+		/* the prose up to the next table line */
+		size_t e = i;
+		while (e < n) {
+			const char *nl = memchr(s + e, '\n', n - e);
+			e = nl ? (size_t)(nl - s) + 1 : n;
+			if (e < n && s[e] == TABLE_LINE)
+				break;
+		}
+		rtable_wrap(s + i, e - i, 100, out);
+		i = e;
+	}
 }
 
 const struct report_fmt report_text_fmt = {
