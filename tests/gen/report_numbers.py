@@ -99,6 +99,9 @@ def share_pct_ok(printed, share):
         return False
     p = Decimal(m.group(1))
     d = -p.as_tuple().exponent
+    if d >= 2:
+        # as many digits as the 4-decimal share: the same rounding, exactly
+        return p == Decimal(share) * 100
     half = Decimal(5).scaleb(-d - 1)
     return abs(p - Decimal(share) * 100) <= half + Decimal("0.005")
 
@@ -382,6 +385,11 @@ def check_cause_table(c, head, rows, J):
     keys = []
     for r in rows:
         k = r[0].split(":", 1)[0].strip()
+        # the only number a cause's label holds is the launch rule's
+        # threshold, 30 us (docs/report.md)
+        nums = re.findall(r"\d+(?:\.\d+)?(?: ?\w+)?", md_unescape(r[0]) if c.fmt == "md" else r[0])
+        if any(x != "30 us" for x in nums):
+            c.errs.append("cause %r label numbers %r (only the 30 us threshold)" % (k, nums))
         if k not in causes:
             raise Fail("cause %r has no gaps.%s_us" % (k, k))
         keys.append(k)
@@ -458,7 +466,9 @@ def check_syncs_table(c, head, rows, J):
         c.eq(tag + " #", r[0], str(i + 1))
         c.eq(tag + " per step", r[1], str(s["count_per_step"]))
         c.eq(tag + " wait", r[2], ms3(s["wait_us"]))
-        c.eq(tag + " bubble", r[3], ms3(s["bubble_us"]))
+        # the table's bubble is per steady step (the gap table's sync-site
+        # number for the same site): bubble_per_step_us
+        c.eq(tag + " bubble", r[3], ms3(s["bubble_per_step_us"]))
         site = term(s["site"]) if c.fmt == "md" else term(basename_site(s["site"]))
         if not label_match(r[4], site if c.fmt == "md" else basename_site(s["site"])):
             c.errs.append("%s site: text %r, JSON %r" % (tag, r[4], s["site"]))
@@ -505,7 +515,7 @@ def candidates(J):
         elif key.endswith("_us"):
             add_us(x)
         elif "share" in key or "ratio" in key:
-            for d in (0, 1):
+            for d in (0, 1, 2):
                 for delta in (Decimal("-0.00005"), 0, Decimal("0.00005")):
                     pct.add(fixed((Decimal(x) + delta) * 100, d))
         else:
@@ -557,6 +567,8 @@ def check_free_numbers(c, what, s, J):
     for name in strings(J):
         if name in s:
             s = s.replace(name, " ")
+    # the launch rule's threshold (HTA's consecutive_kernel_delay), a constant
+    s = s.replace("gaps under 30 us", " ")
     ms, us, pct, cnt = candidates(J)
     for m in re.finditer(r"(?<![\w.#])(-?\d+(?:\.\d+)?)( ?(ms|us|%))?", s):
         v, unit = m.group(1), m.group(3)
@@ -594,6 +606,14 @@ def check_para(c, s, J):
         c.eq("HTA host wait", m.group(1), ms3(hk("host_wait_us")))
         c.eq("HTA kernel wait", m.group(2), ms3(hk("kernel_wait_us")))
         c.eq("HTA other", m.group(3), ms3(hk("other_us")))
+        return
+    m = re.fullmatch(r"Work starts a median (\S+) (ms|us) after its launch call \((\d+) launch calls?\)\.", s)
+    if m:
+        lat = g.get("latency") or {}
+        v = Decimal(lat.get("median_launch_to_start_us", -1))
+        # printed in us like the launch line's other medians
+        c.eq("latency median", m.group(1) + " " + m.group(2), us1(v) + " us")
+        c.eq("latency launches", m.group(3), str(lat.get("launches")))
         return
     m = re.fullmatch(r"(\d+) kernels and (\d+) launch calls per step(?: \((\d+) graph launches in (\d+) "
                      r"steps\))?; median kernel (\S+) us vs median launch call (\S+) us\.", s)
