@@ -20,7 +20,7 @@ for w in wall idle gpu cpu; do
 done
 # the sync and the host work behind it are gone in AFTER (wall stacks start
 # with the engine thread's frame, docs/fold.md; idle stacks have none)
-TH='(thread \(4242\): python3;)?'
+TH='(thread \((4242|\.\.\.)\): python3;)?'
 for w in wall idle; do
   expect_grep "diff-traces-$w-sync-gone" "check_eos;.*;cudaStreamSynchronize [0-9.]+ 0$" "$T/$w.diff"
   expect_grep "diff-traces-$w-detok-gone" "^${TH}engine.py\(240\): step;engine.py\(260\): process_outputs;detokenizer.py\(77\): decode_incremental [0-9.]+ 0$" "$T/$w.diff"

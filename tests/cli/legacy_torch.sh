@@ -62,6 +62,11 @@ for k in gpu cpu; do
   expect_eq "gen-$k-fold-cpu-frames" "$(missing "$T/out" "$T/names")" ""
   gf fold --weight wall "$G/$k.json"
   expect_eq "gen-$k-fold-wall-frames" "$(missing "$T/out" "$T/names")" ""
+  # every thread (the helper too) over the steps
+  gf fold --weight cpu --all-threads "$G/$k.json"
+  expect_eq "gen-$k-fold-cpu-all-total" "$(fsum_ns "$T/out")" "$(e $k cpu_all_ns)"
+  python3 -c "import json; print('\n'.join(json.load(open('$G/expect.json'))['$k']['names_all']))" >"$T/names"
+  expect_eq "gen-$k-fold-cpu-all-frames" "$(missing "$T/out" "$T/names")" ""
 done
 gf fold --weight gpu "$G/gpu.json"
 expect_rc "gen-fold-gpu-rc" 0
@@ -131,6 +136,10 @@ import json
 from decimal import Decimal
 r=json.load(open('$T/out'), parse_float=Decimal)
 print('\n'.join('step %d %d' % (s['index'], int(s['wall_us']*1000)) for s in r['steps']))")" "$(grep '^step ' "$C/expect.txt")"
+if [ "$(x kineto)" != 1 ]; then
+  # the legacy export records no GPU activity: report says why, not "check the profiler"
+  expect_grep "capture-report-legacy-advice" "legacy autograd profiler's export" "$T/out"
+fi
 gf fold --weight cpu "$C/legacy.json"
 expect_rc "capture-fold-cpu-rc" 0
 expect_eq "capture-fold-cpu-total" "$(fsum_ns "$T/out")" "$(x cpu_total_ns)"

@@ -31,7 +31,11 @@ range (sorted by start, longer first) on the thread that contains its start.
 ProfilerStep#N ranges count like any other frame (they carry their own self
 time). The legacy format has no blocking calls (no runtime events), so the
 CPU weight is the sum of self times = the union of the host ranges' intervals
-per thread, summed over threads. Times: the text's decimal microseconds, read
+per thread. gpuflame folds cpu/wall for the thread(s) holding the step
+markers, each over its own steps (docs/fold.md; --all-threads for every
+thread): so the total is, per step thread, the union of its ranges clipped to
+its step windows, summed (cpu_all_ns: every thread, clipped to the union of
+all steps). Times: the text's decimal microseconds, read
 as exact decimals into ns (no floats).
 """
 import json
@@ -106,24 +110,33 @@ def main():
     events = json.loads(text, parse_float=Decimal, parse_int=Decimal)
     if isinstance(events, dict):
         events = events.get("traceEvents", [])
-    ranges, steps, names = [], [], set()
+    ranges, steps, cand = [], [], []
     for e in events:
         if e.get("ph") != "X" or "ts" not in e or "dur" not in e:
             continue
         s = ns(e["ts"])
         d = max(ns(e["dur"]), 0)
-        ranges.append(((str(e.get("pid")), str(e.get("tid"))), s, s + d))
+        th = (str(e.get("pid")), str(e.get("tid")))
+        ranges.append((th, s, s + d))
         nm = e.get("name", "")
         if nm.startswith("ProfilerStep#") and nm[13:].isdigit():
-            steps.append((int(nm[13:]), d))
+            steps.append((int(nm[13:]), d, th, s, s + d))
         elif d > 0 and (nm in ("decode_step", "eos_check") or nm.startswith("aten::")):
-            names.add(nm)
+            cand.append((nm, th, s, s + d))
+    win = {}
+    for _, _, th, a, b in steps:
+        win.setdefault(th, []).append((a, b))
+
+    def clip(th, a, b):
+        return [(max(a, x), min(b, y)) for x, y in win.get(th, []) if a < y and b > x]
+    names = {nm for nm, th, a, b in cand if clip(th, a, b)}
+    step_ranges = [(th, x, y) for th, a, b in ranges for x, y in clip(th, a, b)]
     with open(os.path.join(out, "expect.txt"), "w") as f:
         f.write("kineto %d\n" % (1 if kineto else 0))
         f.write("steps %d\n" % len(steps))
-        for n, d in sorted(steps):
+        for n, d, _, _, _ in sorted(steps):
             f.write("step %d %d\n" % (n, d))
-        f.write("cpu_total_ns %d\n" % self_total(ranges))
+        f.write("cpu_total_ns %d\n" % self_total(step_ranges))
         for nm in sorted(names):
             f.write("name %s\n" % nm)
     return 0

@@ -7,11 +7,17 @@ USAGE: expect_diff.py BEFORE.exp.json AFTER.exp.json "FOLD ARGS" > expected.diff
 Reads folds[FOLD ARGS] of both expectation files (folded lines, self weights
 in us), divides each by the variant's step count exactly (Fraction) and prints
 "stack before after" lines sorted by stack bytes, weights as plain decimals
-with trailing zeros removed (gpuflame's format), 0 for a missing side.
+with trailing zeros removed (gpuflame's format), 0 for a missing side; the
+thread frame's id normalised as diff's rule R6 does.
 """
 import json
+import re
 import sys
 from fractions import Fraction
+
+# diff's name rule R6 (docs/diff.md): a leading thread frame "thread (TID)..."
+# or "thread (TID, pid ...": the decimal id becomes "..."
+R6 = re.compile(r"^thread \(\d+(?=[),])")
 
 
 def load(path, key):
@@ -19,6 +25,7 @@ def load(path, key):
     w = {}
     for line in e["folds"][key]:
         stack, _, cnt = line.rpartition(" ")
+        stack = R6.sub("thread (...", stack)
         w[stack] = w.get(stack, 0) + Fraction(cnt)
     return w, e["steps"]
 

@@ -122,16 +122,31 @@ def expect(ev):
         elif e["pid"] == "CUDA functions":
             kern.append((s, s + d))
     steps.sort(key=lambda x: x[1])
+    # cpu/wall fold the step thread (tid 1, which holds the markers) over its
+    # steps by default, every thread over the union of the steps with
+    # --all-threads (docs/fold.md): ranges clipped to the step windows
+    def clip(iv):
+        return [(max(a, s), min(b, e)) for a, b in iv for _, s, e in steps if a < e and b > s]
+
+    def inside(name_list):
+        out = set()
+        for n, ts, d in name_list:
+            a, b = ns(ts), ns(ts) + ns(d)
+            if not n.startswith("ProfilerStep#") and any(a < e and b > s for _, s, e in steps):
+                out.add(n)
+        return out
     busy = [union([(max(a, s), min(b, e)) for a, b in kern if a < e and b > s]) for _, s, e in steps]
     return {
         "steps": [n for n, _, _ in steps],
         "walls_ns": [e - s for _, s, e in steps],
         "busy_ns": busy,
-        "cpu_ns": sum(union(iv) for iv in threads.values()),
+        "cpu_ns": union(clip(threads.get(1, []))),
+        "cpu_all_ns": sum(union(clip(iv)) for iv in threads.values()),
         "gpu_ns": sum(e - s for s, e in kern),
         "gpu_activities": len(kern),
         "host_events": sum(len(iv) for iv in threads.values()),
-        "names": sorted({n for n, _, _ in MAIN + HELPER if not n.startswith("ProfilerStep#")}),
+        "names": sorted(inside(MAIN)),
+        "names_all": sorted(inside(MAIN) | inside(HELPER)),
     }
 
 

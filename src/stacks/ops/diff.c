@@ -91,7 +91,9 @@ size_t diff_name_normalise(const char *s, size_t n, struct sbuf *out)
 	for (size_t k = 0; k < GF_ARRAY_LEN(lead); k++) {
 		size_t l = strlen(lead[k]);
 		size_t d;
-		if (starts(s, n, 0, lead[k]) && (d = digits_at(s, n, l)) > 0) {
+		if (starts(s, n, 0, lead[k]) && (d = digits_at(s, n, l)) > 0 &&
+		    /* "thread (0x7F..)" is R1's; R6 ends at ')' or ',' */
+		    (k < 2 || (l + d < n && (s[l + d] == ')' || s[l + d] == ',')))) {
 			sbuf_add(out, s, l);
 			sbuf_addstr(out, "...");
 			i = l + d;

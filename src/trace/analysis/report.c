@@ -370,7 +370,14 @@ static void verdict(struct report *r, const struct actx *c)
 	r->cause = RC_NONE;
 	if (c->dev == TRACE_NONE) {
 		sbuf_addstr(&v, "No GPU activity in the selected steps: nothing ran on a device to attribute.");
-		sbuf_addstr(&a, "Check that the profiler recorded CUDA/HIP activities (ProfilerActivity.CUDA).");
+		if (c->t->meta.legacy)
+			sbuf_addstr(&a, "This trace is the legacy autograd profiler's export (a PyTorch built "
+					"without Kineto, such as Debian's python3-torch): it records no GPU "
+					"activity; profile with a Kineto build (torch.profiler with "
+					"ProfilerActivity.CUDA) to see the device.");
+		else
+			sbuf_addstr(&a, "Check that the profiler recorded CUDA/HIP activities "
+					"(ProfilerActivity.CUDA).");
 		goto out;
 	}
 	gf_ns inner = s->wall - g->edge;
