@@ -298,6 +298,17 @@ static void verdict_action(const struct report *r, int k, struct sbuf *a)
 	}
 	case 2:
 		sbuf_addstr(a, "The host is too slow to feed the GPU");
+		if (key && (__int128)key->ns * 4 < (__int128)tot) {
+			/* no stack holds a quarter of it: say so, name the largest */
+			sbuf_addstr(a, "; no single host stack dominates (the largest, ");
+			sbuf_addstr(a, key->label);
+			sbuf_addstr(a, ", holds ");
+			report_fmt_share(a, key->ns, tot);
+			sbuf_addstr(a, "): read the idle-weighted flame graph (gpuflame fold --weight "
+				       "idle) for where that host work is, then move it off the launching "
+				       "thread or overlap it with GPU work.");
+			break;
+		}
 		if (key) {
 			sbuf_addstr(a, " in ");
 			sbuf_addstr(a, key->label);
