@@ -77,7 +77,7 @@ for k, g in d['ranks'][0]['graphs'].items():
     else:
         print('  %-5s none: %s' % (k, d['ranks'][0]['why'].get(k, '')))
 PY
-echo "html / json wall at $SIZE MB: $r (cpu $(ratio "$(f "html.$SIZE" 2)" "$(f "json.$SIZE" 2)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "json.$SIZE" 3)")"
+echo "html / json wall at $SIZE MB: $r (cpu $(ratio "$(f "html.$SIZE" 2)" "$(f "json.$SIZE" 2)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "json.$SIZE" 3)"))"
 echo "html $SIZE/$small MB: wall $(ratio "$(f "html.$SIZE" 1)" "$(f "html.$small" 1)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "html.$small" 3)") (input x$(ratio "$bytes" "$(stat -c %s "$DIR/t$small.json")"))"
 awk -v r="$r" 'BEGIN { exit !(r <= 1.3) }' && echo "PASS target html / json wall <= 1.3 ($r)" || echo "FAIL target html / json wall <= 1.3 ($r)"
 [ "$page" -le 8388608 ] && echo "PASS target page <= 8 MB ($page bytes)" || echo "FAIL target page <= 8 MB ($page bytes)"

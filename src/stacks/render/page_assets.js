@@ -341,6 +341,7 @@
       all.textContent = re ? 'Matched: ' + parts.join(', ') : '';
     }
     input.addEventListener('input', run);
+    state.runSearch = run;
     clear.addEventListener('click', () => { input.value = ''; run(); });
     return el('div', { class: 'toolbar' }, el('label', { for: 'search', text: 'Search ' }), input, clear, all);
   }
@@ -565,6 +566,7 @@
       holder.textContent = '';
       holder.append(views[k]);
       views[k].activate();
+      if (state.runSearch && state.re) state.runSearch();
     }
     show(0);
   }
