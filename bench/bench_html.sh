@@ -6,7 +6,9 @@
 # <= 1.3 and the page <= 8 MB on the 1 GB trace. Also at a third of the size,
 # for how cost grows (html 1000/333 wall and peak RSS ratios; the input grows
 # 3x). The trace is bench/gen_trace.c's (seed 1), the generator of
-# bench_scale.sh.
+# bench_scale.sh. Then, when Chromium and playwright-core are installed, the
+# 1 GB page's first paint, tab, zoom and search times (tests/browser/
+# page_timing.mjs; printed, not asserted).
 #
 # Environment: GF_REL (default build/rel/gpuflame), SIZE (MB, default 1000),
 # BENCH_RUNS (best of N by wall time, default 3; runs interleaved),
@@ -79,5 +81,11 @@ for k, g in d['ranks'][0]['graphs'].items():
 PY
 echo "html / json wall at $SIZE MB: $r (cpu $(ratio "$(f "html.$SIZE" 2)" "$(f "json.$SIZE" 2)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "json.$SIZE" 3)"))"
 echo "html $SIZE/$small MB: wall $(ratio "$(f "html.$SIZE" 1)" "$(f "html.$small" 1)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "html.$small" 3)") (input x$(ratio "$bytes" "$(stat -c %s "$DIR/t$small.json")"))"
+if command -v node >/dev/null && [ -x /usr/bin/chromium ] && [ -d tests/browser/node_modules/playwright-core ]; then
+	echo "-- the $SIZE MB page in headless Chromium (tests/browser/page_timing.mjs; printed, not asserted):"
+	(cd tests/browser && timeout 120 node page_timing.mjs "$root/$DIR/page$SIZE.html") || echo "page timing failed"
+else
+	echo "-- page timing skipped: node, /usr/bin/chromium or tests/browser/node_modules missing (scripts/deps.sh test)"
+fi
 awk -v r="$r" 'BEGIN { exit !(r <= 1.3) }' && echo "PASS target html / json wall <= 1.3 ($r)" || echo "FAIL target html / json wall <= 1.3 ($r)"
 [ "$page" -le 8388608 ] && echo "PASS target page <= 8 MB ($page bytes)" || echo "FAIL target page <= 8 MB ($page bytes)"

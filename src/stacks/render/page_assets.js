@@ -240,8 +240,8 @@
       const f = ev.target.closest('g.fr');
       if (!f) return;
       const i = +f.getAttribute('data-i');
-      G.setZoom(i === G.zoom ? 0 : i);
       selectRow(G, G.g.n[i]);
+      G.setZoom(i === G.zoom ? 0 : i);
       updateMatched(G);
     });
     svg.addEventListener('mousemove', ev => {
@@ -303,12 +303,15 @@
     fill();
   }
   function markRows(G) {
-    G.tbody.querySelectorAll('tr.row').forEach(tr => tr.classList.toggle('selected', +tr.getAttribute('data-k') === G.hlName));
+    const old = G.tbody.querySelector('tr.row.selected');
+    if (old) old.classList.remove('selected');
+    const tr = G.hlName >= 0 ? G.tbody.querySelector('tr.row[data-k="' + G.hlName + '"]') : null;
+    if (tr) tr.classList.add('selected');
   }
+  // selects the row of name k (the caller redraws the graph)
   function selectRow(G, k) {
     G.hlName = k;
     markRows(G);
-    G.draw();
     const tr = G.tbody.querySelector('tr.row[data-k="' + k + '"]');
     if (tr && tr.scrollIntoView) tr.scrollIntoView({ block: 'nearest' });
   }
