@@ -541,7 +541,8 @@
       linesPanel(R) ? section('Targets', linesPanel(R)) : null,
       el('div', { class: 'grid2' }, section('Top calls per step', topTable(R)), section('Host stacks while the GPU idled', idleTable(R))),
       section('Trace', metaLine(R, P)));
-    box.activate = () => tb.activate(0);
+    const first = list.findIndex(x => x[3]);
+    box.activate = () => tb.activate(first < 0 ? 0 : first);
     return box;
   }
 
