@@ -208,6 +208,19 @@ try {
     await page.locator('#search').fill('item');
     await page.screenshot({ path: join(shots, 'decode-wall-item.png') });
     if (process.env.GF_SCREENSHOT) copyFileSync(join(shots, 'decode-wall-item.png'), process.env.GF_SCREENSHOT);
+    // the targets' lines, the JSON's figures
+    const tgt = await page.evaluate(() => [...document.querySelectorAll('section')].find(x => x.querySelector('h2')?.textContent === 'Targets')?.textContent || '');
+    const R = D.report;
+    ok('page-targets', tgt.includes('Profiler overhead') && tgt.includes((R.overhead.overhead_us).toFixed(3) + ' us') &&
+       tgt.includes('Speed of light') && tgt.includes((R.expect.distance_us).toFixed(3) + ' us'), tgt);
+    // the tooltip of a kernel family: total, self, calls, per step, its top real kernel names
+    await page.locator('.tabs button[data-tab="gpu"]').click();
+    const GG = D.ranks[0].graphs.gpu, gi = GG.n.indexOf(GG.names.indexOf('gemm'));
+    await page.locator(`.panel.active svg.flame g.fr[data-i="${gi}"] rect`).hover();
+    const tipText = await page.locator('#tip').textContent();
+    const fam = D.ranks[0].families.find(f => f.name === 'gemm');
+    ok('page-tooltip-family', gi > 0 && tipText.startsWith('gemm') && /total .*self /.test(tipText) && tipText.includes('per step') &&
+       tipText.includes('calls ') && fam.top.every(k => tipText.includes(k.name)), tipText.slice(0, 300));
     ok('page-decode-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
     await page.close();
   }

@@ -45,7 +45,7 @@ P=$T/page; mkdir -p "$P"
 run() { if ! "$GF" "$@" 2>"$T/err"; then echo "FAIL browser-page-render: $* : $(cat "$T/err")"; exit 1; fi; }
 run report --format html -o "$P/report.html" "$one"
 run fold -w wall -o "$P/wall.folded" "$one"
-(cd "$root" && run report --format html -o "$P/decode.html" examples/decode-sync.json.gz) || exit 1
+(cd "$root" && run report --format html --unprofiled-step-ms 0.5 --expect-ms 0.25 -o "$P/decode.html" examples/decode-sync.json.gz) || exit 1
 (cd "$root" && run fold -w wall -o "$P/decode-wall.folded" examples/decode-sync.json.gz) || exit 1
 run report --format html -o "$P/ranks.html" "$r0" "$r1"
 run diff --force --format html -o "$P/diff.html" "$r0" "$r1"
