@@ -4,7 +4,8 @@
 # Folds the shipped decode-loop trace (examples/decode-sync.json.gz, made by
 # our seeded generator tests/gen/gen_decode.py) three ways, renders each as
 # an interactive SVG, prints the step report and the hidden syncs, and renders
-# the shipped folded sample. Outputs go to demo/ (git-ignored).
+# the shipped folded sample, and writes the one-file HTML page of the trace
+# (demo/report.html). Outputs go to demo/ (git-ignored).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -17,7 +18,11 @@ if [ -f "$trace" ] && "$GF" fold --help >/dev/null 2>&1; then
     "$GF" svg --colors gpu --title "decode step: $w time" --countname us "demo/$w.folded" -o "demo/$w.svg"
     echo "demo: demo/$w.folded -> demo/$w.svg"
   done
-  if "$GF" report --help >/dev/null 2>&1; then "$GF" report "$trace"; fi
+  if "$GF" report --help >/dev/null 2>&1; then
+    "$GF" report "$trace"
+    "$GF" report --format html -o demo/report.html "$trace"
+    echo "demo: $trace -> demo/report.html (open it in a browser)"
+  fi
   if "$GF" syncs --help >/dev/null 2>&1; then "$GF" syncs "$trace"; fi
 fi
 "$GF" svg --colors gpu --title "Sample: LLM decode (folded)" examples/demo.folded -o demo/sample.svg

@@ -135,6 +135,36 @@ void esc_js(struct sbuf *b, const char *s, size_t n)
 	json_like(b, s, n, true);
 }
 
+void esc_script_json(struct sbuf *b, const char *json, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)json;
+	size_t i = 0, run = 0;
+	while (i < n) {
+		unsigned char c = p[i];
+		if (c != '<' && c != '>' && c != '&' && c < 0x80) {
+			i++;
+			continue;
+		}
+		long cp = c;
+		int k = 1;
+		if (c >= 0x80) {
+			k = esc_utf8_next(p + i, n - i, &cp);
+			if (cp >= 0 && cp != 0x2028 && cp != 0x2029) {
+				i += (size_t)k;
+				continue;
+			}
+		}
+		sbuf_add(b, json + run, i - run);
+		if (cp < 0)
+			sbuf_addstr(b, "\\ufffd");
+		else
+			sbuf_addf(b, "\\u%04lx", cp);
+		i += (size_t)k;
+		run = i;
+	}
+	sbuf_add(b, json + run, n - run);
+}
+
 void esc_json_str(struct sbuf *b, const char *s, size_t n)
 {
 	sbuf_addch(b, '"');

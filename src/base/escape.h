@@ -41,6 +41,14 @@ void esc_term(struct sbuf *b, const char *s, size_t n);
  * JSON blob embedded in HTML: like esc_json, plus '<' '>' '&' as \u003c.. */
 void esc_js(struct sbuf *b, const char *s, size_t n);
 
+/* A JSON text (jsonw's output: '<' '>' '&', U+2028/U+2029 and bytes that
+ * are not UTF-8 can only stand inside its strings) made safe as the body of
+ * an HTML <script type="application/json"> element: '<' '>' '&' become
+ * \u003c \u003e \u0026 (no "</script>" or "<!--" can end or change the
+ * element), U+2028/U+2029 \u2028 \u2029, invalid UTF-8 \ufffd; everything
+ * else is copied. JSON.parse of the result gives the same value. */
+void esc_script_json(struct sbuf *b, const char *json, size_t n);
+
 /*
  * Decodes one UTF-8 sequence at s[0..n). @return its length (1..4) and the
  * code point in *cp, or 1 with *cp = -1 for an invalid byte.

@@ -26,8 +26,9 @@
 
 #include "base/sbuf.h"
 
-/* The output formats of the reports (report, syncs, the py-spy sync table). */
-enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2 };
+/* The output formats of the reports (report, syncs, the py-spy sync table);
+ * REP_HTML only for `report` (trace/write/report_html.h). */
+enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2, REP_HTML = 3 };
 
 #define RT_MAX_COLS 32
 #define RT_MAX_CELL 60

@@ -10,6 +10,7 @@
  *   gpuflame diff before.folded after.folded | flamegraph.pl > diff.svg
  *   gpuflame diff --svg -o diff.svg before.folded after.folded
  *   gpuflame diff --top 20 before.folded after.folded
+ *   gpuflame diff --format html -o diff.html before.json.gz after.json.gz
  * Output: "stack before after" lines (difffolded.pl's format), per step when
  * both profiles have step counts; the SVG is AFTER's shape, red where a
  * frame's weight grew and blue where it shrank (see docs/diff.md).
@@ -32,6 +33,7 @@
 #include "stacks/folded.h"
 #include "input/input.h"
 #include "stacks/folded_out.h"
+#include "stacks/render/diff_html.h"
 #include "stacks/render/diff_out.h"
 
 #include <errno.h>
@@ -49,7 +51,11 @@ static void usage(FILE *fp)
 		"format, pipes into flamegraph.pl), or renders a differential flame graph.\n"
 		"\n"
 		"Output:\n"
-		"  -o, --output FILE     write to FILE (default stdout); a name ending in .svg implies --svg\n"
+		"  -o, --output FILE     write to FILE (default stdout); a name ending in .svg implies --svg,\n"
+		"                        one ending in .html --format html\n"
+		"  -f, --format F        text (default: the stacks), svg, or html: one self-contained page\n"
+		"                        with the differential graph, its search, the biggest changes and\n"
+		"                        the noise test\n"
 		"      --svg             render an SVG: AFTER's shape, red = grew, blue = shrank\n"
 		"      --negate          BEFORE's shape (widths = before; colours still after - before);\n"
 		"                        in text output the columns are swapped (for flamegraph.pl --negate)\n"
@@ -93,9 +99,11 @@ enum {
 	OPT_MAXDEPTH, OPT_PERSTEP, OPT_KNAMES, OPT_FAMILIES, OPT_MARKER, OPT_SKIP, OPT_UNIT, OPT_LABEL,
 	OPT_ALLTH, OPT_NOTHF,
 };
+enum { FMT_TEXT = 0, FMT_SVG, FMT_HTML };
 
 static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, 'f' },
 	{ "svg", no_argument, NULL, OPT_SVG },
 	{ "negate", no_argument, NULL, OPT_NEGATE },
 	{ "top", required_argument, NULL, OPT_TOP },
@@ -149,7 +157,8 @@ struct fold_cli {
 struct diff_cli {
 	struct diff_opts o;
 	const char *out, *title;
-	bool svg, negate, force, strict;
+	const char *paths[2];   /* BEFORE, AFTER */
+	bool svg, html, negate, force, strict;
 	long long top;
 	struct fold_cli fc;
 };
@@ -294,6 +303,13 @@ static bool diff_option(int c, const char *arg, struct diff_cli *d)
 	static const char *const rounds[] = { "largest", "even", "floor", NULL };
 	switch (c) {
 	case 'o': d->out = arg; break;
+	case 'f': {
+		static const char *const formats[] = { "text", "svg", "html", NULL };
+		int f = cli_choice("--format", arg, formats);
+		d->svg = f == FMT_SVG;
+		d->html = f == FMT_HTML;
+		break;
+	}
 	case 'j': cli_threads(arg); d->fc.threads = arg; break;
 	case OPT_SVG: d->svg = true; break;
 	case OPT_NEGATE: d->negate = true; break;
@@ -330,7 +346,7 @@ static bool parse_args(int argc, char **argv, struct diff_cli *d)
 	diff_opts_init(&d->o);
 	fold_opts_init(&d->fc.o);
 	int c;
-	while ((c = getopt_long(argc, argv, "o:w:s:j:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:f:w:s:j:h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return false;
@@ -342,8 +358,12 @@ static bool parse_args(int argc, char **argv, struct diff_cli *d)
 		cli_usage_error("expected two inputs, BEFORE and AFTER (got %d)", argc - optind);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		cli_usage_error("only one input can be stdin ('-')");
-	if (d->out && ends_with(d->out, ".svg"))
+	if (d->out && ends_with(d->out, ".svg") && !d->html)
 		d->svg = true;
+	if (d->out && ends_with(d->out, ".html") && !d->svg)
+		d->html = true;
+	if (d->html && d->negate)
+		cli_usage_error("--negate is not supported with --format html (the page is AFTER's shape)");
 	return true;
 }
 
@@ -382,7 +402,23 @@ static void compare(struct diff_result *r, struct diff_cli *d, const char *bpath
 	sbuf_release(&err);
 }
 
-/* The stacks (3 columns) or the SVG, to -o or stdout, all or nothing. */
+/* The page into fp. @return GF_OK or GF_EOUTPUT (errno set). */
+static int write_html(struct diff_result *r, const struct diff_cli *d, FILE *fp)
+{
+	struct diff_html_opts ho = { 0 };
+	ho.before = cli_in_name(d->paths[0]);
+	ho.after = cli_in_name(d->paths[1]);
+	ho.title = d->title;
+	ho.alpha = d->o.alpha;
+	ho.min_share = d->o.min_share;
+	struct sbuf page = SBUF_INIT;
+	diff_html_write(r, &ho, &page);
+	int rc = fwrite(page.buf, 1, page.len, fp) == page.len ? GF_OK : GF_EOUTPUT;
+	sbuf_release(&page);
+	return rc;
+}
+
+/* The stacks (3 columns), the SVG or the page, to -o or stdout, all or nothing. */
 static void write_output(struct diff_result *r, const struct diff_cli *d)
 {
 	struct sbuf err = SBUF_INIT;
@@ -391,7 +427,9 @@ static void write_output(struct diff_result *r, const struct diff_cli *d)
 	if (ofile_open(&of, d->out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	int rc = GF_OK;
-	if (d->svg) {
+	if (d->html) {
+		rc = write_html(r, d, of.fp);
+	} else if (d->svg) {
 		struct diff_out_svg_opts so;
 		diff_out_svg_opts_init(&so);
 		so.negate = d->negate;
@@ -419,6 +457,8 @@ int cmd_diff(int argc, char **argv)
 	if (!parse_args(argc, argv, &d))
 		return GF_EXIT_OK;
 	struct diff_result r;
+	d.paths[0] = argv[optind];
+	d.paths[1] = argv[optind + 1];
 	compare(&r, &d, argv[optind], argv[optind + 1]);
 	if (d.top) {
 		if (diff_out_top(stdout, &r, (size_t)d.top) || fflush(stdout) || ferror(stdout))

@@ -11,15 +11,19 @@
  * memcpy, idle, sync wait, syncs, launches, kernels, median kernel), a
  * one-sentence verdict and the next action, GPU idle by cause, the launch
  * diagnosis, the hidden syncs, NCCL overlap, the top calls per step; with
- * several traces, one column per rank and the straggler. Exit: 0 ok, 1 bad
+ * several traces, one column per rank and the straggler. --format html
+ * writes the one-file page (report_html.h: the report plus the four flame
+ * graphs of the same steps, from the same read of each trace). Exit: 0 ok, 1 bad
  * input, 2 usage (incl. an empty step selection), 3 output not written,
  * 4 internal.
  */
 #include "cli/cli.h"
 #include "cli/tropts.h"
 
+#include "trace/analysis/flames.h"
 #include "trace/analysis/report.h"
 #include "trace/model/trace.h"
+#include "trace/write/report_html.h"
 #include "trace/write/report_out.h"
 
 #include <stdlib.h>
@@ -36,7 +40,9 @@ static void usage(FILE *fp)
 		"straggler, never merged. '-' reads stdin.\n"
 		"\n"
 		"options:\n"
-		"  -f, --format F            text (default), md or json\n"
+		"  -f, --format F            text (default), md, json, or html: one self-contained page\n"
+		"                            with the four flame graphs (GPU, CPU, wall, GPU idle) of\n"
+		"                            the same steps, tables and per-step bars (needs -o or a pipe)\n"
 		"      --steps A..B          only steps numbered A to B (A.. and ..B work too)\n"
 		"      --skip N              drop the first N selected steps (warm-up)\n"
 		"      --step-marker NAME    step ranges are NAME or NAME#<n> (default ProfilerStep)\n"
@@ -51,11 +57,12 @@ static void usage(FILE *fp)
 		"selection, 3 output not written, 4 internal error.\n");
 }
 
-/* One input: its trace, the analysed device, the report. */
+/* One input: its trace, the analysed device, the report, the page's graphs. */
 struct rank {
 	struct trace t;
 	struct actx c;
 	struct report r;
+	struct flames f;
 };
 
 static void load_rank(struct rank *k, struct pool *names, const char *file, const struct tropts *o)
@@ -79,7 +86,23 @@ static void load_rank(struct rank *k, struct pool *names, const char *file, cons
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
 	if (k->r.idle_err)
 		cli_warn("'%s': no idle stacks: %s", name, k->r.idle_err);
+	if (o->format == REP_HTML && (rc = flames_build(&k->f, &k->c, &o->ro.steps, o->marker, &err)))
+		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
 	sbuf_release(&err);
+}
+
+/* The page of n ranks. */
+static void write_html(const struct rank *k, const struct report_in *in, size_t n, const struct strag_result *s,
+		       struct sbuf *out)
+{
+	struct report_html_rank *h = gf_xcalloc(n, sizeof *h);
+	for (size_t i = 0; i < n; i++) {
+		h[i].r = &k[i].r;
+		h[i].f = &k[i].f;
+		h[i].file = in[i].file;
+	}
+	report_html_write(h, n, s, out);
+	free(h);
 }
 
 int cmd_report(int argc, char **argv)
@@ -104,12 +127,17 @@ int cmd_report(int argc, char **argv)
 	if (n > 1)
 		report_straggler(cx, rep, n, &sr);
 	struct sbuf out = SBUF_INIT;
-	report_out(in, n, n > 1 ? &sr : NULL, o.format, &out);
+	if (o.format == REP_HTML)
+		write_html(k, in, n, n > 1 ? &sr : NULL, &out);
+	else
+		report_out(in, n, n > 1 ? &sr : NULL, o.format, &out);
 	cli_write_out(o.output, &out);
 	sbuf_release(&out);
 	comm_straggler_release(&sr);
 	for (size_t i = 0; i < n; i++) {
 		report_release(&k[i].r);
+		if (o.format == REP_HTML)
+			flames_release(&k[i].f);
 		actx_release(&k[i].c);
 		trace_release(&k[i].t);
 	}

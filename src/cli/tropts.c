@@ -39,7 +39,7 @@ int tropts_parse(struct tropts *o, int argc, char **argv, bool with_targets, voi
 		{ NULL, 0, NULL, 0 },
 	};
 #undef COMMON
-	static const char *const formats[] = { "text", "md", "json", NULL };
+	static const char *const formats[] = { "text", "md", "json", "html", NULL };
 	memset(o, 0, sizeof *o);
 	o->format = REP_TEXT;
 	o->device = -1;
@@ -54,6 +54,9 @@ int tropts_parse(struct tropts *o, int argc, char **argv, bool with_targets, voi
 			break;
 		case 'f':
 			o->format = cli_choice("--format", optarg, formats);
+			if (o->format == REP_HTML && !with_targets)
+				cli_usage_error("invalid argument 'html' for '--format'; expected text, md or json "
+						"(the HTML page is 'gpuflame report --format html')");
 			break;
 		case 'o':
 			o->output = optarg;
