@@ -480,7 +480,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		side_parts(&sd);
 	/* the sync bubbles are the gap model's sync pieces: syncs needs it */
 	if (parts & (RP_GAPS | RP_SYNCS))
-		gaps_analyze(c, &r->st, &r->gp);
+		(o->gap_pieces ? gaps_analyze_pieces : gaps_analyze)(c, &r->st, &r->gp);
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->gp, &r->sy);
 	if (parts & RP_COMM)
