@@ -9,7 +9,8 @@
  *   gpuflame export --to perfetto -o annotated.json.gz trace.json.gz
  *
  * speedscope and pprof take a trace (one profile / sample type per weight:
- * gpu, cpu, wall, idle, folded as `gpuflame fold` does, in ns) or folded
+ * gpu, cpu, wall, idle, folded as `gpuflame fold` does, in ns; speedscope
+ * also gets an evented profile per host thread, in time order) or folded
  * stacks (files merge; one profile named by the header's weight). perfetto
  * takes a trace file (read twice: not a pipe). Exit: 0 ok, 1 bad input, 2
  * usage, 3 output not written, 4 internal.
@@ -24,6 +25,7 @@
 #include "stacks/folded.h"
 #include "trace/analysis/fold.h"
 #include "trace/write/export_perfetto.h"
+#include "trace/write/export_threads.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -40,7 +42,8 @@ static void usage(FILE *fp)
 		"\n"
 		"Write a PyTorch profiler trace or folded stacks in another tool's format\n"
 		"(docs/formats.md). INPUT may be plain, gzip or zstd; '-' or none reads stdin.\n"
-		"  speedscope  JSON for speedscope: one sampled profile per weight\n"
+		"  speedscope  JSON for speedscope: one sampled profile per weight (and, from\n"
+		"              a trace, one time-ordered profile per host thread)\n"
 		"  pprof       gzip'd profile.proto for pprof, Pyroscope, Grafana: one sample\n"
 		"              type per weight (values in ns, or counts)\n"
 		"  perfetto    the trace itself plus tracks for Perfetto's UI: GPU idle by\n"
@@ -190,11 +193,18 @@ static void trace_stacks(const struct export_args *a, struct trace *t)
 		x.n++;
 	}
 	x.title = cli_source_name(a->files[0]);
+	struct export_threads th;
+	export_threads_init(&th, t);
+	if (a->to == TO_SPEEDSCOPE) {
+		x.ev = th.ev;
+		x.nev = th.n;
+	}
 	if (t->win_end > t->win_start) {
 		x.time_ns = t->meta.has_base_time ? t->meta.base_time_ns + t->win_start : 0;
 		x.duration_ns = t->win_end - t->win_start;
 	}
 	write_stacks(a, &x);
+	export_threads_release(&th);
 	for (unsigned k = 0; k < x.n; k++)
 		ftree_release(&trees[k]);
 	sbuf_release(&err);

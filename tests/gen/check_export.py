@@ -8,6 +8,12 @@ per difference, exit 1 on any.
       names, files and lines split here from the folded names) and weights
       equal the folded file's, converted to ns by its header's unit (counts
       as they are); endValue = the total; frames de-duplicated
+  check_export.py speedscope FOLDED... -- OUT.json TRACE
+      the same, and OUT's evented profiles are TRACE's host threads: per
+      thread, opens and closes nest, times never decrease, and the frames
+      opened with their [open, close) times (ns from the trace's first
+      event) are the thread's host events, read here from the JSON (one the
+      model clipped may end earlier, at another range's start or end)
   check_export.py pprof FOLDED... -- DECODED.txt
       DECODED is `protoc --decode perftools.profiles.Profile` of the export:
       one sample type per folded file (name, unit), each sample's stack
@@ -80,18 +86,78 @@ def clean(s):
     return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def check_speedscope(folded, out):
+HOST = ("user_annotation", "python_function", "cpu_op", "cuda_runtime", "cuda_driver", "Operator", "Runtime")
+GPU = ("kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset")
+
+
+def check_evented(d, trace):
+    with (gzip.open if trace.endswith(".gz") else open)(trace, "rt", encoding="utf-8") as fp:
+        oe = json.load(fp, parse_float=Decimal)["traceEvents"]
+    xs = [e for e in oe if e.get("ph") == "X" and "dur" in e and e.get("cat") in HOST + GPU]
+    win = min(ns(e["ts"]) for e in xs)
+    want = {}
+    for e in xs:
+        if e["cat"] in HOST:
+            want.setdefault(str(e["tid"]), []).append((split_frame(e["name"]), ns(e["ts"]) - win,
+                                                       ns(e["ts"]) + ns(e["dur"]) - win))
+    names = [(f["name"], f.get("file"), f.get("line")) for f in d["shared"]["frames"]]
+    got = {}
+    for p in d["profiles"]:
+        if p["type"] != "evented":
+            continue
+        m = re.match(r"thread \((\S+)\)", p["name"])
+        tid = m.group(1) if m else p["name"]
+        stack, last, out = [], None, []
+        for ev in p["events"]:
+            if last is not None and ev["at"] < last:
+                err("evented %s: time goes back at %s" % (p["name"], ev["at"]))
+            last = ev["at"]
+            if ev["type"] == "O":
+                stack.append((ev["frame"], ev["at"]))
+            elif not stack or stack[-1][0] != ev["frame"]:
+                err("evented %s: close of a frame not open at %s" % (p["name"], ev["at"]))
+                return
+            else:
+                f, at = stack.pop()
+                out.append((names[f], at, ev["at"]))
+        if stack:
+            err("evented %s: %d frames never closed" % (p["name"], len(stack)))
+        got[tid] = sorted(out)
+    # a range the model clipped (it overlapped another without nesting, or
+    # its parent was cut: docs/trace-reader.md) ends earlier, at another
+    # range's start or end on the same thread; exact everywhere else
+    if sorted(got) != sorted(want):
+        err("evented: threads %s, trace %s" % (sorted(got), sorted(want)))
+        return
+    for k in want:
+        g = sorted((f, a, -b) for f, a, b in got[k])
+        w = sorted((f, a, -b) for f, a, b in want[k])
+        if [x[:2] for x in g] != [x[:2] for x in w]:
+            bad = [x for x, y in zip(g, w) if x[:2] != y[:2]][:2]
+            err("evented thread %s: frames or starts differ: %s" % (k, bad))
+            continue
+        bounds = {a for _, a, _ in want[k]} | {b for _, _, b in want[k]}
+        for x, y in zip(g, w):
+            if x[2] != y[2] and (-x[2] > -y[2] or -x[2] not in bounds):
+                err("evented thread %s: %s ends at %d, the trace's at %d" % (k, x[0], -x[2], -y[2]))
+                break
+
+
+def check_speedscope(folded, out, trace=None):
     with open(out, encoding="utf-8") as fp:
         d = json.load(fp)
+    if trace:
+        check_evented(d, trace)
     if d.get("$schema") != "https://www.speedscope.app/file-format-schema.json":
         err("speedscope: $schema")
     frames = d["shared"]["frames"]
     keys = [(f["name"], f.get("file"), f.get("line")) for f in frames]
     if len(set(keys)) != len(keys):
         err("speedscope: frames not de-duplicated")
-    if len(d["profiles"]) != len(folded):
-        err("speedscope: %d profiles for %d folded files" % (len(d["profiles"]), len(folded)))
-    for path, p in zip(folded, d["profiles"]):
+    sampled = [p for p in d["profiles"] if p["type"] == "sampled"]
+    if len(sampled) != len(folded):
+        err("speedscope: %d profiles for %d folded files" % (len(sampled), len(folded)))
+    for path, p in zip(folded, sampled):
         want, unit, _ = read_folded(path)
         want = {tuple(split_frame(clean(f)) for f in k): v for k, v in want.items()}
         if p["type"] != "sampled" or p["unit"] != (unit or "none"):
@@ -285,7 +351,10 @@ def main(argv):
     mode = argv[1]
     if mode in ("speedscope", "pprof"):
         i = argv.index("--")
-        (check_speedscope if mode == "speedscope" else check_pprof)(argv[2:i], argv[i + 1])
+        if mode == "speedscope":
+            check_speedscope(argv[2:i], argv[i + 1], argv[i + 2] if len(argv) > i + 2 else None)
+        else:
+            check_pprof(argv[2:i], argv[i + 1])
     else:
         check_perfetto(argv[2], argv[3], argv[4])
     for e in errors:

@@ -66,6 +66,38 @@ static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_
 	return 0;
 }
 
+/* Interns the frames of every evented profile. */
+static void evented_frames(struct sctx *c, const struct export_stacks *x)
+{
+	for (size_t k = 0; k < x->nev; k++) {
+		const struct export_stacks_evented *e = &x->ev[k];
+		struct export_stacks_event ev;
+		e->rewind(e->ctx);
+		while (e->next(e->ctx, &ev))
+			if (ev.open)
+				pool_intern(c->frames, ev.name, ev.len);
+	}
+}
+
+static void evented(struct sctx *c, const struct export_stacks_evented *e, bool comma)
+{
+	struct export_stacks_event ev;
+	sbuf_addstr(&c->b, comma ? ",\n{\"type\":\"evented\",\"name\":" : "\n{\"type\":\"evented\",\"name\":");
+	esc_json_str(&c->b, e->name, strlen(e->name));
+	sbuf_addf(&c->b, ",\"unit\":\"nanoseconds\",\"startValue\":%lld,\"endValue\":%lld,\n\"events\":[",
+		  (long long)e->start, (long long)e->end);
+	e->rewind(e->ctx);
+	bool first = true;
+	while (e->next(e->ctx, &ev)) {
+		uint32_t f = pool_find(c->frames, ev.name, ev.len);
+		sbuf_addf(&c->b, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", first ? "" : ",", ev.open ? 'O' : 'C',
+			  f, (long long)ev.at);
+		first = false;
+		flush(&c->b, c->fp, false);
+	}
+	sbuf_addstr(&c->b, "]}");
+}
+
 int export_speedscope_write(const struct export_stacks *x, FILE *fp, struct sbuf *err)
 {
 	for (unsigned k = 0; k < x->n; k++)
@@ -80,6 +112,7 @@ int export_speedscope_write(const struct export_stacks *x, FILE *fp, struct sbuf
 	c.frames = pool_new();
 	for (unsigned k = 0; k < x->n; k++)
 		map_frames(&c, x->p[k].t);
+	evented_frames(&c, x);
 	sbuf_addstr(&c.b, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
 			  "\"exporter\":\"gpuflame\",\"name\":");
 	const char *title = x->title ? x->title : "gpuflame";
@@ -110,6 +143,8 @@ int export_speedscope_write(const struct export_stacks *x, FILE *fp, struct sbuf
 		fwrite(c.w.buf ? c.w.buf : "", 1, c.w.len, fp);
 		sbuf_addstr(&c.b, "]}");
 	}
+	for (size_t k = 0; k < x->nev; k++)
+		evented(&c, &x->ev[k], x->n || k);
 	sbuf_addstr(&c.b, "]}\n");
 	flush(&c.b, fp, true);
 	sbuf_release(&c.b);

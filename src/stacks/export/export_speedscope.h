@@ -12,6 +12,8 @@
  * total. Frames are shared by every profile and de-duplicated by their full
  * name; a Python frame gets "file" and "line" (export_stacks_split). Names
  * are escaped for JSON (esc_json: invalid UTF-8 becomes U+FFFD).
+ * Then one "evented" profile per x->ev (a trace's threads in time order):
+ * "O"/"C" events at ns, frames shared with the sampled profiles.
  *
  * Layer: stacks/export. Never prints; errors are GF_EOUTPUT from the caller's
  * commit (writes go to fp).

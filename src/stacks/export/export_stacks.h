@@ -29,9 +29,33 @@ struct export_stacks_prof {
 	const char *name;  /* the profile's name (its weight: "gpu", "cpu"...; or the file's name) */
 };
 
+/*
+ * A time-ordered profile (speedscope "evented"; pprof has none): one
+ * thread's frames opening and closing, produced by an iterator so the
+ * writer never holds them (the trace side: trace/write/export_threads.h).
+ * next fills ev and returns true, false after the last event; rewind starts
+ * again (the writer reads the events twice: frames first, then events).
+ * Opens and closes nest; at never decreases.
+ */
+struct export_stacks_event {
+	bool open;
+	const char *name;
+	size_t len;
+	int64_t at;      /* ns */
+};
+struct export_stacks_evented {
+	const char *name;
+	int64_t start, end; /* ns */
+	void *ctx;
+	bool (*next)(void *ctx, struct export_stacks_event *ev);
+	void (*rewind)(void *ctx);
+};
+
 struct export_stacks {
 	struct export_stacks_prof p[EXPORT_STACKS_MAX];
 	unsigned n;
+	const struct export_stacks_evented *ev; /* speedscope only: after the sampled ones */
+	size_t nev;
 	const char *title;    /* the file's name (speedscope "name"), NULL for none */
 	int64_t time_ns;      /* pprof time_nanos (absolute start), 0 = unknown */
 	int64_t duration_ns;  /* pprof duration_nanos, 0 = unknown */
