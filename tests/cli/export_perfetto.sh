@@ -44,6 +44,25 @@ for w in gpu cpu wall idle calls; do
   cmp -s <("$GF" fold -q -w $w "$T/g/$n.json" | grep -v '^#') <("$GF" fold -q -w $w "$T/$n.json.gz" | grep -v '^#') || same="differs for $w"
 done
 expect_eq export-perfetto-readback "$same" ok
+# the report reads the export as it reads the trace (the same JSON but the file's name)
+"$GF" report --format json "$T/g/$n.json" | grep -v '"file":' >"$T/r1.json"
+"$GF" report --format json "$T/$n.json.gz" | grep -v '"file":' >"$T/r2.json"
+expect_same export-perfetto-readback-report "$T/r2.json" "$T/r1.json"
+# hostile names (ESC, quotes, markup, a bidi override) reach the args escaped, intact when decoded
+python3 - "$T/g/$n.json" "$T/hostile.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"]:
+    if e.get("name") == "b.py(2): g":
+        e["name"] = 'b.py(2): g\x1b[31m"<>&\u202e'
+json.dump(d, open(sys.argv[2], "w"))
+PY
+gf export --to perfetto -o "$T/hostile.out.json" "$T/hostile.json"
+expect_eq export-perfetto-hostile "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted({e["args"].get("site") for e in d["traceEvents"] if e.get("cat") == "gpuflame" and e.get("name") == "sync"}) == ["b.py(2): g\x1b[31m\"<>&\u202e"])' "$T/hostile.out.json")" True
+expect_nogrep export-perfetto-hostile-raw "$(printf '\x1b')" "$T/hostile.out.json"
 # stdin redirected from a file is rewound; a pipe is refused (it is read twice)
 "$GF" export --to perfetto -o "$T/stdin.json" - <"$T/g/$n.json" 2>"$T/err"
 rc=$?; expect_rc export-perfetto-stdin-file 0

@@ -182,7 +182,10 @@ static void added(struct pout *o, bool first)
 {
 	o->first = first;
 	char pname[64];
-	snprintf(pname, sizeof pname, "gpuflame: GPU %d", o->c->device);
+	if (o->c->device >= 0)
+		snprintf(pname, sizeof pname, "gpuflame: GPU %d", o->c->device);
+	else
+		snprintf(pname, sizeof pname, "gpuflame: no GPU activity");
 	meta(o, "process_name", 0, pname);
 	meta(o, "thread_name", 1, "idle by cause (gap model)");
 	meta(o, "thread_name", 2, "steps");
