@@ -15,6 +15,7 @@ void report_opts_init(struct report_opts *o)
 	o->unprofiled_ns = -1;
 	o->expect_ns = -1;
 	o->parts = RP_ALL;
+	o->gap_pieces = false;
 }
 
 void report_fmt_dur(struct sbuf *b, gf_ns ns)
