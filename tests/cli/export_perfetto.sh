@@ -82,6 +82,12 @@ gf export --to perfetto -o "$T/arr.out.json" "$T/arr.json"
 expect_eq export-perfetto-array "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); o=json.load(open(sys.argv[2])); print(isinstance(d,list) and d[:len(o)]==o and all(e["cat"]=="gpuflame" for e in d[len(o):]))' "$T/arr.out.json" "$T/arr.json")" True
 gf export --to perfetto -o "$T/empty.out.json" "$T/empty.json"
 expect_eq export-perfetto-empty "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["schemaVersion"], all(e["cat"]=="gpuflame" for e in d["traceEvents"]))' "$T/empty.out.json")" "1 True"
+# the events key written with an escape is still the one the added events join (no second key)
+printf '{"trace\\u0045vents": [{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2}], "x\\"y": 1}' >"$T/esc.json"
+gf export --to perfetto -o "$T/esc.out.json" "$T/esc.json"
+expect_eq export-perfetto-escaped-key "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]), object_pairs_hook=lambda p: [k for k, _ in p] if len(p) == 2 and p[0][0] == "traceEvents" else dict(p)); print(d)' "$T/esc.out.json")" "['traceEvents', 'x\"y']"
+"$GF" info "$T/esc.out.json" >/dev/null 2>"$T/err"; rc=$?
+expect_rc export-perfetto-escaped-key-reads 0
 # a cut-off trace is refused, nothing written
 head -c 900 "$T/g/$n.json" >"$T/cut.trace.json"
 gf export --to perfetto -o "$T/cutout.json" "$T/cut.trace.json"

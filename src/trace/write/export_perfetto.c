@@ -210,7 +210,16 @@ struct scan {
 	bool obj;          /* the top level is an object */
 	bool done;         /* the added events are written */
 	bool top_closed;
+	int uhex;          /* hex digits of a \uXXXX still to come */
+	unsigned ucp;
 };
+
+/* One decoded character of a depth-1 key (longer keys cannot match). */
+static void key_char(struct scan *s, char ch)
+{
+	if (s->is_key && s->klen < sizeof s->key)
+		s->key[s->klen++] = ch;
+}
 
 /* Copies buf[0..n), inserting the added events where they go. */
 static void copy(struct pout *o, struct scan *s, const char *buf, size_t n)
@@ -219,16 +228,27 @@ static void copy(struct pout *o, struct scan *s, const char *buf, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char ch = buf[i];
 		if (s->in_str) {
-			if (s->esc)
+			if (s->uhex) {
+				/* a key's \uXXXX, decoded as the reader does ("trace\u0045vents") */
+				int d = ch >= '0' && ch <= '9' ? ch - '0' : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'f' ? (ch | 0x20) - 'a' + 10 : 0;
+				s->ucp = s->ucp << 4 | (unsigned)d;
+				if (--s->uhex == 0)
+					key_char(s, s->ucp < 0x80 ? (char)s->ucp : '\x01');
+			} else if (s->esc) {
 				s->esc = false;
-			else if (ch == '\\')
+				if (ch == 'u') {
+					s->uhex = 4;
+					s->ucp = 0;
+				} else
+					key_char(s, ch);
+			} else if (ch == '\\')
 				s->esc = true;
 			else if (ch == '"') {
 				s->in_str = false;
 				if (s->is_key)
 					s->te_key = s->klen == 11 && !memcmp(s->key, "traceEvents", 11);
-			} else if (s->is_key && s->klen < sizeof s->key)
-				s->key[s->klen++] = ch;
+			} else
+				key_char(s, ch);
 			continue;
 		}
 		switch (ch) {
