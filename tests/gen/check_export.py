@@ -25,7 +25,8 @@ per difference, exit 1 on any.
       inside each step window sum, cause by cause, to EXPECT (gen_gaps.py's
       answer known by construction); every sync slice has one flow (s on a
       host slice of the thread that made the blocking call, f at the slice's
-      start); one busy-share counter per step = 100 * busy / wall, busy the
+      start); one busy-share counter per step = 100 * busy / wall (3 decimals, half
+      to even), busy the
       union of the device's activities in the window, computed here.
 """
 import gzip
@@ -342,7 +343,10 @@ def check_perfetto(trace, expect, out):
     cnt = {ns(e["ts"]): Decimal(str(e["args"]["busy %"])) for e in added if e["ph"] == "C"}
     for lo, hi in steps:
         busy = union_in(acts, lo, hi)
-        q = Decimal(busy * 100000 * 2 + (hi - lo)) // (2 * (hi - lo)) / 1000
+        q, r = divmod(busy * 100000, hi - lo)   # 100 * busy / wall, 3 decimals, half to even
+        if 2 * r > hi - lo or (2 * r == hi - lo and q % 2):
+            q += 1
+        q = Decimal(q) / 1000
         if cnt.get(lo) != q:
             err("perfetto: busy counter at %d is %s, expected %s" % (lo, cnt.get(lo), q))
 

@@ -214,6 +214,14 @@ struct scan {
 	unsigned ucp;
 };
 
+static unsigned hexval(char ch)
+{
+	int l = ch | 0x20;
+	if (ch >= '0' && ch <= '9')
+		return (unsigned)(ch - '0');
+	return l >= 'a' && l <= 'f' ? (unsigned)(l - 'a' + 10) : 0;
+}
+
 /* One decoded character of a depth-1 key (longer keys cannot match). */
 static void key_char(struct scan *s, char ch)
 {
@@ -230,8 +238,7 @@ static void copy(struct pout *o, struct scan *s, const char *buf, size_t n)
 		if (s->in_str) {
 			if (s->uhex) {
 				/* a key's \uXXXX, decoded as the reader does ("trace\u0045vents") */
-				int d = ch >= '0' && ch <= '9' ? ch - '0' : (ch | 0x20) >= 'a' && (ch | 0x20) <= 'f' ? (ch | 0x20) - 'a' + 10 : 0;
-				s->ucp = s->ucp << 4 | (unsigned)d;
+				s->ucp = s->ucp << 4 | hexval(ch);
 				if (--s->uhex == 0)
 					key_char(s, s->ucp < 0x80 ? (char)s->ucp : '\x01');
 			} else if (s->esc) {

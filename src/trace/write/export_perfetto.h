@@ -23,7 +23,7 @@
  *    (on the host thread that made it, when its pid and tid are numbers) to
  *    the slice;
  *  - tid 2 "steps": a counter "GPU busy %" set at each step's start to
- *    100 * busy / wall (3 decimals, rounded half up) and to 0 at a step end
+ *    100 * busy / wall (3 decimals, rounded half to even) and to 0 at a step end
  *    where no step starts.
  * Times are written as the trace's microseconds, exactly (ns / 1000 with 3
  * decimals: the model's times are the trace's, see trace.h).
