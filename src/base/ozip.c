@@ -5,6 +5,9 @@
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
+#if GF_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #define OZIP_BUF (64u << 10)
 
@@ -46,6 +49,23 @@ int ozip_open(struct ozip *z, FILE *fp, int kind)
 	if (!z->buf)
 		return -1;
 	if (kind == OZIP_GZIP) {
+#if GF_HAVE_ISAL
+		/* ISA-L's level 1: several times zlib's speed, gzip-compatible output */
+		struct isal_zstream *s = calloc(1, sizeof *s);
+		uint8_t *lb = malloc(ISAL_DEF_LVL1_DEFAULT);
+		if (!s || !lb) {
+			free(s);
+			free(lb);
+			free(z->buf);
+			return -1;
+		}
+		isal_deflate_init(s);
+		s->level = 1;
+		s->level_buf = lb;
+		s->level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+		s->gzip_flag = IGZIP_GZIP;
+		z->state = s;
+#else
 		z_stream *s = calloc(1, sizeof *s);
 		/* 15 + 16: a gzip header and trailer (RFC 1952) */
 		if (!s || deflateInit2(s, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
@@ -54,6 +74,7 @@ int ozip_open(struct ozip *z, FILE *fp, int kind)
 			return -1;
 		}
 		z->state = s;
+#endif
 	} else {
 		ZSTD_CStream *s = ZSTD_createCStream();
 		if (!s || ZSTD_isError(ZSTD_initCStream(s, 3))) {
@@ -64,6 +85,38 @@ int ozip_open(struct ozip *z, FILE *fp, int kind)
 		z->state = s;
 	}
 	return 0;
+}
+
+#if GF_HAVE_ISAL
+static void gz_run(struct ozip *z, const void *p, size_t n, int flush)
+{
+	struct isal_zstream *s = z->state;
+	s->next_in = (uint8_t *)p;
+	s->avail_in = (uint32_t)n;
+	s->end_of_stream = flush == Z_FINISH;
+	do {
+		s->next_out = z->buf;
+		s->avail_out = OZIP_BUF;
+		if (isal_deflate(s) != COMP_OK) {
+			z->failed = true;
+			return;
+		}
+		put(z, z->buf, OZIP_BUF - s->avail_out);
+	} while (!z->failed && (s->avail_in || s->avail_out == 0 ||
+				(flush == Z_FINISH && s->internal_state.state != ZSTATE_END)));
+}
+
+static void gz_end(struct ozip *z)
+{
+	struct isal_zstream *s = z->state;
+	free(s->level_buf);
+	free(s);
+}
+#else
+static void gz_end(struct ozip *z)
+{
+	deflateEnd(z->state);
+	free(z->state);
 }
 
 static void gz_run(struct ozip *z, const void *p, size_t n, int flush)
@@ -83,6 +136,7 @@ static void gz_run(struct ozip *z, const void *p, size_t n, int flush)
 		put(z, z->buf, OZIP_BUF - s->avail_out);
 	} while (s->avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
 }
+#endif
 
 static void zs_run(struct ozip *z, const void *p, size_t n, bool end)
 {
@@ -126,8 +180,7 @@ int ozip_close(struct ozip *z)
 	if (z->kind == OZIP_GZIP && z->state) {
 		if (!z->failed)
 			gz_run(z, NULL, 0, Z_FINISH);
-		deflateEnd(z->state);
-		free(z->state);
+		gz_end(z);
 	} else if (z->kind == OZIP_ZSTD && z->state) {
 		if (!z->failed)
 			zs_run(z, NULL, 0, true);
