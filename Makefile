@@ -31,7 +31,7 @@ LDOPT   :=
 endif
 
 CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) -Isrc $(OPT) $(CFLAGS)
-LAYERS  := base input stacks stacks/ops stacks/render trace/read trace/model trace/analysis trace/write
+LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC:= $(wildcard tests/unit/test_*.c)

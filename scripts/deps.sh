@@ -8,7 +8,9 @@
 #          gzip/zstd (real compressor outputs), strace (signals caught mid-write),
 #          cmark-gfm and python3-markdown (hostile names rendered as Markdown),
 #          python3-torch (Debian's PyTorch 1.13, CPU, built without Kineto: the
-#          real legacy capture of tests/cli/legacy_torch.sh, run by /usr/bin/python3).
+#          real legacy capture of tests/cli/legacy_torch.sh, run by /usr/bin/python3),
+#          protobuf-compiler and npm speedscope, pprof-format, ajv (the exports'
+#          tests: protoc --decode, speedscope's schema and app, a pprof decoder).
 #   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
 #          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
 # Only missing pieces are installed; a machine that has them all is left alone.
@@ -20,6 +22,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential pkg-config zlib1g-dev libzstd-dev libisal-dev)
 if [ "$what" = test ]; then
   pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time gzip zstd strace cmark-gfm python3-markdown python3-torch util-linux)
+  pkgs+=(protobuf-compiler) # protoc --decode: the pprof export's test (tests/cli/export_stacks.sh)
 elif [ "$what" = bench ]; then
   pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
 fi
@@ -43,7 +46,9 @@ fi
 
 if [ "$what" = test ]; then
   # playwright-core drives Debian's chromium; it never downloads a browser itself.
-  if [ ! -d "$here/tests/browser/node_modules/playwright-core" ]; then
+  # speedscope, pprof-format and ajv: the exports' tests against the ecosystem's own code
+  if [ ! -d "$here/tests/browser/node_modules/playwright-core" ] || [ ! -d "$here/tests/browser/node_modules/speedscope" ] ||
+     [ ! -d "$here/tests/browser/node_modules/pprof-format" ] || [ ! -d "$here/tests/browser/node_modules/ajv" ]; then
     echo "deps: npm install (tests/browser)" >&2
     (cd "$here/tests/browser" && npm install --no-audit --no-fund --silent >&2) ||
       echo "deps: npm install failed; the browser test will be skipped" >&2

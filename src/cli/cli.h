@@ -171,5 +171,6 @@ int cmd_syncs(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_norm(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

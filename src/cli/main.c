@@ -37,6 +37,7 @@ static const struct cmd commands[] = {
 	{ "diff", cmd_diff, "differential stacks and flame graphs between two profiles" },
 	{ "merge", cmd_merge, "sum folded files of the same kind" },
 	{ "norm", cmd_norm, "normalise a folded file to per-step weights, exactly" },
+	{ "export", cmd_export, "write a trace or folded stacks as speedscope, pprof or Perfetto" },
 };
 
 static void usage(FILE *fp)

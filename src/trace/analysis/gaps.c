@@ -190,7 +190,26 @@ struct gcause {
 	const uint32_t *wait_of; /* per range: the wait-event call before the launch */
 	struct kmap hostm, syncm, qm;
 	VEC(struct gap_call) calls;
+	bool keep;               /* record the pieces (gaps_analyze_pieces) */
+	VEC(struct gap_piece) pieces;
 };
+
+/* Adds [lo, hi) to cause k's list (GC_EDGE..GC_LAUNCH are GAP_*), and to
+ * the pieces when they are kept. */
+static void piece(struct gcause *gc, int k, gf_ns lo, gf_ns hi, uint32_t ri)
+{
+	actx_pairs_add(&gc->p[k], lo, hi);
+	if (gc->keep && hi > lo) {
+		struct gap_piece x = { lo, hi, ri, (uint8_t)k };
+		vec_push(&gc->pieces, x);
+	}
+}
+
+const char *gaps_cause_name(int cause)
+{
+	static const char *const n[GAP_NCAUSES] = { "edge", "sync", "host", "untraced", "queued", "launch" };
+	return cause >= 0 && cause < GAP_NCAUSES ? n[cause] : "?";
+}
 
 /* Charges [lo, hi) of a host-late gap by what the launching thread was
  * doing; each stack gets its time inside the steady steps (once per step
@@ -205,10 +224,10 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 	trace_wsweep_init(&s, &c->walk, th, lo, hi);
 	while (trace_wsweep_next(&s, &a, &b, &r)) {
 		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
-			actx_pairs_add(&gc->p[GC_UNTRACED], a, b);
+			piece(gc, GC_UNTRACED, a, b, TRACE_NONE);
 			continue;
 		}
-		actx_pairs_add(&gc->p[GC_HOST], a, b);
+		piece(gc, GC_HOST, a, b, r);
 		gf_ns w = actx_span_in(&gc->steady, a, b);
 		if (w) {
 			uint32_t site = actx_site(c, r);
@@ -225,7 +244,7 @@ static void charge_queued(const struct actx *c, uint32_t na, uint32_t L, gf_ns l
 {
 	if (hi <= lo)
 		return;
-	actx_pairs_add(&gc->p[GC_QUEUED], lo, hi);
+	piece(gc, GC_QUEUED, lo, hi, L);
 	gf_ns w = actx_span_in(&gc->steady, lo, hi);
 	if (!w)
 		return;
@@ -262,7 +281,7 @@ static void charge_sync(const struct actx *c, uint32_t B, gf_ns lo, gf_ns hi, st
 	const struct trace *t = c->t;
 	if (hi <= lo)
 		return;
-	actx_pairs_add(&gc->p[GC_SYNC], lo, hi);
+	piece(gc, GC_SYNC, lo, hi, B);
 	gf_ns w = actx_span_in(&gc->steady, lo, hi);
 	if (w) {
 		uint32_t site = actx_site(c, B);
@@ -296,11 +315,11 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	/* HTA's rule */
 	actx_pairs_add(&gc->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
 	if (!finite || (!full_short && na != TRACE_NONE && (t->act[na].flags & TAF_BEFORE))) {
-		actx_pairs_add(&gc->p[GC_EDGE], cur, e);
+		piece(gc, GC_EDGE, cur, e, TRACE_NONE);
 		return;
 	}
 	if (full_short) {
-		actx_pairs_add(&gc->p[GC_LAUNCH], cur, e);
+		piece(gc, GC_LAUNCH, cur, e, L);
 		return;
 	}
 	if (!late) {
@@ -320,7 +339,7 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	if (i < bf) {
 		gf_ns dlo = h > cur ? h : cur;
 		if (bf - i < ACTX_KERNEL_WAIT_NS) {
-			actx_pairs_add(&gc->p[GC_LAUNCH], dlo, e);
+			piece(gc, GC_LAUNCH, dlo, e, L);
 			return;
 		}
 		/* while the host is still inside the launch call (a launch that
@@ -332,7 +351,7 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 			charge_host(c, t->r[L].thread, dlo, rr, gc);
 		dlo = rr > dlo ? rr : dlo;
 		if (bf - r < ACTX_KERNEL_WAIT_NS)
-			actx_pairs_add(&gc->p[GC_LAUNCH], dlo, e);
+			piece(gc, GC_LAUNCH, dlo, e, L);
 		else
 			charge_queued(c, na, L, dlo, e, gc);
 	}
@@ -566,7 +585,7 @@ static void step_rows(const struct actx *c, const struct steps_result *st, const
 	}
 }
 
-int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
+static int analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r, bool keep)
 {
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
@@ -590,6 +609,7 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 	 */
 	struct gcause gc;
 	memset(&gc, 0, sizeof gc);
+	gc.keep = keep;
 	uint32_t *wait_of = waits_before(t);
 	gc.wait_of = wait_of;
 	size_t ng = c->dev == TRACE_NONE ? 0 : c->nbusy + 1;
@@ -640,8 +660,20 @@ int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gap
 		qsort(gc.calls.v, gc.calls.n, sizeof *gc.calls.v, cmp_call);
 	r->calls = gc.calls.v;
 	r->ncalls = gc.calls.n;
+	r->pieces = gc.pieces.v;
+	r->npieces = gc.pieces.n;
 	launch_diag(c, st, r);
 	return GF_OK;
+}
+
+int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
+{
+	return analyze(c, st, r, false);
+}
+
+int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
+{
+	return analyze(c, st, r, true);
 }
 
 void gaps_release(struct gaps_result *r)
@@ -656,6 +688,7 @@ void gaps_release(struct gaps_result *r)
 	free(r->sync);
 	free(r->queued);
 	free(r->calls);
+	free(r->pieces);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
 }

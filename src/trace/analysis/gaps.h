@@ -70,6 +70,20 @@ struct gap_call {
 	gf_ns ns, after, steady;
 };
 
+/* One classified piece of idle time (gaps_analyze_pieces): [lo, hi) of the
+ * analysed device, its cause (GAP_*), and for a sync piece the blocking call
+ * (range index) it is charged to, for a host piece the innermost range open
+ * on the launching thread (TRACE_NONE: none). Pieces are disjoint and in
+ * time order; inside a step window they sum to its idle time, cause by
+ * cause, exactly (they cover the span of the steps, gaps between steps
+ * included: clip them to the windows). */
+enum gap_cause { GAP_EDGE = 0, GAP_SYNC, GAP_HOST, GAP_UNTRACED, GAP_QUEUED, GAP_LAUNCH, GAP_NCAUSES };
+struct gap_piece {
+	gf_ns lo, hi;
+	uint32_t ri;
+	uint8_t cause;
+};
+
 struct launch_diag {
 	gf_ns kernels_per_step, launches_per_step; /* steady medians (counts) */
 	uint64_t kernels, launch_calls;   /* in the steady steps */
@@ -101,12 +115,19 @@ struct gaps_result {
 	struct gap_call *calls;     /* blocking calls with a sync piece, by range index */
 	size_t ncalls;
 	struct launch_diag ld;
+	struct gap_piece *pieces;   /* gaps_analyze_pieces only, else NULL */
+	size_t npieces;
 };
 
 /* @return GF_OK. Only the windows of st are read for the causes (a table
  * built without STEPS_SUMS will do); the launch diagnosis reads its counts. */
 int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r);
 void gaps_release(struct gaps_result *r);
+/* Same as gaps_analyze, and keeps every classified piece (r->pieces) for
+ * the exports (trace/write/export_perfetto.h). */
+int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, struct gaps_result *r);
+/* "edge", "sync", "host", "untraced", "queued", "launch". */
+const char *gaps_cause_name(int cause);
 
 /* The sync piece charged to blocking call ri, or NULL. O(log n). */
 const struct gap_call *gaps_call(const struct gaps_result *r, uint32_t ri);

@@ -15,6 +15,7 @@ void report_opts_init(struct report_opts *o)
 	o->unprofiled_ns = -1;
 	o->expect_ns = -1;
 	o->parts = RP_ALL;
+	o->gap_pieces = false;
 }
 
 void report_fmt_dur(struct sbuf *b, gf_ns ns)
@@ -498,7 +499,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		side_parts(&sd);
 	/* the sync bubbles are the gap model's sync pieces: syncs needs it */
 	if (parts & (RP_GAPS | RP_SYNCS))
-		gaps_analyze(c, &r->st, &r->gp);
+		(o->gap_pieces ? gaps_analyze_pieces : gaps_analyze)(c, &r->st, &r->gp);
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->gp, &r->sy);
 	if (parts & RP_COMM)

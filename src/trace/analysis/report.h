@@ -94,6 +94,7 @@ struct report_opts {
 	gf_ns unprofiled_ns;   /* --unprofiled-step-ms, -1 when absent */
 	gf_ns expect_ns;       /* --expect-ms, -1 when absent */
 	unsigned parts;        /* RP_* to compute; report_opts_init: RP_ALL */
+	bool gap_pieces;       /* keep the gap model's pieces (gaps_analyze_pieces) */
 };
 
 struct report {

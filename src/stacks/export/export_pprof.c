@@ -1,0 +1,247 @@
+#include "stacks/export/export_pprof.h"
+
+#include "base/names.h"
+#include "base/ozip.h"
+#include "base/pool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLUSH_AT (64u << 10)
+
+/* Profile's fields */
+enum { P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_LOCATION = 4, P_FUNCTION = 5, P_STRINGS = 6, P_TIME = 9,
+       P_DURATION = 10, P_PERIOD_TYPE = 11, P_PERIOD = 12, P_DEFAULT_TYPE = 14 };
+
+void export_pprof_varint(struct sbuf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		sbuf_addch(b, (int)(v & 0x7f) | 0x80);
+		v >>= 7;
+	}
+	sbuf_addch(b, (int)v);
+}
+
+void export_pprof_key(struct sbuf *b, unsigned field, unsigned wire)
+{
+	export_pprof_varint(b, (uint64_t)field << 3 | wire);
+}
+
+void export_pprof_uint(struct sbuf *b, unsigned field, uint64_t v)
+{
+	export_pprof_key(b, field, 0);
+	export_pprof_varint(b, v);
+}
+
+void export_pprof_bytes(struct sbuf *b, unsigned field, const void *p, size_t n)
+{
+	export_pprof_key(b, field, 2);
+	export_pprof_varint(b, n);
+	sbuf_add(b, p, n);
+}
+
+struct pctx {
+	struct ozip z;
+	struct sbuf out, msg, tmp, u8;
+	struct pool *strs, *frames;
+	uint32_t *fid;           /* per node: frame index */
+	unsigned k, n;           /* the tree's slot, number of trees */
+	int64_t rank;            /* -1: none */
+	uint32_t s_rank, s_step; /* string ids */
+	const char *marker;
+	struct sbuf *err;
+	int rc;
+};
+
+static uint32_t str(struct pctx *c, const char *s, size_t n)
+{
+	sbuf_reset(&c->u8);
+	export_stacks_utf8(&c->u8, s, n);
+	return pool_intern(c->strs, c->u8.buf ? c->u8.buf : "", c->u8.len);
+}
+
+static void flush(struct pctx *c, bool force)
+{
+	if (c->out.len && (force || c->out.len >= FLUSH_AT)) {
+		ozip_write(&c->z, c->out.buf, c->out.len);
+		sbuf_reset(&c->out);
+	}
+}
+
+static void num_label(struct pctx *c, uint32_t key, int64_t v)
+{
+	sbuf_reset(&c->tmp);
+	export_pprof_uint(&c->tmp, 1, key);
+	export_pprof_uint(&c->tmp, 3, (uint64_t)v);
+	export_pprof_bytes(&c->msg, 3, c->tmp.buf, c->tmp.len);
+}
+
+static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_t depth, int64_t self)
+{
+	struct pctx *c = ctx;
+	int64_t v;
+	if (!export_stacks_int(t, self, &v)) {
+		struct sbuf p = SBUF_INIT;
+		ftree_path(t, nodes[depth - 1], &p);
+		sbuf_addf(c->err, "weight of stack '%.200s' is not a whole number of %s: pprof values are integers",
+			  p.buf, ftree_meta_get(&t->meta, "unit") ? "nanoseconds" : "counts");
+		sbuf_release(&p);
+		return GF_EINPUT;
+	}
+	sbuf_reset(&c->msg);
+	/* location ids, leaf first, packed */
+	sbuf_reset(&c->tmp);
+	for (size_t i = depth; i-- > 0;)
+		export_pprof_varint(&c->tmp, (uint64_t)c->fid[nodes[i]] + 1);
+	export_pprof_bytes(&c->msg, 1, c->tmp.buf, c->tmp.len);
+	sbuf_reset(&c->tmp);
+	for (unsigned j = 0; j < c->n; j++)
+		export_pprof_varint(&c->tmp, j == c->k ? (uint64_t)v : 0);
+	export_pprof_bytes(&c->msg, 2, c->tmp.buf, c->tmp.len);
+	if (c->rank >= 0)
+		num_label(c, c->s_rank, c->rank);
+	/* the outermost step marker frame (fold --per-step: under the thread
+	 * frame for cpu and wall) */
+	for (size_t i = 0; i < depth; i++) {
+		int64_t step;
+		const char *f = ftree_name(t, nodes[i]);
+		if (names_step(f, pool_len(t->names, t->name[nodes[i]]), names_marker(c->marker), &step)) {
+			if (step >= 0)
+				num_label(c, c->s_step, step);
+			break;
+		}
+	}
+	export_pprof_bytes(&c->out, P_SAMPLE, c->msg.buf, c->msg.len);
+	flush(c, false);
+	return 0;
+}
+
+static void value_type(struct pctx *c, unsigned field, const struct export_stacks_prof *p)
+{
+	int e;
+	const char *unit = export_stacks_ns_exp(p->t, &e) ? "nanoseconds" : "count";
+	sbuf_reset(&c->tmp);
+	export_pprof_uint(&c->tmp, 1, str(c, p->name, strlen(p->name)));
+	export_pprof_uint(&c->tmp, 2, str(c, unit, strlen(unit)));
+	export_pprof_bytes(&c->out, field, c->tmp.buf, c->tmp.len);
+}
+
+/* Function and Location of frame i (id i + 1). */
+static void frame(struct pctx *c, uint32_t i)
+{
+	const char *s = pool_str(c->frames, i);
+	size_t n = pool_len(c->frames, i);
+	struct export_stacks_frame f;
+	export_stacks_split(s, n, &f);
+	sbuf_reset(&c->msg);
+	export_pprof_uint(&c->msg, 1, (uint64_t)i + 1);
+	export_pprof_uint(&c->msg, 2, str(c, f.name, f.name_len));
+	export_pprof_uint(&c->msg, 3, str(c, s, n));
+	if (f.file_len) {
+		export_pprof_uint(&c->msg, 4, str(c, f.file, f.file_len));
+		export_pprof_uint(&c->msg, 5, (uint64_t)f.line);
+	}
+	export_pprof_bytes(&c->out, P_FUNCTION, c->msg.buf, c->msg.len);
+	sbuf_reset(&c->tmp);
+	export_pprof_uint(&c->tmp, 1, (uint64_t)i + 1); /* Line.function_id */
+	if (f.line)
+		export_pprof_uint(&c->tmp, 2, (uint64_t)f.line);
+	sbuf_reset(&c->msg);
+	export_pprof_uint(&c->msg, 1, (uint64_t)i + 1);
+	export_pprof_bytes(&c->msg, 4, c->tmp.buf, c->tmp.len);
+	export_pprof_bytes(&c->out, P_LOCATION, c->msg.buf, c->msg.len);
+	flush(c, false);
+}
+
+static void map_frames(struct pctx *c, const struct ftree *t)
+{
+	free(c->fid);
+	c->fid = gf_xcalloc(t->n ? t->n : 1, sizeof *c->fid);
+	for (uint32_t i = 1; i < t->n; i++)
+		c->fid[i] = pool_intern(c->frames, ftree_name(t, i), pool_len(t->names, t->name[i]));
+}
+
+static int64_t meta_rank(const struct export_stacks *x)
+{
+	for (unsigned k = 0; k < x->n; k++) {
+		const char *r = ftree_meta_get(&x->p[k].t->meta, "rank");
+		if (r && *r && strspn(r, "0123456789") == strlen(r) && strlen(r) < 18)
+			return strtoll(r, NULL, 10);
+	}
+	return -1;
+}
+
+static int body(struct pctx *c, const struct export_stacks *x)
+{
+	for (unsigned k = 0; k < x->n; k++)
+		value_type(c, P_SAMPLE_TYPE, &x->p[k]);
+	for (unsigned k = 0; k < x->n; k++)
+		map_frames(c, x->p[k].t);
+	for (uint32_t i = 0; i < pool_count(c->frames); i++)
+		frame(c, i);
+	c->n = x->n;
+	for (unsigned k = 0; k < x->n; k++) {
+		const struct ftree *t = x->p[k].t;
+		c->k = k;
+		c->marker = ftree_meta_get(&t->meta, "step_marker");
+		map_frames(c, t);
+		int rc = export_stacks_walk(t, sample, c);
+		if (rc)
+			return rc;
+	}
+	if (x->time_ns)
+		export_pprof_uint(&c->out, P_TIME, (uint64_t)x->time_ns);
+	if (x->duration_ns)
+		export_pprof_uint(&c->out, P_DURATION, (uint64_t)x->duration_ns);
+	if (x->n) {
+		value_type(c, P_PERIOD_TYPE, &x->p[0]);
+		export_pprof_uint(&c->out, P_PERIOD, 1);
+		export_pprof_uint(&c->out, P_DEFAULT_TYPE, str(c, x->p[0].name, strlen(x->p[0].name)));
+	}
+	/* the string table last: every index is known by now */
+	for (uint32_t i = 0; i < pool_count(c->strs); i++) {
+		export_pprof_bytes(&c->out, P_STRINGS, pool_str(c->strs, i), pool_len(c->strs, i));
+		flush(c, false);
+	}
+	return GF_OK;
+}
+
+int export_pprof_write(const struct export_stacks *x, FILE *fp, struct sbuf *err)
+{
+	for (unsigned k = 0; k < x->n; k++)
+		if (x->p[k].t->ncols != 1) {
+			sbuf_addf(err, "differential stacks (two counts per line) cannot be exported: "
+				       "export each side");
+			return GF_EINPUT;
+		}
+	struct pctx c;
+	memset(&c, 0, sizeof c);
+	c.err = err;
+	c.strs = pool_new();
+	c.frames = pool_new();
+	str(&c, "", 0); /* string_table[0] is "" */
+	c.s_rank = str(&c, "rank", 4);
+	c.s_step = str(&c, "step", 4);
+	c.rank = meta_rank(x);
+	int rc = GF_OK;
+	if (ozip_open(&c.z, fp, OZIP_GZIP)) {
+		sbuf_addstr(err, "out of memory starting zlib");
+		rc = GF_EINTERNAL;
+	} else
+		rc = body(&c, x);
+	flush(&c, true);
+	errno = 0;
+	if (c.z.fp && ozip_close(&c.z) && !rc) {
+		sbuf_addf(err, "compression or write error: %s", c.z.err ? strerror(c.z.err) : "zlib");
+		rc = GF_EOUTPUT;
+	}
+	sbuf_release(&c.out);
+	sbuf_release(&c.msg);
+	sbuf_release(&c.tmp);
+	sbuf_release(&c.u8);
+	free(c.fid);
+	pool_free(c.strs);
+	pool_free(c.frames);
+	return rc;
+}
