@@ -59,6 +59,8 @@ static void usage(FILE *fp)
 		"      --no-thread-frames  cpu/wall: no 'thread (TID): NAME' root frame\n"
 		"      --unit U            ns, us (default) or ms\n"
 		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
+		"      --kinds             append each frame's kind (_[an] _[py] _[mo] _[op] _[la]\n"
+		"                          _[sy] _[ke], docs/fold.md): svg colours by it\n"
 		"\n"
 		"Other profilers' stacks (docs/formats.md, Imports): perf script text, a\n"
 		"speedscope JSON file, austin or py-spy samples print as folded stacks:\n"
@@ -100,7 +102,7 @@ struct fold_args {
 };
 
 enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
-       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
+       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
 static const struct option lo[] = {
 	{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
 	{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
@@ -112,7 +114,7 @@ static const struct option lo[] = {
 	{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
 	{ "all-threads", no_argument, NULL, O_ALLTH }, { "no-thread-frames", no_argument, NULL, O_NOTHF },
 	{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
-	{ "pid", no_argument, NULL, O_PID }, { "tid", no_argument, NULL, O_TID },
+	{ "kinds", no_argument, NULL, O_KINDS }, { "pid", no_argument, NULL, O_PID }, { "tid", no_argument, NULL, O_TID },
 	{ "kernel", no_argument, NULL, O_KERNEL }, { "jit", no_argument, NULL, O_JIT },
 	{ "all", no_argument, NULL, O_ALL }, { "addrs", no_argument, NULL, O_ADDRS },
 	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -176,6 +178,7 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		case O_NORM: o->normalise = true; break;
 		case O_ALLTH: o->all_threads = true; break;
 		case O_NOTHF: o->no_thread_frames = true; break;
+		case O_KINDS: o->kinds = true; break;
 		case O_UNIT: o->unit = cli_choice("--unit", optarg, units); break;
 		case O_LABEL:
 			if (fold_add_label(o, optarg, &err))

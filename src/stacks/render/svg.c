@@ -103,6 +103,61 @@ bool svg_fonttype_ok(const char *s)
 	return !quote && name;
 }
 
+void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given, struct sbuf *title,
+		      struct sbuf *subtitle)
+{
+	static const char *const weights[][2] = {
+		{ "gpu", "GPU time" },  { "cpu", "Host CPU time" },  { "wall", "Wall time" },
+		{ "idle", "GPU idle time" }, { "calls", "Kernel launches" },
+	};
+	const struct ftree_meta *m = &t->meta;
+	const char *unit = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
+	const char *kinds = ftree_meta_get(m, "kinds");
+	if (unit && *unit && !(given & SVG_GIVEN_COUNTNAME))
+		o->countname = unit;
+	o->kinds = kinds && !strcmp(kinds, "yes");
+	const char *wt = NULL;
+	for (size_t i = 0; w && i < GF_ARRAY_LEN(weights); i++)
+		if (!strcmp(w, weights[i][0]))
+			wt = weights[i][1];
+	if (!wt)
+		return; /* not gpuflame fold's output */
+	o->root_label = "all";
+	if (!(given & SVG_GIVEN_COLORS) && t->ncols != 2)
+		o->colors = "gpu";
+	if (!(given & SVG_GIVEN_TITLE)) {
+		sbuf_reset(title);
+		sbuf_addstr(title, wt);
+		if (t->flamechart)
+			sbuf_addstr(title, " (flame chart)");
+		else if (o->inverted)
+			sbuf_addstr(title, " (icicle)");
+		o->title = title->buf;
+	}
+	if (given & SVG_GIVEN_SUBTITLE)
+		return;
+	sbuf_reset(subtitle);
+	const char *v;
+	if ((v = ftree_meta_get(m, "steps")) && strcmp(v, "0"))
+		sbuf_addf(subtitle, "%s step%s", v, strcmp(v, "1") ? "s" : "");
+	if ((v = ftree_meta_get(m, "normalised")) && !strcmp(v, "per-step"))
+		sbuf_addstr(subtitle, " (per step)");
+	else if ((v = ftree_meta_get(m, "per_step")) && !strcmp(v, "yes"))
+		sbuf_addstr(subtitle, " (one tower each)");
+	if ((v = ftree_meta_get(m, "rank"))) {
+		sbuf_addf(subtitle, "%srank %s", subtitle->len ? ", " : "", v);
+		if ((v = ftree_meta_get(m, "world_size")))
+			sbuf_addf(subtitle, " of %s", v);
+	}
+	if ((v = ftree_meta_get(m, "source")) && *v)
+		sbuf_addf(subtitle, "%s%s", subtitle->len ? ", " : "", v);
+	for (unsigned i = 0; i < m->n; i++)
+		if (!strncmp(m->kv[i].key, "label.", 6))
+			sbuf_addf(subtitle, "%s%s=%s", subtitle->len ? ", " : "", m->kv[i].key + 6, m->kv[i].val);
+	if (subtitle->len)
+		o->subtitle = subtitle->buf;
+}
+
 const char *svg_default_title(const struct ftree *t, const struct svg_opts *o)
 {
 	if (o->title && *o->title)
@@ -176,8 +231,10 @@ static void add_num(struct sbuf *b, double v)
 /* ---- names ---- */
 
 /* Length of name without a trailing "_[k]" style annotation. */
-static size_t strip_annotation(const char *s, size_t n)
+static size_t strip_annotation(const char *s, size_t n, bool kinds)
 {
+	if (kinds && palette_kind_suffix(s, n, NULL))
+		return n - 5;
 	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
 	    strchr("kwij", s[n - 2]) && s[n - 2])
 		return n - 4;
@@ -576,7 +633,7 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 		name = ftree_name(t, f->node);
 		nl = pool_len(t->names, t->name[f->node]);
 	}
-	size_t shown = f->agg || f->node == 0 ? nl : strip_annotation(name, nl);
+	size_t shown = f->agg || f->node == 0 ? nl : strip_annotation(name, nl, o->kinds);
 	bool custom = o->tooltip && !f->agg && f->node != 0;
 
 	sbuf_addf(b, "<g data-x=\"%lld\" data-w=\"%lld\" data-d=\"%u\"", (long long)f->x,
@@ -652,6 +709,8 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 	sbuf_addstr(b, "\">");
 	if (f->node != 0 || f->agg)
 		add_label(b, name, shown, (long)((x2 - x1) / (o->fontsize * o->fontwidth)));
+	else if (o->root_label)
+		add_label(b, o->root_label, strlen(o->root_label), (long)((x2 - x1) / (o->fontsize * o->fontwidth)));
 	sbuf_addstr(b, "</text>\n</g>\n");
 	out_flush(c->out, false);
 }
