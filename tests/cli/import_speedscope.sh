@@ -109,7 +109,7 @@ done
 expect_eq speedscope-samples-count "$n" 5
 # the issue's file: 14 stacks' worth, no "expected 'stack count'"
 gf svg "$S/0.1.2/simple-sampled.speedscope.json"; expect_rc issue-svg-rc 0
-expect_grep issue-svg-total '<title>all \(14 samples, 100%\)' "$T/out"
+expect_grep issue-svg-total '<title>all \(14 s, 100%\)' "$T/out"
 # closing a frame that is not on top: refused, as speedscope refuses it
 gf fold "$S/invalid/out-of-order-events.json"; expect_rc out-of-order-rc 1
 expect_grep out-of-order-msg "byte [0-9]+: expected a close \(\"C\"\) of the frame on top of the stack" "$T/err"
