@@ -26,6 +26,16 @@ gf svg "$T/hdr.folded"; expect_rc hdr-rc 0
 expect_grep hdr-title '<text id="title"[^>]*>GPU time</text>' "$T/out"
 expect_grep hdr-subtitle '<text id="subtitle"[^>]*>5 steps, rank 0 of 8, t.json, batch=4</text>' "$T/out"
 expect_grep hdr-unit '<title>gemm \(3 us, 60.00%\)' "$T/out"
+# tooltips: total, self, and the value per step (5 steps: exact to 3 more decimals)
+expect_grep hdr-tip-main '<title>main \(5 us, 100.00%\)&#10;self: 0 us \(0.00%\)&#10;per step: 1 us \(5 steps\)</title>' "$T/out"
+expect_grep hdr-tip-gemm '<title>gemm \(3 us, 60.00%\)&#10;self: 3 us \(60.00%\)&#10;per step: 0.6 us \(5 steps\)</title>' "$T/out"
+expect_grep hdr-tip-root '<title>all \(5 us, 100%\)&#10;per step: 1 us \(5 steps\)</title>' "$T/out"
+expect_nogrep plain-no-tip-lines '&#10;' "$T/plain.svg"
+sed 's/steps=5;/steps=5; normalised=per-step;/' "$T/hdr.folded" >"$T/norm.folded"
+gf svg "$T/norm.folded"; expect_nogrep normalised-no-per-step 'per step:' "$T/out"
+expect_grep normalised-self '&#10;self: 3 us' "$T/out"
+expect_grep normalised-subtitle '>5 steps \(per step\), rank 0 of 8' "$T/out"
+gf svg "$T/hdr.folded"
 expect_grep hdr-root-label '^<text x="13.00" y="[0-9.]*">all</text>$' "$T/out"
 # the gpu palette: the same fills as --colors gpu on the plain input
 grep -o 'fill="rgb([^"]*"' "$T/out" | tail -n +2 >"$T/f1"

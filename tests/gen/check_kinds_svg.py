@@ -42,7 +42,7 @@ for line in open(sys.argv[1], encoding='utf-8', errors='replace'):
 svg = open(sys.argv[2], encoding='utf-8').read()
 unesc = lambda s: s.replace('&lt;', '<').replace('&gt;', '>').replace('&quot;', '"').replace('&apos;', "'").replace('&amp;', '&')
 n = 0
-for m in re.finditer(r'<title>(.*?) \([\d,.]+ [^,]*, [\d.]+%\)</title><rect [^>]*fill="rgb\((\d+),(\d+),(\d+)\)"', svg):
+for m in re.finditer(r'<title>(.*?) \([\d,.]+ [^,]*, [\d.]+%\)(?:&#10;[^<]*)?</title><rect [^>]*fill="rgb\((\d+),(\d+),(\d+)\)"', svg):
     name = unesc(m.group(1))
     if name == 'all' or name.startswith('[') or name.startswith('thread ('):
         continue  # the root, markers and thread frames have no kind

@@ -123,6 +123,12 @@ void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given,
 	if (!wt)
 		return; /* not gpuflame fold's output */
 	o->root_label = "all";
+	o->self_line = t->ncols != 2;
+	const char *st = ftree_meta_get(m, "steps"), *nm = ftree_meta_get(m, "normalised"),
+		   *ps = ftree_meta_get(m, "per_step");
+	int64_t nsteps = 0;
+	if (st && !nm && !ps && t->ncols != 2 && num_parse(st, strlen(st), 0, 0, &nsteps) == NUM_OK && nsteps > 0)
+		o->steps = (uint64_t)nsteps;
 	if (!(given & SVG_GIVEN_COLORS) && t->ncols != 2)
 		o->colors = "gpu";
 	if (!(given & SVG_GIVEN_TITLE)) {
@@ -614,6 +620,39 @@ static void weight_text(struct ctx *c, struct sbuf *b, int64_t w)
 	esc_xml(b, cn, strlen(cn));
 }
 
+/* The header's tooltip lines (svg_opts.self_line, .steps), "&#10;"-separated:
+ * the first line stays flamegraph.pl's "name (N unit, P%)". */
+static void extra_lines(struct ctx *c, struct sbuf *b, const struct frm *f)
+{
+	const struct svg_opts *o = c->o;
+	int64_t total = f->node == 0 ? c->timemax : f->w;
+	if (o->self_line && f->node != 0) {
+		int64_t self = ftree_self(c->t, f->node, 0);
+		sbuf_addstr(b, "&#10;self: ");
+		weight_text(c, b, self);
+		sbuf_addstr(b, " (");
+		fmt_pct(b, self, c->timemax, false);
+		sbuf_addstr(b, "%)");
+	}
+	if (o->steps) {
+		/* total / steps, exact to 3 more decimals (half to even) */
+		int64_t v = 0;
+		if (num_muldiv(total, 1000, (int64_t)o->steps, &v)) {
+			sbuf_addstr(b, "&#10;per step: ");
+			__int128 x = v;
+			unsigned scale = c->t->scale + 3;
+			if (o->factor_num) {
+				x *= o->factor_num;
+				scale += o->factor_scale;
+			}
+			fmt_weight(b, x, scale);
+			sbuf_addch(b, ' ');
+			esc_xml(b, o->countname ? o->countname : "samples", strlen(o->countname ? o->countname : "samples"));
+			sbuf_addf(b, " (%llu steps)", (unsigned long long)o->steps);
+		}
+	}
+}
+
 static void emit_frame(struct ctx *c, const struct frm *f)
 {
 	const struct ftree *t = c->t;
@@ -669,6 +708,8 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 		}
 		sbuf_addch(b, ')');
 	}
+	if (!custom && !f->agg)
+		extra_lines(c, b, f);
 	sbuf_addstr(b, "</title>");
 
 	double x1 = XPAD + (double)f->x * c->wpt;
