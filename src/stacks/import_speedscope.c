@@ -121,18 +121,31 @@ static int value(struct ss *s, uint32_t node, bool sign, int64_t *v, const char 
 	return GF_OK;
 }
 
-/* The scale: the most decimals of any weight or time (at most NUM_MAX_SCALE). */
+static void decimals_of(struct ss *s, uint32_t node, unsigned *d)
+{
+	if (!is_type(s, node, IMPORT_JSON_NUM))
+		return;
+	size_t n;
+	const char *t = str(s, node, &n);
+	unsigned k = num_decimals(t, n);
+	if (k > *d)
+		*d = k;
+}
+
+/* The scale: the most decimals of any weight or time of the profiles (at
+ * most NUM_MAX_SCALE); other numbers (line numbers, versions) do not count. */
 static void find_scale(struct ss *s)
 {
 	unsigned d = 0;
-	for (size_t i = 0; i < s->j.nn; i++) {
-		if (s->j.n[i].type != IMPORT_JSON_NUM)
-			continue;
-		size_t n;
-		const char *t = str(s, (uint32_t)i, &n);
-		unsigned k = num_decimals(t, n);
-		if (k > d)
-			d = k;
+	uint32_t ps = import_json_get(&s->j, 0, "profiles");
+	for (uint32_t p = import_json_child(&s->j, ps); p; p = s->j.n[p].next) {
+		decimals_of(s, import_json_get(&s->j, p, "endValue"), &d);
+		uint32_t w = import_json_get(&s->j, p, "weights");
+		for (uint32_t c = import_json_child(&s->j, w); c; c = s->j.n[c].next)
+			decimals_of(s, c, &d);
+		uint32_t ev = import_json_get(&s->j, p, "events");
+		for (uint32_t c = import_json_child(&s->j, ev); c; c = s->j.n[c].next)
+			decimals_of(s, import_json_get(&s->j, c, "at"), &d);
 	}
 	s->scale = d > NUM_MAX_SCALE ? NUM_MAX_SCALE : d;
 }

@@ -48,6 +48,11 @@ EOF
 check evented "$T/ev.json"
 python3 "$PY" --totals "$T/ev.json" >"$T/tot"
 expect_eq evented-total-is-span "$(awk '{print ($2 == $3)}' "$T/tot")" 1
+# only weights and times set the precision: a decimal elsewhere (a version)
+# does not push a large integer weight out of 64 bits
+printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "version": 1.123456789, "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "unit": "nanoseconds", "samples": [[0]], "weights": [9000000000000000000]}]}' >"$T/big.json"
+gf fold "$T/big.json"; expect_rc big-weight-rc 0
+expect_grep big-weight '^a 9000000000000000000$' "$T/out"
 # every folded command reads it; names stay escaped in the SVG
 gf svg "$T/pyspy.json"; expect_rc svg-rc 0
 expect_grep svg-frame '<title>decode \(/app/model.py:42\)' "$T/out"
