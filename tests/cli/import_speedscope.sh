@@ -61,6 +61,14 @@ gf top "$T/ev.json"; expect_rc top-rc 0
 gf merge "$T/ev.json" "$T/ev.json"; expect_grep merge-sum '^step;sync 9.5$' "$T/out"
 gzip -c "$T/ev.json" >"$T/ev.json.gz"
 gf_in "$T/ev.json.gz" svg; expect_rc svg-stdin-gz-rc 0
+# hostile names: escaped in every output (XML here), control bytes stand in
+printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "<script>alert(1)</script>\\u001b[31m&\\"x"}, {"name": "# not a comment"}]}, "profiles": [{"type": "sampled", "unit": "none", "samples": [[1, 0]], "weights": [1]}]}' >"$T/evil.json"
+gf svg "$T/evil.json"; expect_rc evil-svg-rc 0
+expect_nogrep evil-no-raw-script '<script>alert' "$T/out"
+expect_nogrep evil-no-raw-esc "$(printf '\033')" "$T/out"
+gf fold "$T/evil.json"; expect_grep evil-first-frame-not-comment '^#_not a comment;' "$T/out"
+gf top --format json "$T/evil.json"; expect_rc evil-top-json-rc 0
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" && pass evil-top-json-valid || fail evil-top-json-valid
 # errors: one line, naming the byte
 printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "samples": [[0, 7]], "weights": [1]}]}' >"$T/bad1.json"
 gf svg "$T/bad1.json"; expect_rc bad-index-rc 1
