@@ -91,7 +91,9 @@ size_t diff_name_normalise(const char *s, size_t n, struct sbuf *out)
 	for (size_t k = 0; k < GF_ARRAY_LEN(lead); k++) {
 		size_t l = strlen(lead[k]);
 		size_t d;
-		if (starts(s, n, 0, lead[k]) && (d = digits_at(s, n, l)) > 0) {
+		/* not "thread (0x7F..": a hex id is R1's ("thread (0x...)") */
+		if (starts(s, n, 0, lead[k]) && (d = digits_at(s, n, l)) > 0 &&
+		    !(d == 1 && s[l] == '0' && l + 1 < n && (s[l + 1] == 'x' || s[l + 1] == 'X'))) {
 			sbuf_add(out, s, l);
 			sbuf_addstr(out, "...");
 			i = l + d;
