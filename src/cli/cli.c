@@ -4,6 +4,7 @@
 #include "base/num.h"
 #include "input/input.h"
 #include "stacks/folded.h"
+#include "stacks/import.h"
 
 #include "base/ofile.h"
 #include "trace/model/trace.h"
@@ -321,7 +322,16 @@ static void close_inputs(void)
 	cap_open = 0;
 }
 
-struct input *cli_open_input(const char *path, unsigned threads)
+static void register_input(struct input *in)
+{
+	if (n_open == cap_open) {
+		cap_open = cap_open ? 2 * cap_open : 8;
+		open_ins = gf_xreallocarray(open_ins, cap_open, sizeof *open_ins);
+	}
+	open_ins[n_open++] = in;
+}
+
+struct input *cli_open_raw(const char *path, unsigned threads)
 {
 	struct input *in;
 	struct sbuf err = SBUF_INIT;
@@ -329,12 +339,51 @@ struct input *cli_open_input(const char *path, unsigned threads)
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&err);
-	if (n_open == cap_open) {
-		cap_open = cap_open ? 2 * cap_open : 8;
-		open_ins = gf_xreallocarray(open_ins, cap_open, sizeof *open_ins);
-	}
-	open_ins[n_open++] = in;
+	register_input(in);
 	return in;
+}
+
+void cli_import_warn(const struct import_stats *st, const char *name, int kind)
+{
+	if (st->skipped)
+		cli_warn("'%s': %llu samples of event '%s' left out: only the first event type, '%s', is counted "
+			 "(stackcollapse-perf.pl's rule)",
+			 name, (unsigned long long)st->skipped, st->other_event, st->event);
+	if (st->unterminated)
+		cli_warn("'%s': the last sample has no blank line after it: left out, as stackcollapse-perf.pl does "
+			 "(the file may be cut)", name);
+	if (st->unrecognized)
+		cli_warn("'%s': ignored %llu unrecognized line%s of %s (first at line %llu)", name,
+			 (unsigned long long)st->unrecognized, st->unrecognized == 1 ? "" : "s", import_kind_name(kind),
+			 (unsigned long long)st->first_bad);
+}
+
+struct input *cli_import(struct input *in, int kind, const struct import_opts *o)
+{
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct import_stats st;
+	int rc = import_fold(in, kind, o, &out, &st, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	cli_import_warn(&st, input_name(in), kind);
+	struct input *conv;
+	rc = input_open_owned(&conv, out.alloc ? out.buf : NULL, out.len, input_path(in), input_name(in), INPUT_FOLDED,
+			      &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	cli_close_input(in);
+	register_input(conv);
+	sbuf_release(&err);
+	return conv;
+}
+
+struct input *cli_open_input(const char *path, unsigned threads)
+{
+	struct input *in = cli_open_raw(path, threads);
+	int kind = import_kind(in);
+	if (kind == IMPORT_NONE || kind == IMPORT_PYSPY) /* py-spy's stacks are folded: read as they are */
+		return in;
+	return cli_import(in, kind, NULL);
 }
 
 void cli_close_input(struct input *in)

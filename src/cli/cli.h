@@ -104,7 +104,13 @@ void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree 
 /*
  * Inputs go through the one input layer (input/input.h): plain, gzip, zstd,
  * "-" = stdin (read once, as a stream).
- * cli_open_input opens path or dies (exit 1; 4 for GPUFLAME_MAX_INPUT).
+ * cli_open_input opens path or dies (exit 1; 4 for GPUFLAME_MAX_INPUT);
+ * an input of another profiler's format (stacks/import.h: perf script,
+ * speedscope, austin) comes back as its folded stacks (an input over
+ * memory, named as the file), so every folded command reads them.
+ * cli_open_raw opens without importing; cli_import converts an opened input
+ * of import kind `kind` with options o (NULL: the defaults), closing it, and
+ * warns on stderr what the import left out (cli_import_warn).
  * cli_open_folded also dies (exit 1) with the one-line hint when the
  * sniffer finds another kind of input ("'t.json.gz' is a PyTorch profiler
  * trace, not folded stacks: run 'gpuflame fold t.json.gz | gpuflame svg'").
@@ -113,6 +119,11 @@ void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree 
  */
 struct input;
 struct input *cli_open_input(const char *path, unsigned threads);
+struct input *cli_open_raw(const char *path, unsigned threads);
+struct import_opts;
+struct import_stats;
+struct input *cli_import(struct input *in, int kind, const struct import_opts *o);
+void cli_import_warn(const struct import_stats *st, const char *name, int kind);
 void cli_close_input(struct input *in);
 struct input *cli_open_folded(const char *path, unsigned threads);
 void cli_check_kind(struct input *in, int want);

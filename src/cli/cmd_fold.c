@@ -21,6 +21,8 @@
 #include "trace/analysis/fold.h"
 #include "trace/model/trace.h"
 #include "stacks/folded_out.h"
+#include "stacks/import.h"
+#include "input/input.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -57,6 +59,18 @@ static void usage(FILE *fp)
 		"      --no-thread-frames  cpu/wall: no 'thread (TID): NAME' root frame\n"
 		"      --unit U            ns, us (default) or ms\n"
 		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
+		"      --kinds             append each frame's kind (_[an] _[py] _[mo] _[op] _[la]\n"
+		"                          _[sy] _[ke], docs/fold.md): svg colours by it\n"
+		"\n"
+		"Other profilers' stacks (docs/formats.md, Imports): perf script text, a\n"
+		"speedscope JSON file, austin or py-spy samples print as folded stacks:\n"
+		"      --pid, --tid        perf: root frame comm-PID, comm-PID/TID\n"
+		"      --kernel, --jit     perf: annotate kernel _[k], JIT _[j] frames\n"
+		"      --all               perf: --kernel and --jit\n"
+		"      --addrs             perf: [module <addr>] for unknown symbols\n"
+		"      --threads keep|merge  py-spy, austin, speedscope: keep (default) or\n"
+		"                          drop the process/thread/profile root frames\n"
+		"\n"
 		"  -o, --output FILE       write to FILE instead of stdout\n"
 		"  -q, --quiet             no warnings on stderr\n"
 		"  -j, --threads N         cores for reading: 1 or 2 (default: 2 when there are;\n"
@@ -82,32 +96,72 @@ struct fold_args {
 	struct trace_opts to;
 	const char *out, *families, *threads, *path;
 	bool quiet;
+	struct import_opts io;
+	const char *trace_opt; /* a trace-only option given (for imports) */
+	const char *import_opt; /* an import-only option given (for traces) */
 };
+
+enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
+       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
+static const struct option lo[] = {
+	{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
+	{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
+	{ "kernel-names", required_argument, NULL, O_KNAMES },
+	{ "families", required_argument, NULL, O_FAMILIES },
+	{ "step-marker", required_argument, NULL, O_MARKER }, { "steps", required_argument, NULL, O_STEPS },
+	{ "skip", required_argument, NULL, O_SKIP }, { "per-step-normalise", no_argument, NULL, O_NORM },
+	{ "per-step-normalize", no_argument, NULL, O_NORM }, { "unit", required_argument, NULL, O_UNIT },
+	{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
+	{ "all-threads", no_argument, NULL, O_ALLTH }, { "no-thread-frames", no_argument, NULL, O_NOTHF },
+	{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
+	{ "kinds", no_argument, NULL, O_KINDS }, { "pid", no_argument, NULL, O_PID }, { "tid", no_argument, NULL, O_TID },
+	{ "kernel", no_argument, NULL, O_KERNEL }, { "jit", no_argument, NULL, O_JIT },
+	{ "all", no_argument, NULL, O_ALL }, { "addrs", no_argument, NULL, O_ADDRS },
+	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+
+/* --pid, --tid, --kernel, --jit, --all, --addrs (k: their order). */
+static void import_flag(int k, struct import_opts *io)
+{
+	switch (k) {
+	case 0: io->pid = true; break;
+	case 1: io->tid = true; break;
+	case 2: io->kernel = true; break;
+	case 3: io->jit = true; break;
+	case 4: io->kernel = io->jit = true; break;
+	default: io->addrs = true; break;
+	}
+}
+
+/* -j, --threads: a number of cores, or keep|merge (thread roots of imports). */
+static void threads_arg(const char *v, struct fold_args *a)
+{
+	if (!strcmp(v, "keep") || !strcmp(v, "merge")) {
+		a->io.merge_threads = v[0] == 'm';
+		a->import_opt = "threads";
+	} else {
+		a->threads = v;
+	}
+}
 
 static void parse(int argc, char **argv, struct fold_args *a)
 {
-	enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
-	       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF };
-	static const struct option lo[] = {
-		{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
-		{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
-		{ "kernel-names", required_argument, NULL, O_KNAMES },
-		{ "families", required_argument, NULL, O_FAMILIES },
-		{ "step-marker", required_argument, NULL, O_MARKER }, { "steps", required_argument, NULL, O_STEPS },
-		{ "skip", required_argument, NULL, O_SKIP }, { "per-step-normalise", no_argument, NULL, O_NORM },
-		{ "per-step-normalize", no_argument, NULL, O_NORM }, { "unit", required_argument, NULL, O_UNIT },
-		{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
-		{ "all-threads", no_argument, NULL, O_ALLTH }, { "no-thread-frames", no_argument, NULL, O_NOTHF },
-		{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
 	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
 	static const char *const units[] = { "ns", "us", "ms", NULL };
 	static const char *const knames[] = { "family", "full", NULL };
 	struct fold_opts *o = &a->o;
 	struct sbuf err = SBUF_INIT;
 	int c;
-	while ((c = getopt_long(argc, argv, "w:s:o:qj:h", lo, NULL)) != -1) {
+	int li = -1;
+	while ((c = getopt_long(argc, argv, "w:s:o:qj:h", lo, &li)) != -1) {
+		if (c != 'o' && c != 'q' && c != 'j' && c != 'h' && c != '?' && c < O_PID)
+			a->trace_opt = li >= 0 ? lo[li].name : c == 'w' ? "weight" : "stack";
+		if (c >= O_PID) {
+			a->import_opt = lo[li].name;
+			import_flag(c - O_PID, &a->io);
+			continue;
+		}
+		li = -1;
 		switch (c) {
 		case 'w': o->weight = cli_choice("--weight", optarg, weights); break;
 		case 's':
@@ -124,6 +178,7 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		case O_NORM: o->normalise = true; break;
 		case O_ALLTH: o->all_threads = true; break;
 		case O_NOTHF: o->no_thread_frames = true; break;
+		case O_KINDS: o->kinds = true; break;
 		case O_UNIT: o->unit = cli_choice("--unit", optarg, units); break;
 		case O_LABEL:
 			if (fold_add_label(o, optarg, &err))
@@ -131,7 +186,7 @@ static void parse(int argc, char **argv, struct fold_args *a)
 			break;
 		case 'o': a->out = optarg; break;
 		case 'q': a->quiet = true; break;
-		case 'j': a->threads = optarg; break;
+		case 'j': threads_arg(optarg, a); break;
 		case 'h': usage(stdout); exit(GF_EXIT_OK);
 		default: cli_usage_error("unknown option");
 		}
@@ -199,6 +254,27 @@ static void warn(const struct trace *t, const struct fold_args *a, const struct 
 		cli_warn("'%s': no '%s' steps; the window is the whole trace", disp, names_marker(a->o.step_marker));
 }
 
+/* Another profiler's stacks: printed as folded stacks (stacks/import.h). */
+static void fold_import(const struct fold_args *a, struct input *in, int kind)
+{
+	const char *disp = input_name(in);
+	if (a->trace_opt)
+		cli_usage_error("--%s applies to traces; '%s' is %s", a->trace_opt, disp, import_kind_name(kind));
+	in = cli_import(in, kind, &a->io);
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	char buf[1 << 16];
+	size_t n;
+	int rc;
+	while (!(rc = input_read(in, buf, sizeof buf, &n, &err)) && n)
+		sbuf_add(&out, buf, n);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	cli_close_input(in);
+	cli_write_out(a->out, &out);
+	sbuf_release(&out);
+	sbuf_release(&err);
+}
+
 int cmd_fold(int argc, char **argv)
 {
 	struct fold_args a;
@@ -223,9 +299,21 @@ int cmd_fold(int argc, char **argv)
 		a.to.progress = cli_progress_reading;
 		a.to.progress_ctx = (void *)disp;
 	}
+	struct input *in = cli_open_raw(a.path, a.to.threads);
+	int kind = import_kind(in);
+	if (kind != IMPORT_NONE) {
+		fold_import(&a, in, kind);
+		kfamily_free(kf);
+		sbuf_release(&err);
+		return GF_EXIT_OK;
+	}
+	if (a.import_opt)
+		cli_usage_error("--%s applies to perf script, speedscope, austin and py-spy input; '%s' is %s", a.import_opt,
+				disp, input_format_name(input_format(in)));
 	struct trace t;
 	trace_init(&t, NULL);
-	int rc = trace_load(&t, a.path, &a.to, &err);
+	int rc = trace_load_input(&t, in, &a.to, &err);
+	cli_close_input(in);
 	cli_progress_done();
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);

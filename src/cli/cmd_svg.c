@@ -152,6 +152,7 @@ struct svg_cli {
 	struct folded_opts fo;
 	const char *outpath, *total, *cpfile;
 	bool flamechart, cp, fulltree;
+	unsigned given; /* SVG_GIVEN_*: what the header may not fill */
 };
 
 /* Closes the inputs kept open for the pruned trie (its tails point into
@@ -314,6 +315,8 @@ static int parse_args(struct svg_cli *c, int argc, char **argv)
 	c->cpfile = "palette.map";
 	int opt;
 	while ((opt = getopt_long_only(argc, argv, "o:h", longopts, NULL)) != -1) {
+		c->given |= opt == O_TITLE ? SVG_GIVEN_TITLE : opt == O_SUBTITLE ? SVG_GIVEN_SUBTITLE :
+			    opt == O_COUNTNAME ? SVG_GIVEN_COUNTNAME : opt == O_COLORS ? SVG_GIVEN_COLORS : 0;
 		if (opt_layout(&c->o, opt, optarg) || opt_colour(c, opt, optarg))
 			continue;
 		switch (opt) {
@@ -444,6 +447,8 @@ int cmd_svg(int argc, char **argv)
 	load(&c, &t, nin, ins);
 	mapguard_disarm();
 	ftree_sort(&t);
+	struct sbuf title = SBUF_INIT, subtitle = SBUF_INIT;
+	svg_apply_header(&c.o, &t, c.given, &title, &subtitle);
 	struct palmap *pm = c.cp ? load_palmap(c.cpfile) : NULL;
 	c.o.cp = pm;
 	write_svg(&c, &t);
@@ -452,5 +457,7 @@ int cmd_svg(int argc, char **argv)
 		palmap_free(pm);
 	}
 	ftree_release(&t);
+	sbuf_release(&title);
+	sbuf_release(&subtitle);
 	return GF_EXIT_OK;
 }

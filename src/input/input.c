@@ -24,6 +24,8 @@ struct input {
 	bool peek_eof;    /* the whole input fits in the window */
 	int format;
 	bool mapped;
+	void *owned;      /* input_open_owned: freed by input_close */
+	bool format_given; /* input_open_owned: format not sniffed */
 };
 
 /* ---- the sniffer ---- */
@@ -81,7 +83,22 @@ static bool has_timestamp(const unsigned char *b, size_t s, size_t e)
 	return false;
 }
 
-/* perf script: a sample header line with a timestamp, then a frame line
+/* A line of b[s..e) ends in a token ending in ':' (perf script's event
+ * name, "cpu-clock:") after a blank, trailing blanks aside. */
+static bool ends_in_event(const unsigned char *b, size_t s, size_t e)
+{
+	while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\t' || b[e - 1] == '\r'))
+		e--;
+	if (e - s < 3 || b[e - 1] != ':' || b[e - 2] == ' ' || b[e - 2] == '\t')
+		return false;
+	for (size_t i = s; i < e; i++)
+		if (b[i] == ' ' || b[i] == '\t')
+			return true;
+	return false;
+}
+
+/* perf script: a sample header line with a timestamp or ending in an
+ * event name ("comm 123 cpu-clock:", perf script without -F time), then a frame line
  * (blank, hex address). '#' and blank lines before them are skipped. */
 static bool is_perf_script(const unsigned char *b, size_t n)
 {
@@ -100,10 +117,12 @@ static bool is_perf_script(const unsigned char *b, size_t n)
 			i = e + 1;
 			continue;
 		}
-		if (!nl || b[i] == ' ' || b[i] == '\t' || !has_timestamp(b, i, e))
+		if (!nl || b[i] == ' ' || b[i] == '\t' || (!has_timestamp(b, i, e) && !ends_in_event(b, i, e)))
 			return false;
 		size_t j = e + 1;
-		if (j >= n || (b[j] != ' ' && b[j] != '\t'))
+		/* frame lines are indented (perf 3.x and older printed them at
+		 * column 0: then the event line must end in an event name) */
+		if (j >= n || ((b[j] != ' ' && b[j] != '\t') && !ends_in_event(b, i, e)))
 			return false;
 		while (j < n && (b[j] == ' ' || b[j] == '\t'))
 			j++;
@@ -211,6 +230,13 @@ int input_hint_for(struct sbuf *err, const char *path, int got, int want, const 
 			add_word(err, path);
 		}
 		sbuf_addstr(err, "' (or top, merge, norm, diff)");
+	} else if (want == INPUT_TRACE && (got == INPUT_SPEEDSCOPE || got == INPUT_PERF_SCRIPT)) {
+		sbuf_addstr(err, ": run 'gpuflame svg");
+		if (!is_stdin) {
+			sbuf_addch(err, ' ');
+			add_word(err, path);
+		}
+		sbuf_addstr(err, "' (or fold, top, merge, norm, diff)");
 	} else {
 		sbuf_addstr(err, "; gpuflame cannot read it yet: convert it to folded stacks");
 	}
@@ -267,6 +293,8 @@ bool input_trace_likely(const struct input *in)
 {
 	if (in->format == INPUT_TRACE)
 		return true;
+	if (in->format_given) /* input_open_owned: the caller knows */
+		return false;
 	if (in->format != INPUT_FOLDED || input_plainly_other(in, INPUT_TRACE))
 		return false;
 	const unsigned char *b = (const unsigned char *)in->peek;
@@ -337,6 +365,25 @@ int input_open_mem(struct input **out, const void *buf, size_t len, const char *
 	in->mem_len = len;
 	in->threads = 1;
 	return open_common(out, in, err);
+}
+
+int input_open_owned(struct input **out, void *buf, size_t len, const char *path, const char *name,
+		     int format, struct sbuf *err)
+{
+	struct input *in = gf_xcalloc(1, sizeof *in);
+	in->path = gf_xstrdup(path ? path : "<memory>");
+	in->name = gf_xstrdup(name ? name : in->path);
+	in->mem = true;
+	in->mem_buf = buf ? buf : "";
+	in->mem_len = len;
+	in->threads = 1;
+	in->owned = buf;
+	int rc = open_common(out, in, err);
+	if (!rc) {
+		(*out)->format = format;
+		(*out)->format_given = true;
+	}
+	return rc;
 }
 
 int input_read(struct input *in, void *dst, size_t cap, size_t *n, struct sbuf *err)
@@ -452,5 +499,6 @@ void input_close(struct input *in)
 	source_close(in->src);
 	free(in->path);
 	free(in->name);
+	free(in->owned);
 	free(in);
 }

@@ -27,10 +27,13 @@
  *                      '}', or '[' then an event ('{') or ']' (an array of
  *                      events); a window that ends there counts too
  *   INPUT_SPEEDSCOPE   a speedscope JSON file: an object whose window holds
- *                      "$schema" and "speedscope" (not read yet: named only)
+ *                      "$schema" and "speedscope" (read by stacks/import.h)
  *   INPUT_PERF_SCRIPT  perf script text: the first line that is not blank or
- *                      '#' has a "<seconds>.<decimals>:" token and the next
- *                      line starts with a blank then a hex address (named only)
+ *                      '#' has a "<seconds>.<decimals>:" token or ends in an
+ *                      event name ("cycles:") after a blank, and the next
+ *                      line starts with a blank (or, after an event name, at
+ *                      once) then a hex address (read by
+ *                      stacks/import.h)
  *   INPUT_PPROF        a pprof protobuf (gzip'd as pprof writes it, or not):
  *                      field 1 (sample_type, 0x0a), a length, then 0x08
  *                      (named only)
@@ -74,6 +77,13 @@ int input_open(struct input **out, const char *path, unsigned threads, struct sb
 /* Same over memory buf[0..len) (not copied: it must outlive the input;
  * compressed data is inflated), named name in messages. */
 int input_open_mem(struct input **out, const void *buf, size_t len, const char *name, struct sbuf *err);
+
+/* Same over buf[0..len) (malloc'ed: input_close frees it, also when the
+ * open fails), with the path and display name of the input it stands for
+ * (an import's folded text keeps its file's name in messages) and the format
+ * given, not sniffed. */
+int input_open_owned(struct input **out, void *buf, size_t len, const char *path, const char *name,
+		     int format, struct sbuf *err);
 
 /*
  * Reads up to cap decompressed bytes (the peek window first); *n = 0 at the
@@ -154,8 +164,10 @@ const char *input_format_name(int format);
  *   'gpuflame fold trace.json.gz | gpuflame svg'
  *   'x.folded' is folded stacks, not a PyTorch profiler trace: run
  *   'gpuflame svg x.folded' (or top, merge, norm, diff)
- *   'p.speedscope.json' is a speedscope profile, not folded stacks;
- *   gpuflame cannot read it yet: convert it to folded stacks
+ *   'p.speedscope.json' is a speedscope profile, not a PyTorch profiler
+ *   trace: run 'gpuflame svg p.speedscope.json' (or fold, top, merge, norm, diff)
+ *   'p.pb.gz' is a pprof profile, not folded stacks; gpuflame cannot read
+ *   it yet: convert it to folded stacks
  * The path in the command is shell-quoted when it needs to be ("-" is
  * dropped: the command reads stdin). @return GF_EINPUT.
  */

@@ -351,7 +351,7 @@ int folded_lines_next(struct folded_lines *lr, const char **s, size_t *n, struct
 	const uint64_t tok = gf_limits.token;
 	for (;;) {
 		size_t avail = lr->len - lr->pos;
-		const char *p = lr->buf + lr->pos;
+		const char *p = lr->buf ? lr->buf + lr->pos : NULL; /* no buffer before the first read */
 		const char *nl = avail ? memchr(p, '\n', avail) : NULL;
 		if (nl || (lr->eof && avail)) {
 			size_t k = nl ? (size_t)(nl - p) : avail;

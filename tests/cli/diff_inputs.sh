@@ -80,10 +80,13 @@ if need_shared "diff-inputs-stdin-trace"; then
   gunzip -c "$tr" > "$T/plain.json"
   gf_in "$T/plain.json" diff - "$tr"; expect_rc "diff-inputs-stdin-plain-trace-rc" 0
 fi
-# formats gpuflame cannot read yet are named, not misread
+# imported formats are folded stacks to diff (a .json name does not make a
+# speedscope file a trace); an empty one says so
 printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "profiles": []}\n' > "$T/p.speedscope.json"
 gf diff "$T/p.speedscope.json" "$T/a.folded"; expect_rc "diff-inputs-speedscope-rc" 1
-expect_grep "diff-inputs-speedscope-msg" "is a speedscope profile, not folded stacks" "$T/err"
+expect_grep "diff-inputs-speedscope-msg" "p.speedscope.json': no stack lines" "$T/err"
+printf '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "unit": "none", "samples": [[0]], "weights": [3]}]}\n' > "$T/q.speedscope.json"
+gf diff "$T/q.speedscope.json" "$T/q.speedscope.json"; expect_rc "diff-inputs-speedscope-same-rc" 0
 # a broken trace named .json keeps the trace reader's message
 printf '{"traceEvents": [{"ph": "X" "ts": 1}]}' > "$T/bad.json"
 gf diff "$T/bad.json" "$T/a.folded"; expect_rc "diff-inputs-bad-trace-rc" 1

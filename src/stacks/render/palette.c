@@ -320,8 +320,37 @@ static enum gpu_class kernel_class(const char *s, size_t n)
 	return names_kernel_like(s, n) ? GPU_K_OTHER : GPU_OTHER;
 }
 
+size_t palette_kind_suffix(const char *s, size_t n, enum gpu_class *c)
+{
+	static const struct { char code[3]; enum gpu_class c; } kinds[] = {
+		{ "an", GPU_OTHER }, { "py", GPU_PYTHON }, { "mo", GPU_MODULE }, { "op", GPU_ATEN },
+		{ "la", GPU_RUNTIME }, { "sy", GPU_SYNC }, { "ke", GPU_K_OTHER },
+	};
+	if (n < 5 || memcmp(s + n - 5, "_[", 2) || s[n - 1] != ']')
+		return 0;
+	for (size_t i = 0; i < GF_ARRAY_LEN(kinds); i++) {
+		if (memcmp(s + n - 3, kinds[i].code, 2))
+			continue;
+		enum gpu_class k = kinds[i].c;
+		if (k == GPU_K_OTHER) { /* a kernel: its family by name, a kernel class in any case */
+			k = kernel_family(s, n - 5);
+			if (k < GPU_K_GEMM || k > GPU_K_OTHER)
+				k = GPU_K_OTHER;
+		} else if (k == GPU_ATEN && is_sync(s, n - 5)) {
+			k = GPU_SYNC; /* aten::item and its kin: an op that syncs */
+		}
+		if (c)
+			*c = k;
+		return 5;
+	}
+	return 0;
+}
+
 enum gpu_class palette_gpu_class(const char *s, size_t n)
 {
+	enum gpu_class kc;
+	if (palette_kind_suffix(s, n, &kc))
+		return kc;
 	if (n >= 2 && s[0] == '[' && s[n - 1] == ']')
 		return GPU_MARKER;
 	if (is_sync(s, n))

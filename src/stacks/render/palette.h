@@ -70,8 +70,15 @@ enum gpu_class {
 	GPU_NCLASS
 };
 
-/* @return the class of a frame name (see docs/svg.md for the rules). */
+/* @return the class of a frame name (see docs/svg.md for the rules); a
+ * name with a kind suffix (palette_kind_suffix) has the suffix's class. */
 enum gpu_class palette_gpu_class(const char *s, size_t n);
+/* The frame-kind suffix `gpuflame fold --kinds` appends (trace/analysis/
+ * fold.h: _[an] _[py] _[mo] _[op] _[la] _[sy] _[ke]): @return its length (5)
+ * and, when c is not NULL, the class it stands for (a kernel's family by its
+ * name, always a kernel class; an op that syncs, GPU_SYNC); 0 when s[0..n)
+ * ends in none. */
+size_t palette_kind_suffix(const char *s, size_t n, enum gpu_class *c);
 /* Short legend label of a class ("Python", "sync"...). */
 const char *palette_gpu_label(enum gpu_class c);
 /* Colour of a class at variation v in [0, 1). */

@@ -103,6 +103,67 @@ bool svg_fonttype_ok(const char *s)
 	return !quote && name;
 }
 
+void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given, struct sbuf *title,
+		      struct sbuf *subtitle)
+{
+	static const char *const weights[][2] = {
+		{ "gpu", "GPU time" },  { "cpu", "Host CPU time" },  { "wall", "Wall time" },
+		{ "idle", "GPU idle time" }, { "calls", "Kernel launches" },
+	};
+	const struct ftree_meta *m = &t->meta;
+	const char *unit = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
+	const char *kinds = ftree_meta_get(m, "kinds");
+	if (unit && *unit && !(given & SVG_GIVEN_COUNTNAME))
+		o->countname = unit;
+	o->kinds = kinds && !strcmp(kinds, "yes");
+	const char *wt = NULL;
+	for (size_t i = 0; w && i < GF_ARRAY_LEN(weights); i++)
+		if (!strcmp(w, weights[i][0]))
+			wt = weights[i][1];
+	if (!wt)
+		return; /* not gpuflame fold's output */
+	o->root_label = "all";
+	o->self_line = t->ncols != 2;
+	const char *st = ftree_meta_get(m, "steps"), *nm = ftree_meta_get(m, "normalised"),
+		   *ps = ftree_meta_get(m, "per_step");
+	int64_t nsteps = 0;
+	if (st && !nm && !ps && t->ncols != 2 && num_parse(st, strlen(st), 0, 0, &nsteps) == NUM_OK && nsteps > 0)
+		o->steps = (uint64_t)nsteps;
+	if (!(given & SVG_GIVEN_COLORS) && t->ncols != 2)
+		o->colors = "gpu";
+	if (!(given & SVG_GIVEN_TITLE)) {
+		sbuf_reset(title);
+		sbuf_addstr(title, wt);
+		if (t->flamechart)
+			sbuf_addstr(title, " (flame chart)");
+		else if (o->inverted)
+			sbuf_addstr(title, " (icicle)");
+		o->title = title->buf;
+	}
+	if (given & SVG_GIVEN_SUBTITLE)
+		return;
+	sbuf_reset(subtitle);
+	const char *v;
+	if ((v = ftree_meta_get(m, "steps")) && strcmp(v, "0"))
+		sbuf_addf(subtitle, "%s step%s", v, strcmp(v, "1") ? "s" : "");
+	if ((v = ftree_meta_get(m, "normalised")) && !strcmp(v, "per-step"))
+		sbuf_addstr(subtitle, " (per step)");
+	else if ((v = ftree_meta_get(m, "per_step")) && !strcmp(v, "yes"))
+		sbuf_addstr(subtitle, " (one tower each)");
+	if ((v = ftree_meta_get(m, "rank"))) {
+		sbuf_addf(subtitle, "%srank %s", subtitle->len ? ", " : "", v);
+		if ((v = ftree_meta_get(m, "world_size")))
+			sbuf_addf(subtitle, " of %s", v);
+	}
+	if ((v = ftree_meta_get(m, "source")) && *v)
+		sbuf_addf(subtitle, "%s%s", subtitle->len ? ", " : "", v);
+	for (unsigned i = 0; i < m->n; i++)
+		if (!strncmp(m->kv[i].key, "label.", 6))
+			sbuf_addf(subtitle, "%s%s=%s", subtitle->len ? ", " : "", m->kv[i].key + 6, m->kv[i].val);
+	if (subtitle->len)
+		o->subtitle = subtitle->buf;
+}
+
 const char *svg_default_title(const struct ftree *t, const struct svg_opts *o)
 {
 	if (o->title && *o->title)
@@ -176,8 +237,10 @@ static void add_num(struct sbuf *b, double v)
 /* ---- names ---- */
 
 /* Length of name without a trailing "_[k]" style annotation. */
-static size_t strip_annotation(const char *s, size_t n)
+static size_t strip_annotation(const char *s, size_t n, bool kinds)
 {
+	if (kinds && palette_kind_suffix(s, n, NULL))
+		return n - 5;
 	if (n >= 4 && s[n - 4] == '_' && s[n - 3] == '[' && s[n - 1] == ']' &&
 	    strchr("kwij", s[n - 2]) && s[n - 2])
 		return n - 4;
@@ -557,6 +620,39 @@ static void weight_text(struct ctx *c, struct sbuf *b, int64_t w)
 	esc_xml(b, cn, strlen(cn));
 }
 
+/* The header's tooltip lines (svg_opts.self_line, .steps), "&#10;"-separated:
+ * the first line stays flamegraph.pl's "name (N unit, P%)". */
+static void extra_lines(struct ctx *c, struct sbuf *b, const struct frm *f)
+{
+	const struct svg_opts *o = c->o;
+	int64_t total = f->node == 0 ? c->timemax : f->w;
+	if (o->self_line && f->node != 0) {
+		int64_t self = ftree_self(c->t, f->node, 0);
+		sbuf_addstr(b, "&#10;self: ");
+		weight_text(c, b, self);
+		sbuf_addstr(b, " (");
+		fmt_pct(b, self, c->timemax, false);
+		sbuf_addstr(b, "%)");
+	}
+	if (o->steps) {
+		/* total / steps, exact to 3 more decimals (half to even) */
+		int64_t v = 0;
+		if (num_muldiv(total, 1000, (int64_t)o->steps, &v)) {
+			sbuf_addstr(b, "&#10;per step: ");
+			__int128 x = v;
+			unsigned scale = c->t->scale + 3;
+			if (o->factor_num) {
+				x *= o->factor_num;
+				scale += o->factor_scale;
+			}
+			fmt_weight(b, x, scale);
+			sbuf_addch(b, ' ');
+			esc_xml(b, o->countname ? o->countname : "samples", strlen(o->countname ? o->countname : "samples"));
+			sbuf_addf(b, " (%llu steps)", (unsigned long long)o->steps);
+		}
+	}
+}
+
 static void emit_frame(struct ctx *c, const struct frm *f)
 {
 	const struct ftree *t = c->t;
@@ -576,7 +672,7 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 		name = ftree_name(t, f->node);
 		nl = pool_len(t->names, t->name[f->node]);
 	}
-	size_t shown = f->agg || f->node == 0 ? nl : strip_annotation(name, nl);
+	size_t shown = f->agg || f->node == 0 ? nl : strip_annotation(name, nl, o->kinds);
 	bool custom = o->tooltip && !f->agg && f->node != 0;
 
 	sbuf_addf(b, "<g data-x=\"%lld\" data-w=\"%lld\" data-d=\"%u\"", (long long)f->x,
@@ -612,6 +708,8 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 		}
 		sbuf_addch(b, ')');
 	}
+	if (!custom && !f->agg)
+		extra_lines(c, b, f);
 	sbuf_addstr(b, "</title>");
 
 	double x1 = XPAD + (double)f->x * c->wpt;
@@ -652,6 +750,8 @@ static void emit_frame(struct ctx *c, const struct frm *f)
 	sbuf_addstr(b, "\">");
 	if (f->node != 0 || f->agg)
 		add_label(b, name, shown, (long)((x2 - x1) / (o->fontsize * o->fontwidth)));
+	else if (o->root_label)
+		add_label(b, o->root_label, strlen(o->root_label), (long)((x2 - x1) / (o->fontsize * o->fontwidth)));
 	sbuf_addstr(b, "</text>\n</g>\n");
 	out_flush(c->out, false);
 }

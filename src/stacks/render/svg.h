@@ -99,7 +99,36 @@ struct svg_opts {
 	int (*stroke)(void *ctx, const struct ftree *t, uint32_t node, char rgb[24], double *width);
 	void *ctx;
 	const char *const *legend;
+	/* The root box's text: NULL (flamegraph.pl: none) or e.g. "all". */
+	const char *root_label;
+	/* Tooltips add "self: S unit (P%)" and, when steps > 0, "per step: V
+	 * unit" lines (svg_apply_header sets them for gpuflame's own output). */
+	bool self_line;
+	uint64_t steps;
+	/* Frame names end in a kind suffix ("_[op]", palette_kind_suffix):
+	 * labels and tooltips show them without it (the header said kinds=yes). */
+	bool kinds;
 };
+
+/* svg_apply_header: what the user gave, the rest comes from the header. */
+#define SVG_GIVEN_TITLE 1u
+#define SVG_GIVEN_SUBTITLE 2u
+#define SVG_GIVEN_COUNTNAME 4u
+#define SVG_GIVEN_COLORS 8u
+
+/*
+ * The `# gpuflame:` header of the input (t->meta) fills what the user did
+ * not give (docs/svg.md, "The header"): unit= the tooltips' unit; weight=
+ * (gpuflame fold's output) the gpu palette, a title ("GPU time", "Host CPU
+ * time", "Wall time", "GPU idle time", "Kernel launches"), a subtitle from
+ * steps, per_step, rank, world_size, source and the labels, "all" on the
+ * root box, tooltip lines with the self weight and (steps=N, not normalised
+ * or per_step) the value per step; kinds=yes the kind suffixes (o->kinds). title and subtitle hold
+ * the texts o points to: they must outlive the rendering. Plain folded
+ * input (no header) changes nothing: flamegraph.pl's defaults stay.
+ */
+void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given, struct sbuf *title,
+		      struct sbuf *subtitle);
 
 /* Fills the flamegraph.pl defaults. */
 void svg_opts_init(struct svg_opts *o);

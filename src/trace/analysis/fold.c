@@ -139,6 +139,7 @@ struct folder {
 	size_t cap_self;
 	uint32_t nnames;
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
+	uint32_t *map_kind[TR_DRIVER + 1]; /* --kinds: per range kind (its suffix differs) */
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
 	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet, KEPT_NONE = none */
 	uint32_t *kdepth_of;     /* max_depth, per kept range: shown frames down to it */
@@ -187,6 +188,17 @@ static uint32_t *lazy_map(struct folder *f, uint32_t **m)
 	return *m;
 }
 
+/* --kinds: the suffix of a host range of kind k named s[0..n). */
+static const char *range_kind(int k, const char *s, size_t n)
+{
+	switch (k) {
+	case TR_ANNOTATION: return "_[an]";
+	case TR_PYTHON: return "_[py]";
+	case TR_OP: return "_[op]";
+	default: return names_api(s, n) & NAMES_API_SYNC ? "_[sy]" : "_[la]";
+	}
+}
+
 /* Tree name id of range ri's frame. */
 static uint32_t frame_id(struct folder *f, uint32_t ri)
 {
@@ -200,15 +212,23 @@ static uint32_t frame_id(struct folder *f, uint32_t ri)
 			const char *h = memchr(s, '#', n);
 			sbuf_reset(&f->tmp);
 			fold_frame_name(s, h ? (size_t)(h - s) : n, false, &f->tmp);
+			if (f->o->kinds)
+				sbuf_addstr(&f->tmp, "_[an]");
 			m[r->name] = intern(f, f->tmp.buf, f->tmp.len);
 		}
 		return m[r->name];
 	}
 	bool py = r->kind == TR_PYTHON;
-	m = lazy_map(f, py ? &f->map_py : &f->map_other);
+	bool mod = py && (r->flags & TRF_MODULE);
+	if (f->o->kinds && r->kind <= TR_DRIVER)
+		m = lazy_map(f, mod ? &f->map_py : &f->map_kind[r->kind]);
+	else
+		m = lazy_map(f, py ? &f->map_py : &f->map_other);
 	if (m[r->name] == UINT32_MAX) {
 		sbuf_reset(&f->tmp);
 		fold_frame_name(s, n, py, &f->tmp);
+		if (f->o->kinds)
+			sbuf_addstr(&f->tmp, mod ? "_[mo]" : range_kind(r->kind, s, n));
 		m[r->name] = intern(f, f->tmp.buf, f->tmp.len);
 	}
 	return m[r->name];
@@ -220,7 +240,11 @@ static uint32_t plain_id(struct folder *f, uint32_t name)
 	uint32_t *m = lazy_map(f, &f->map_other);
 	if (m[name] == UINT32_MAX) {
 		sbuf_reset(&f->tmp);
-		fold_frame_name(pool_str(f->t->names, name), pool_len(f->t->names, name), false, &f->tmp);
+		const char *s = pool_str(f->t->names, name);
+		size_t n = pool_len(f->t->names, name);
+		fold_frame_name(s, n, false, &f->tmp);
+		if (f->o->kinds && names_api(s, n))
+			sbuf_addstr(&f->tmp, names_api(s, n) & NAMES_API_SYNC ? "_[sy]" : "_[la]");
 		m[name] = intern(f, f->tmp.buf, f->tmp.len);
 	}
 	return m[name];
@@ -244,6 +268,8 @@ static uint32_t leaf_id(struct folder *f, const struct trace_act *a)
 		kfamily_of(f->o->families, s, n, &f->tmp2);
 		fold_frame_name(f->tmp2.buf, f->tmp2.len, false, &f->tmp);
 	}
+	if (f->o->kinds && a->kind != TA_ANNOTATION)
+		sbuf_addstr(&f->tmp, "_[ke]");
 	m[a->name] = intern(f, f->tmp.buf, f->tmp.len);
 	return m[a->name];
 }
@@ -873,6 +899,8 @@ static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels, unsigne
 		ftree_meta_set(m, "kernel_names", o->kernel_full ? "full" : "family");
 	if (o->per_step)
 		ftree_meta_set(m, "per_step", "yes");
+	if (o->kinds)
+		ftree_meta_set(m, "kinds", "yes");
 	if (o->normalise)
 		ftree_meta_set(m, "normalised", "per-step");
 	if (o->step_marker && strcmp(o->step_marker, NAMES_STEP_MARKER))
@@ -1015,6 +1043,8 @@ out:
 	free(f->map_other);
 	free(f->map_step);
 	free(f->map_leaf);
+	for (size_t k = 0; k < GF_ARRAY_LEN(f->map_kind); k++)
+		free(f->map_kind[k]);
 	free(f->node_of);
 	free(f->kept_of);
 	free(f->kdepth_of);

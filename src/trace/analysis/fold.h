@@ -88,7 +88,20 @@ struct fold_opts {
 	                                * NULL (default): fold builds its own */
 	bool all_threads;        /* cpu/wall: every host thread, not only the step threads */
 	bool no_thread_frames;   /* cpu/wall: no "thread (TID): NAME" root frame */
+	bool kinds;              /* --kinds: each frame's kind as a suffix (FOLD_KIND_*), header kinds=yes */
 };
+
+/*
+ * Frame kinds (--kinds), appended to the frame name in flamegraph.pl's
+ * annotation style ("aten::mm_[op]"), so that a renderer colours by what the
+ * model knows instead of guessing from the name (stacks/render/palette.h
+ * reads them; svg strips them from labels when the header says kinds=yes):
+ *   _[an] annotation (record_function, the step frames)   _[py] Python frame
+ *   _[mo] nn.Module frame   _[op] operator (cpu_op)   _[la] runtime/driver
+ *   call (a launch)   _[sy] a runtime call that blocks the host (base/names:
+ *   NAMES_API_SYNC)   _[ke] GPU kernel, memcpy or memset (its family by name)
+ * Markers ("[untraced]", "[idle]"...) and thread frames have none.
+ */
 
 struct fold_stats {
 	uint32_t steps;          /* steps in the window */

@@ -1,0 +1,356 @@
+/*
+ * import.c — the importers' entry (see import.h): which kind an input is,
+ * the stack aggregator every importer feeds, austin's and py-spy's folded
+ * lines.
+ */
+#include "stacks/import.h"
+
+#include "base/limits.h"
+#include "base/num.h"
+#include "base/pool.h"
+#include "input/input.h"
+#include "stacks/folded.h"
+#include "stacks/folded_out.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the kind ---- */
+
+static bool starts(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+	return n >= k && !memcmp(s, p, k);
+}
+
+/* The kind of folded text by its first stack line: austin's "P<pid>;T",
+ * py-spy's "process ..." or "thread (0x". A "# gpuflame:" header first
+ * means gpuflame's own output (IMPORT_NONE). */
+static int folded_kind(const char *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		const char *nl = memchr(b + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - b) : n;
+		const char *s = b + i;
+		size_t k = e - i;
+		if (starts(s, k, "# gpuflame:"))
+			return IMPORT_NONE;
+		size_t j = 0;
+		while (j < k && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r'))
+			j++;
+		if (j < k && !(s[0] == '#' && (k == 1 || s[1] == ' ' || s[1] == '\t'))) {
+			if (k > 3 && s[0] == 'P' && s[1] >= '0' && s[1] <= '9') {
+				size_t d = 1;
+				while (d < k && s[d] >= '0' && s[d] <= '9')
+					d++;
+				if (d + 1 < k && s[d] == ';' && s[d + 1] == 'T')
+					return IMPORT_AUSTIN;
+			}
+			if (starts(s, k, "process ") || starts(s, k, "thread (0x"))
+				return IMPORT_PYSPY;
+			return IMPORT_NONE;
+		}
+		if (!nl)
+			break;
+		i = e + 1;
+	}
+	return IMPORT_NONE;
+}
+
+int import_kind_of(int f, const char *b, size_t n)
+{
+	switch (f) {
+	case INPUT_PERF_SCRIPT: return IMPORT_PERF;
+	case INPUT_SPEEDSCOPE: return IMPORT_SPEEDSCOPE;
+	case INPUT_FOLDED: return folded_kind(b, n);
+	default: return IMPORT_NONE;
+	}
+}
+
+int import_kind(const struct input *in)
+{
+	size_t n;
+	const char *b = input_peek(in, &n);
+	return import_kind_of(input_format(in), b, n);
+}
+
+const char *import_kind_name(int kind)
+{
+	switch (kind) {
+	case IMPORT_PERF: return "perf script output";
+	case IMPORT_SPEEDSCOPE: return "a speedscope profile";
+	case IMPORT_AUSTIN: return "austin samples";
+	case IMPORT_PYSPY: return "py-spy samples";
+	default: return "folded stacks";
+	}
+}
+
+/* ---- the aggregator ---- */
+
+void import_agg_init(struct import_agg *a, unsigned scale)
+{
+	memset(a, 0, sizeof *a);
+	a->stacks = pool_new();
+	a->scale = scale;
+}
+
+int import_agg_add(struct import_agg *a, const char *s, size_t n, int64_t w, struct sbuf *err)
+{
+	uint32_t id = pool_intern(a->stacks, s, n);
+	if (id >= a->cap) {
+		size_t c = a->cap ? a->cap * 2 : 1024;
+		a->w = gf_xreallocarray(a->w, c, sizeof *a->w);
+		memset(a->w + a->cap, 0, (c - a->cap) * sizeof *a->w);
+		a->cap = c;
+	}
+	if (!num_add(&a->w[id], w)) {
+		sbuf_setf(err, "weights overflow 64-bit integers");
+		return GF_EINPUT;
+	}
+	return GF_OK;
+}
+
+static const struct pool *sort_pool;
+
+static int cmp_stack(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	uint32_t la = pool_len(sort_pool, a), lb = pool_len(sort_pool, b);
+	int c = memcmp(pool_str(sort_pool, a), pool_str(sort_pool, b), GF_MIN(la, lb));
+	return c ? c : la < lb ? -1 : la > lb;
+}
+
+void import_agg_write(const struct import_agg *a, struct sbuf *out)
+{
+	uint32_t n = pool_count(a->stacks);
+	uint32_t *ids = gf_xreallocarray(NULL, n ? n : 1, sizeof *ids);
+	for (uint32_t i = 0; i < n; i++)
+		ids[i] = i;
+	sort_pool = a->stacks;
+	qsort(ids, n, sizeof *ids, cmp_stack);
+	for (uint32_t i = 0; i < n; i++) {
+		sbuf_add(out, pool_str(a->stacks, ids[i]), pool_len(a->stacks, ids[i]));
+		sbuf_addch(out, ' ');
+		num_fmt(out, a->w[ids[i]], a->scale);
+		sbuf_addch(out, '\n');
+	}
+	free(ids);
+}
+
+void import_agg_free(struct import_agg *a)
+{
+	pool_free(a->stacks);
+	free(a->w);
+	memset(a, 0, sizeof *a);
+}
+
+/* ---- austin and py-spy: folded lines with thread roots ---- */
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* Appends austin's frame "file:func:line" as py-spy's "func (file:line)";
+ * anything else as is. */
+static void austin_frame(struct sbuf *b, const char *s, size_t n)
+{
+	const char *c2 = NULL, *c1 = NULL;
+	for (size_t i = n; i-- > 0;) {
+		if (s[i] != ':')
+			continue;
+		if (!c2)
+			c2 = s + i;
+		else {
+			c1 = s + i;
+			break;
+		}
+	}
+	if (!c1 || !all_digits(c2 + 1, (size_t)(s + n - c2 - 1)) || c1 == s) {
+		folded_put_frame(b, s, n, false);
+		return;
+	}
+	folded_put_frame(b, c1 + 1, (size_t)(c2 - c1 - 1), false);
+	sbuf_addstr(b, " (");
+	folded_put_frame(b, s, (size_t)(c1 - s), false);
+	sbuf_addch(b, ':');
+	sbuf_add(b, c2 + 1, (size_t)(s + n - c2 - 1));
+	sbuf_addch(b, ')');
+}
+
+/* One stack of an austin or py-spy line into b; roots rewritten or, with
+ * merge, dropped. */
+static void thread_stack(struct sbuf *b, int kind, const char *s, size_t n, bool merge)
+{
+	size_t i = 0, k = 0;
+	while (i <= n) {
+		size_t e = i;
+		while (e < n && s[e] != ';')
+			e++;
+		const char *f = s + i;
+		size_t fl = e - i;
+		bool root = false;
+		if (kind == IMPORT_AUSTIN && k == 0 && fl > 1 && f[0] == 'P' && all_digits(f + 1, fl - 1)) {
+			root = true;
+			if (!merge) {
+				sbuf_addstr(b, "process ");
+				sbuf_add(b, f + 1, fl - 1);
+			}
+		} else if (kind == IMPORT_AUSTIN && k <= 1 && fl > 1 && f[0] == 'T') {
+			root = true;
+			if (!merge) {
+				/* T<tid> or austin 3's T<iid>:<tid>: the tid as given */
+				const char *c = memchr(f, ':', fl);
+				const char *t = c ? c + 1 : f + 1;
+				if (b->len)
+					sbuf_addch(b, ';');
+				sbuf_addstr(b, "thread (");
+				folded_put_frame(b, t, (size_t)(f + fl - t), false);
+				sbuf_addch(b, ')');
+			}
+		} else if (kind == IMPORT_PYSPY && k <= 1 && (starts(f, fl, "process ") || starts(f, fl, "thread ("))) {
+			root = true;
+			if (!merge) {
+				if (b->len)
+					sbuf_addch(b, ';');
+				sbuf_add(b, f, fl);
+			}
+		} else {
+			if (b->len)
+				sbuf_addch(b, ';');
+			if (kind == IMPORT_AUSTIN)
+				austin_frame(b, f, fl);
+			else
+				sbuf_add(b, f, fl);
+		}
+		k = root ? k + 1 : 2;
+		i = e + 1;
+	}
+}
+
+/* austin's metric: the first of "time,idle,memory" (full mode). */
+static size_t metric_len(const char *c, size_t n)
+{
+	const char *comma = memchr(c, ',', n);
+	return comma ? (size_t)(comma - c) : n;
+}
+
+static int read_threads(struct input *in, int kind, const struct import_opts *o, struct import_agg *a,
+			struct import_stats *st, struct sbuf *err)
+{
+	struct folded_lines lr;
+	folded_lines_init_in(&lr, in);
+	struct folded_stats fs;
+	memset(&fs, 0, sizeof fs);
+	struct sbuf stack = SBUF_INIT;
+	struct ftree_meta meta;
+	memset(&meta, 0, sizeof meta);
+	const char *s;
+	size_t n;
+	int k, rc = GF_OK;
+	while (!rc && (k = folded_lines_next(&lr, &s, &n, err)) == 1) {
+		if (n && s[n - 1] == '\r')
+			n--;
+		/* austin's full metrics "12,0,-3": cut at the first comma so the
+		 * line parses as folded */
+		size_t sp = n;
+		while (sp > 0 && s[sp - 1] != ' ' && s[sp - 1] != '\t')
+			sp--;
+		size_t cut = kind == IMPORT_AUSTIN && sp > 0 ? sp + metric_len(s + sp, n - sp) : n;
+		struct folded_line fl;
+		int t = folded_take_line(s, cut, 1, false, lr.name, &meta, &fs, &fl, err);
+		ftree_meta_clear(&meta); /* a "# gpuflame:" line inside: not kept */
+		if (t <= 0) {
+			rc = t;
+			continue;
+		}
+		unsigned d = num_decimals(fl.cnt[0], fl.cnt_len[0]);
+		if (d > a->scale) {
+			/* a decimal weight: raise the scale of what is summed so far */
+			unsigned want = d > NUM_MAX_SCALE ? NUM_MAX_SCALE : d;
+			for (size_t i = 0; i < pool_count(a->stacks); i++)
+				if (!num_rescale(&a->w[i], want - a->scale)) {
+					sbuf_setf(err, "'%s': line %llu: weights overflow 64-bit integers", lr.name,
+						  (unsigned long long)lr.lineno);
+					rc = GF_EINPUT;
+					break;
+				}
+			a->scale = want;
+		}
+		int64_t w;
+		if (!rc && num_parse(fl.cnt[0], fl.cnt_len[0], a->scale, 0, &w) < 0) {
+			sbuf_setf(err, "'%s': line %llu: count does not fit in 64-bit integers", lr.name,
+				  (unsigned long long)lr.lineno);
+			rc = GF_EINPUT;
+		}
+		if (rc)
+			break;
+		sbuf_reset(&stack);
+		size_t sl = fl.stack_len;
+		if (sl && fl.stack[sl - 1] == ';')
+			sl--;
+		thread_stack(&stack, kind, fl.stack, sl, o->merge_threads);
+		if (!stack.len)
+			sbuf_addstr(&stack, "[no frames]");
+		if ((rc = import_agg_add(a, stack.buf, stack.len, w, err)))
+			folded_line_error(err, lr.name, lr.lineno);
+		st->samples++;
+	}
+	if (!rc && k < 0)
+		rc = k;
+	st->unrecognized = fs.invalid;
+	st->first_bad = fs.first_invalid_line;
+	sbuf_release(&stack);
+	folded_lines_free(&lr);
+	return rc;
+}
+
+/* ---- the entry ---- */
+
+static int read_all(struct input *in, struct sbuf *b, struct sbuf *err)
+{
+	char tmp[1 << 16];
+	size_t n;
+	int rc;
+	while (!(rc = input_read(in, tmp, sizeof tmp, &n, err)) && n)
+		sbuf_add(b, tmp, n);
+	return rc;
+}
+
+int import_fold(struct input *in, int kind, const struct import_opts *o, struct sbuf *out,
+		struct import_stats *st, struct sbuf *err)
+{
+	static const struct import_opts none;
+	if (!o)
+		o = &none;
+	memset(st, 0, sizeof *st);
+	int rc;
+	if (kind == IMPORT_SPEEDSCOPE) {
+		struct sbuf all = SBUF_INIT;
+		rc = read_all(in, &all, err);
+		if (!rc)
+			rc = import_speedscope(all.buf ? all.buf : "", all.len, input_name(in), o, out, st, err);
+		sbuf_release(&all);
+		return rc;
+	}
+	struct import_agg a;
+	import_agg_init(&a, 0);
+	if (kind == IMPORT_PERF)
+		rc = import_perf(in, o, &a, st, err);
+	else if (kind == IMPORT_AUSTIN || kind == IMPORT_PYSPY)
+		rc = read_threads(in, kind, o, &a, st, err);
+	else {
+		sbuf_setf(err, "'%s': not an importable format", input_name(in));
+		rc = GF_EINTERNAL;
+	}
+	if (!rc)
+		import_agg_write(&a, out);
+	import_agg_free(&a);
+	return rc;
+}
