@@ -232,7 +232,9 @@ def read_folded(path):
 
 def read_svg(path):
     txt = open(path, encoding="utf-8", errors="surrogateescape").read()
-    pat = re.compile(r'<title>(.*?) \([0-9,.]+ samples?, [0-9.]+%\)</title><rect [^>]*?fill="rgb\((\d+),(\d+),(\d+)\)"')
+    # "NAME (V samples, P%)", or with a gpuflame header "NAME (V us, P%)"
+    # followed by "&#10;self: ..." and "&#10;per step: ..." lines (docs/svg.md)
+    pat = re.compile(r'<title>(.*?) \([0-9,.]+ [A-Za-z]+, [0-9.]+%\)(?:&#10;[^<]*)?</title><rect [^>]*?fill="rgb\((\d+),(\d+),(\d+)\)"')
     return [(html.unescape(m.group(1)), (int(m.group(2)), int(m.group(3)), int(m.group(4)))) for m in pat.finditer(txt)]
 
 

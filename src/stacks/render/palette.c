@@ -333,7 +333,7 @@ size_t palette_kind_suffix(const char *s, size_t n, enum gpu_class *c)
 			continue;
 		enum gpu_class k = kinds[i].c;
 		if (k == GPU_K_OTHER) { /* a kernel: its family by name, a kernel class in any case */
-			k = kernel_family(s, n - 5);
+			k = kernel_class(s, n - 5);
 			if (k < GPU_K_GEMM || k > GPU_K_OTHER)
 				k = GPU_K_OTHER;
 		} else if (k == GPU_ATEN && is_sync(s, n - 5)) {
