@@ -16,9 +16,10 @@ MODE    ?= rel
 TAG     ?=
 B       := build/$(MODE)$(TAG)
 
+PQINC   := $(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 ISAL    := $(shell test -f /usr/include/isa-l/igzip_lib.h && echo 1)
 DEFS    := -D_GNU_SOURCE $(if $(ISAL),-DGF_HAVE_ISAL=1)
-LIBS    := -lzstd -lz -lm -lpthread $(if $(ISAL),-lisal)
+LIBS    := -lzstd -lz -lm -lpthread -lsqlite3 -lpq $(if $(ISAL),-lisal)
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
 CSTD    := -std=c11
 
@@ -30,8 +31,8 @@ OPT     := -O2 -g
 LDOPT   :=
 endif
 
-CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) -Isrc $(OPT) $(CFLAGS)
-LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write
+CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) -Isrc -I$(PQINC) $(OPT) $(CFLAGS)
+LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write store
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC:= $(wildcard tests/unit/test_*.c)
@@ -71,7 +72,7 @@ deps:
 # The fuzzers need clang: the library is compiled once with coverage
 # instrumentation (-fsanitize=fuzzer-no-link), then each target links it.
 FB          := build/fuzz$(TAG)
-FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Isrc
+FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Isrc -I$(PQINC)
 FUZZ_OBJ    := $(LIB_SRC:%.c=$(FB)/obj/%.o)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FB)/%)
 $(FB)/obj/%.o: %.c

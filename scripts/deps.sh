@@ -2,7 +2,8 @@
 # scripts/deps.sh — install what building and testing gpuflame needs on Debian 12.
 #
 # Usage: scripts/deps.sh [build|test|bench]
-#   build: C toolchain and the compression libraries (zlib, zstd, ISA-L).
+#   build: C toolchain, the compression libraries (zlib, zstd, ISA-L) and the
+#          release store's engines (libsqlite3-dev, libpq-dev).
 #   test:  the above, plus clang (libFuzzer), python3 (test generators, svgframes.py),
 #          chromium and playwright-core (the browser test of the interactive SVG),
 #          gzip/zstd (real compressor outputs), strace (signals caught mid-write),
@@ -11,6 +12,7 @@
 #          real legacy capture of tests/cli/legacy_torch.sh, run by /usr/bin/python3),
 #          protobuf-compiler and npm speedscope, pprof-format, ajv (the exports'
 #          tests: protoc --decode, speedscope's schema and app, a pprof decoder).
+#          postgresql (the private server of tests/cli/store_pg.sh).
 #   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
 #          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
 # Only missing pieces are installed; a machine that has them all is left alone.
@@ -20,11 +22,14 @@ what=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 pkgs=(build-essential pkg-config zlib1g-dev libzstd-dev libisal-dev)
+pkgs+=(libsqlite3-dev libpq-dev)   # the release store's two engines (gpuflame store)
 if [ "$what" = test ]; then
   pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time gzip zstd strace cmark-gfm python3-markdown python3-torch util-linux)
   pkgs+=(protobuf-compiler) # protoc --decode: the pprof export's test (tests/cli/export_stacks.sh)
+  pkgs+=(postgresql)               # store_pg.sh starts a private server from it
 elif [ "$what" = bench ]; then
   pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
+  pkgs+=(postgresql)               # bench_store.sh: the PostgreSQL rows
 fi
 
 missing=()

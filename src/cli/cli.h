@@ -180,6 +180,12 @@ int cmd_fold(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_syncs(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+/* When set (store diff), cmd_diff reads BEFORE and AFTER with it instead of
+ * opening files: the same options, checks and outputs over stored runs. */
+struct ftree;
+extern void (*cmd_diff_loader)(struct ftree *t, const char *spec);
+int cmd_store(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_norm(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -205,9 +205,19 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 	sbuf_release(&err);
 }
 
+void (*cmd_diff_loader)(struct ftree *t, const char *spec);
+
 /* Reads one side (a folded file, or a trace folded on the fly) into t. */
 static void load_side(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
 {
+	if (cmd_diff_loader) { /* store diff: the sides come from the store */
+		if (fc->used) {
+			cli_warn("the fold options do not apply to stored runs (folded when they were added)");
+			fc->used = false; /* said once */
+		}
+		cmd_diff_loader(t, path);
+		return;
+	}
 	struct input *in = cli_open_input(path, cli_threads(fc->threads));
 	if (cli_input_is_trace(in)) {
 		ftree_release(t);

@@ -38,6 +38,8 @@ static const struct cmd commands[] = {
 	{ "merge", cmd_merge, "sum folded files of the same kind" },
 	{ "norm", cmd_norm, "normalise a folded file to per-step weights, exactly" },
 	{ "export", cmd_export, "write a trace or folded stacks as speedscope, pprof or Perfetto" },
+	{ "store", cmd_store, "keep every run; diff, list and trend releases (SQLite or PostgreSQL)" },
+	{ "push", cmd_push, "send a trace, folded file or stored run to Pyroscope" },
 };
 
 static void usage(FILE *fp)

@@ -237,6 +237,11 @@ int input_hint_for(struct sbuf *err, const char *path, int got, int want, const 
 			add_word(err, path);
 		}
 		sbuf_addstr(err, "' (or fold, top, merge, norm, diff)");
+	} else if (got == INPUT_NSYS_SQLITE && !is_stdin) {
+		/* a gpuflame store is one (docs/store.md) */
+		sbuf_addstr(err, ": a gpuflame store? run 'gpuflame store list --db ");
+		add_word(err, path);
+		sbuf_addstr(err, "' (an Nsight Systems export cannot be read yet)");
 	} else {
 		sbuf_addstr(err, "; gpuflame cannot read it yet: convert it to folded stacks");
 	}

@@ -262,8 +262,11 @@ T_TEST(test_input__hints_word_for_word)
 	T_EQ_STR(e.buf, "'p.json' is a speedscope profile, not folded stacks; gpuflame cannot read it yet: convert it "
 		 "to folded stacks");
 	input_hint_for(&e, "r.sqlite", INPUT_NSYS_SQLITE, INPUT_TRACE, NULL);
-	T_EQ_STR(e.buf, "'r.sqlite' is an SQLite database (an Nsight Systems export?), not a PyTorch profiler trace; "
-		 "gpuflame cannot read it yet: convert it to folded stacks");
+	T_EQ_STR(e.buf, "'r.sqlite' is an SQLite database (an Nsight Systems export?), not a PyTorch profiler trace: "
+		 "a gpuflame store? run 'gpuflame store list --db r.sqlite' (an Nsight Systems export cannot be read yet)");
+	input_hint_for(&e, "-", INPUT_NSYS_SQLITE, INPUT_FOLDED, "svg");
+	T_EQ_STR(e.buf, "'<stdin>' is an SQLite database (an Nsight Systems export?), not folded stacks; gpuflame "
+		 "cannot read it yet: convert it to folded stacks");
 	sbuf_release(&e);
 }
 

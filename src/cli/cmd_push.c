@@ -1,0 +1,207 @@
+/*
+ * cmd_push.c — gpuflame push: send a profile to Grafana Pyroscope.
+ *
+ * USAGE: gpuflame push --url URL --app NAME [options] TRACE|FOLDED|run:N...
+ *   gpuflame push --url http://pyroscope:4040 --app llm-serve --release v2 trace.json.gz
+ * Each input is one POST /ingest?format=folded per weight (docs/store.md,
+ * "Pyroscope"). Exit: 0 pushed, 1 bad input, 2 usage error or a profile
+ * Pyroscope cannot take, 3 the server refused it or could not be reached.
+ */
+#include "cli/cli.h"
+
+#include "input/input.h"
+#include "store/push.h"
+#include "store/store.h"
+#include "store/store_collect.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: gpuflame push --url URL --app NAME [options] TRACE|FOLDED|run:N|RELEASE...\n"
+		"\n"
+		"Sends profiles to Grafana Pyroscope's ingest API (POST /ingest, format=folded):\n"
+		"time weights as NAME.WEIGHT.wall with sampleRate=1000000000 (ns stay ns), py-spy\n"
+		"samples as NAME.samples.cpu; labels release, rank, weight and yours.\n"
+		"\n"
+		"options:\n"
+		"      --url URL         the server, http://host:4040 (user:password@ for Basic auth)\n"
+		"      --app NAME        the application name (Pyroscope's service_name prefix)\n"
+		"  -w, --weight W        gpu (default for traces), cpu, wall, idle; repeat for several;\n"
+		"                        a folded file pushes the weight of its header\n"
+		"      --release R       label release=R (a stored run: its release by default)\n"
+		"      --label K=V       a label (repeatable)\n"
+		"      --db URL          the store holding run:N and releases (a name that is not a file;\n"
+		"                        default $GPUFLAME_DB, else ./gpuflame.db); a release: its runs summed\n"
+		"      --from T, --until T  the profile's time range, UNIX seconds (default: the last 10 s)\n"
+		"      --max-stacks N    at most N lines: the heaviest N-1 and [other] (default 16000)\n"
+		"      --sample-rate HZ  py-spy samples: the sampling rate (default 100)\n"
+		"      --header 'K: V'   an extra HTTP header (X-Scope-OrgID: tenant); repeatable\n"
+		"      --retries N       retries after a connection failure, 429 or 5xx (default 3)\n"
+		"      --timeout S       seconds per attempt (default 30)\n"
+		"  -h, --help            this help\n"
+		"\n"
+		"Exit codes: 0 pushed, 1 bad input, 2 usage error, 3 refused or unreachable server.\n");
+}
+
+enum { OPT_URL = 256, OPT_APP, OPT_RELEASE, OPT_LABEL, OPT_DB, OPT_FROM, OPT_UNTIL, OPT_MAX, OPT_RATE, OPT_HEADER,
+       OPT_RETRIES, OPT_TIMEOUT };
+
+static const struct option longopts[] = {
+	{ "url", required_argument, NULL, OPT_URL },
+	{ "app", required_argument, NULL, OPT_APP },
+	{ "weight", required_argument, NULL, 'w' },
+	{ "release", required_argument, NULL, OPT_RELEASE },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "max-stacks", required_argument, NULL, OPT_MAX },
+	{ "sample-rate", required_argument, NULL, OPT_RATE },
+	{ "header", required_argument, NULL, OPT_HEADER },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct push_cli {
+	struct push_opts o;
+	const char *release, *db;
+	const char *weights[5];
+	size_t nweights;
+};
+
+static void parse_args(int argc, char **argv, struct push_cli *c)
+{
+	static const char *const ws[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
+	memset(c, 0, sizeof *c);
+	push_opts_init(&c->o);
+	int ch;
+	while ((ch = getopt_long(argc, argv, "w:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_URL: c->o.url = cli_nonempty("--url", optarg); break;
+		case OPT_APP: c->o.app = cli_nonempty("--app", optarg); break;
+		case 'w':
+			if (c->nweights == 5)
+				cli_usage_error("at most 5 --weight options");
+			c->weights[c->nweights++] = ws[cli_choice("--weight", optarg, ws)];
+			break;
+		case OPT_RELEASE: c->release = cli_nonempty("--release", optarg); break;
+		case OPT_LABEL:
+			if (c->o.nlabels == PUSH_MAX_LABELS)
+				cli_usage_error("at most %d --label options", PUSH_MAX_LABELS);
+			c->o.labels[c->o.nlabels++] = optarg;
+			break;
+		case OPT_DB: c->db = cli_nonempty("--db", optarg); break;
+		case OPT_FROM: c->o.from = cli_int("--from", optarg, 1, INT64_MAX); break;
+		case OPT_UNTIL: c->o.until = cli_int("--until", optarg, 1, INT64_MAX); break;
+		case OPT_MAX: c->o.max_stacks = (size_t)cli_int("--max-stacks", optarg, 2, 100000000); break;
+		case OPT_RATE: c->o.sample_rate = cli_int("--sample-rate", optarg, 1, 1000000000); break;
+		case OPT_HEADER:
+			if (c->o.nheaders == 8 || !strchr(optarg, ':') || strpbrk(optarg, "\r\n"))
+				cli_usage_error("--header wants 'Name: value' (at most 8)");
+			c->o.headers[c->o.nheaders++] = optarg;
+			break;
+		case OPT_RETRIES: c->o.retries = (int)cli_int("--retries", optarg, 0, 20); break;
+		case OPT_TIMEOUT: c->o.timeout_s = (int)cli_int("--timeout", optarg, 1, 3600); break;
+		case 'h': usage(stdout); exit(cli_finish(GF_EXIT_OK));
+		default: cli_usage_error("unknown option");
+		}
+	}
+	if (!c->o.url || !c->o.app)
+		cli_usage_error("push needs --url URL and --app NAME");
+	if (optind == argc)
+		cli_usage_error("push needs at least one TRACE, FOLDED or run:N");
+}
+
+static void push_one(struct push_cli *c, const struct ftree *t, const char *weight, const char *release,
+		     const char *what)
+{
+	struct push_stats st;
+	memset(&st, 0, sizeof st);
+	struct sbuf err = SBUF_INIT;
+	int rc = push_send(t, weight, release, &c->o, &st, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "'%s' (%s): %s", what, weight, err.buf);
+	printf("pushed %s %s: %zu lines (%zu stacks in [other], %zu cut), total %lld, HTTP %d\n", what, weight,
+	       st.lines, st.merged, st.truncated, (long long)st.total, st.status);
+	sbuf_release(&err);
+}
+
+static void push_run(struct push_cli *c, const char *spec)
+{
+	struct store *s;
+	struct sbuf err = SBUF_INIT, name = SBUF_INIT;
+	int rc = store_open(&s, c->db ? c->db : store_default_url(), &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	struct sbuf rel = SBUF_INIT;
+	if (!c->release && (rc = store_side_release(s, spec, &rel, &err)))
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	const char *ws[] = { "gpu" };
+	const char *const *w = c->nweights ? c->weights : ws;
+	size_t nw = c->nweights ? c->nweights : 1;
+	for (size_t i = 0; i < nw; i++) {
+		struct ftree t;
+		ftree_init(&t, NULL, 0);
+		if ((rc = store_side(s, spec, w[i], &t, &name, &err)))
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+		push_one(c, &t, w[i], c->release ? c->release : rel.buf, spec);
+		ftree_release(&t);
+	}
+	store_close(s);
+	sbuf_release(&err);
+	sbuf_release(&name);
+	sbuf_release(&rel);
+}
+
+static void warn_trace(const struct trace *t, void *name)
+{
+	cli_warn_trace(t, name);
+}
+
+static void push_file(struct push_cli *c, const char *path)
+{
+	struct input *in = cli_open_input(path, 0);
+	bool trace = cli_input_is_trace(in);
+	struct store_collect col;
+	struct store_collect_opts so = { .release = c->release, .trace_loaded = warn_trace, .ctx = (void *)cli_in_name(path) };
+	struct sbuf err = SBUF_INIT;
+	int rc = store_collect_input(&col, in, trace, &so, &err);
+	cli_close_input(in);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	const char *dflt[] = { col.in.weights[0] };
+	const char *const *w = c->nweights ? c->weights : dflt;
+	size_t nw = c->nweights ? c->nweights : 1;
+	for (size_t i = 0; i < nw; i++) {
+		size_t k = 0;
+		while (k < col.in.nprof && strcmp(col.in.weights[k], w[i]))
+			k++;
+		if (k == col.in.nprof)
+			cli_die(GF_EXIT_USAGE, "'%s' has no %s profile (it has %s)", cli_in_name(path), w[i], col.in.weights[0]);
+		push_one(c, col.in.prof[k], w[i], c->release, cli_in_name(path));
+	}
+	store_collect_release(&col);
+	sbuf_release(&err);
+}
+
+int cmd_push(int argc, char **argv)
+{
+	struct push_cli c;
+	parse_args(argc, argv, &c);
+	for (int i = optind; i < argc; i++) {
+		struct stat sb;
+		const char *a = argv[i];
+		if (strcmp(a, "-") && stat(a, &sb)) /* not a file: a stored run (run:N, N) or release */
+			push_run(&c, a);
+		else
+			push_file(&c, a);
+	}
+	return GF_EXIT_OK;
+}

@@ -1,0 +1,339 @@
+/*
+ * cmd_store.c — gpuflame store: keep every run, diff release against release.
+ *
+ * USAGE: gpuflame store add|list|show|diff|trend|gc [--db URL] [options] ...
+ *   gpuflame store add --release v2 --label batch=32 trace.json.gz
+ *   gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg
+ *   gpuflame store trend --metric step_wall
+ * The database: --db URL, else $GPUFLAME_DB, else ./gpuflame.db (SQLite);
+ * postgresql://... for PostgreSQL. The work is in src/store/ (docs/store.md).
+ * Exit: 0 ok, 1 bad input or database error, 2 usage error (unknown run or
+ * release, unlike profiles), 3 the database could not be written.
+ */
+#include "cli/cli.h"
+
+#include "input/input.h"
+#include "store/store.h"
+#include "store/store_collect.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: gpuflame store <action> [--db URL] [options] ...\n"
+		"\n"
+		"Keeps every benchmark run (folded once per weight, with its report summary and\n"
+		"labels) and diffs release against release.\n"
+		"\n"
+		"actions:\n"
+		"  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
+		"  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
+		"  show [--json] RUN\n"
+		"  diff [diff's options] [--weight W] BASE TARGET   a side is a release (its runs\n"
+		"         summed, per step) or a run (run:N, or N); all of 'gpuflame diff's outputs\n"
+		"  trend --metric M [--svg|--json] [-o FILE]   M: step_wall, busy, idle, idle.sync, idle.host,\n"
+		"         idle.launch, idle.queued, idle.untraced, idle.edge, syncs, sync_wait, kernels,\n"
+		"         launches, steps, or weight.W (W's total per step: gpu, cpu, wall, idle, calls, samples)\n"
+		"  gc --keep N        keep the newest N releases\n"
+		"\n"
+		"options:\n"
+		"      --db URL        the store: a SQLite file (default $GPUFLAME_DB, else ./gpuflame.db)\n"
+		"                      or postgresql://user@host:port/db (libpq's URI)\n"
+		"      --release R     the release a run belongs to (add; filter for list)\n"
+		"      --label K=V     a label (add: kept in every profile's header as label.K; list: filter)\n"
+		"      --weight W      add: the weight of a folded file without a header; diff: gpu (default)...\n"
+		"      --since D, --until D  list: added on or after / before D (YYYY-MM-DD or UNIX seconds)\n"
+		"      --step-marker NAME, -j N   add: as 'gpuflame fold'\n"
+		"      --json          list/show/trend: JSON\n"
+		"  -o, --output FILE   trend: write to FILE\n"
+		"  -h, --help          this help\n"
+		"\n"
+		"Exit codes: 0 ok, 1 bad input or database error, 2 usage error, 3 not written.\n");
+}
+
+enum { OPT_DB = 256, OPT_RELEASE, OPT_LABEL, OPT_WEIGHT, OPT_SINCE, OPT_UNTIL, OPT_JSON, OPT_METRIC, OPT_SVG,
+       OPT_KEEP, OPT_MARKER };
+
+static const struct option longopts[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "release", required_argument, NULL, OPT_RELEASE },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "step-marker", required_argument, NULL, OPT_MARKER },
+	{ "output", required_argument, NULL, 'o' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct store_cli {
+	const char *db, *release, *weight, *metric, *out, *marker, *threads;
+	const char *labels[STORE_MAX_LABELS];
+	size_t nlabels;
+	int64_t since, until, keep;
+	bool json, svg;
+};
+
+static int64_t parse_date(const char *opt, const char *v)
+{
+	int y, m, d;
+	char c;
+	if (sscanf(v, "%4d-%2d-%2d%c", &y, &m, &d, &c) == 3) {
+		struct tm tm = { .tm_year = y - 1900, .tm_mon = m - 1, .tm_mday = d };
+		return (int64_t)timegm(&tm);
+	}
+	return cli_int(opt, v, 0, INT64_MAX);
+}
+
+static void add_label(struct store_cli *c, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv)
+		cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", kv);
+	for (const char *p = kv; p < eq; p++)
+		if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')))
+			cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
+	if (c->nlabels == STORE_MAX_LABELS)
+		cli_usage_error("at most %d --label options", STORE_MAX_LABELS);
+	c->labels[c->nlabels++] = kv;
+}
+
+/* Parses argv (the action's options); @return the first operand's index. */
+static int parse_args(int argc, char **argv, struct store_cli *c)
+{
+	memset(c, 0, sizeof *c);
+	int ch;
+	while ((ch = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_DB: c->db = cli_nonempty("--db", optarg); break;
+		case OPT_RELEASE: c->release = cli_nonempty("--release", optarg); break;
+		case OPT_LABEL: add_label(c, optarg); break;
+		case OPT_WEIGHT: c->weight = optarg; break;
+		case OPT_SINCE: c->since = parse_date("--since", optarg); break;
+		case OPT_UNTIL: c->until = parse_date("--until", optarg); break;
+		case OPT_JSON: c->json = true; break;
+		case OPT_METRIC: c->metric = cli_nonempty("--metric", optarg); break;
+		case OPT_SVG: c->svg = true; break;
+		case OPT_KEEP: c->keep = cli_int("--keep", optarg, 1, INT64_MAX); break;
+		case OPT_MARKER: c->marker = cli_nonempty("--step-marker", optarg); break;
+		case 'o': c->out = optarg; break;
+		case 'j': cli_threads(optarg); c->threads = optarg; break;
+		case 'h': usage(stdout); exit(cli_finish(GF_EXIT_OK));
+		default: cli_usage_error("unknown option");
+		}
+	}
+	if (c->weight) {
+		static const char *const w[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
+		cli_choice("--weight", c->weight, w);
+	}
+	return optind;
+}
+
+static struct store *open_store(const struct store_cli *c)
+{
+	struct store *s;
+	struct sbuf err = SBUF_INIT;
+	int rc = store_open(&s, c->db ? c->db : store_default_url(), &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	sbuf_release(&err);
+	return s;
+}
+
+static void warn_trace(const struct trace *t, void *name)
+{
+	cli_warn_trace(t, name);
+}
+
+static int store_add_cmd(int argc, char **argv)
+{
+	struct store_cli c;
+	int first = parse_args(argc, argv, &c);
+	if (!c.release)
+		cli_usage_error("add needs --release R");
+	if (first == argc)
+		cli_usage_error("add needs at least one TRACE or FOLDED file");
+	struct store *s = open_store(&c);
+	struct store_collect_opts o = { .release = c.release, .weight = c.weight, .step_marker = c.marker };
+	o.threads = cli_threads(c.threads);
+	memcpy(o.labels, c.labels, sizeof c.labels);
+	o.nlabels = c.nlabels;
+	struct sbuf err = SBUF_INIT;
+	for (int i = first; i < argc; i++) {
+		struct input *in = cli_open_input(argv[i], o.threads);
+		bool trace = cli_input_is_trace(in);
+		o.trace_loaded = warn_trace;
+		o.ctx = (void *)cli_in_name(argv[i]);
+		struct store_collect col;
+		int rc = store_collect_input(&col, in, trace, &o, &err);
+		cli_close_input(in);
+		int64_t id = 0;
+		if (!rc)
+			rc = store_add(s, &col.in, &id, &err);
+		if (rc)
+			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(argv[i]), err.buf);
+		printf("added run %lld: release %s, %s %s, %zu profile%s\n", (long long)id, c.release, col.in.kind,
+		       col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
+		store_collect_release(&col);
+	}
+	store_close(s);
+	sbuf_release(&err);
+	return GF_EXIT_OK;
+}
+
+static void write_result(const char *path, struct sbuf *out, int rc, struct sbuf *err)
+{
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err->buf);
+	cli_write_out(path, out);
+	sbuf_release(out);
+	sbuf_release(err);
+}
+
+static int store_list_cmd(int argc, char **argv)
+{
+	struct store_cli c;
+	if (parse_args(argc, argv, &c) != argc)
+		cli_usage_error("list takes no operand (filters: --release, --label, --since, --until)");
+	if (c.nlabels > 1)
+		cli_usage_error("list filters by one --label");
+	struct store *s = open_store(&c);
+	struct store_filter f = { c.release, c.nlabels ? c.labels[0] : NULL, c.since, c.until };
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	int rc = store_list(s, &f, c.json, &out, &err);
+	store_close(s);
+	write_result(c.out, &out, rc, &err);
+	return GF_EXIT_OK;
+}
+
+static int store_show_cmd(int argc, char **argv)
+{
+	struct store_cli c;
+	int first = parse_args(argc, argv, &c);
+	if (argc - first != 1)
+		cli_usage_error("show takes one RUN (its id, see 'gpuflame store list')");
+	const char *r = argv[first];
+	int64_t id = cli_int("RUN", !strncmp(r, "run:", 4) ? r + 4 : r, 1, INT64_MAX);
+	struct store *s = open_store(&c);
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	int rc = store_show(s, id, c.json, &out, &err);
+	store_close(s);
+	write_result(c.out, &out, rc, &err);
+	return GF_EXIT_OK;
+}
+
+static int store_trend_cmd(int argc, char **argv)
+{
+	struct store_cli c;
+	if (parse_args(argc, argv, &c) != argc)
+		cli_usage_error("trend takes no operand");
+	if (!c.metric)
+		cli_usage_error("trend needs --metric M (step_wall, busy, idle, idle.sync, syncs, gpu...)");
+	struct store *s = open_store(&c);
+	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	bool svg = c.svg || (c.out && strlen(c.out) > 4 && !strcmp(c.out + strlen(c.out) - 4, ".svg"));
+	int rc = store_trend(s, c.metric, svg ? STORE_TREND_SVG : c.json ? STORE_TREND_JSON : STORE_TREND_TEXT, &out, &err);
+	store_close(s);
+	write_result(c.out, &out, rc, &err);
+	return GF_EXIT_OK;
+}
+
+static int store_gc_cmd(int argc, char **argv)
+{
+	struct store_cli c;
+	if (parse_args(argc, argv, &c) != argc)
+		cli_usage_error("gc takes no operand");
+	if (!c.keep)
+		cli_usage_error("gc needs --keep N (the newest N releases are kept)");
+	struct store *s = open_store(&c);
+	struct sbuf err = SBUF_INIT;
+	int64_t runs = 0, stacks = 0;
+	int rc = store_gc(s, c.keep, &runs, &stacks, &err);
+	store_close(s);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	printf("deleted %lld run%s and %lld stack%s no run uses\n", (long long)runs, runs == 1 ? "" : "s",
+	       (long long)stacks, stacks == 1 ? "" : "s");
+	sbuf_release(&err);
+	return GF_EXIT_OK;
+}
+
+/* ---- diff: gpuflame diff's command line, its sides read from the store ---- */
+
+static struct store *diff_store;
+static const char *diff_weight = "gpu";
+
+static void diff_load(struct ftree *t, const char *spec)
+{
+	struct sbuf name = SBUF_INIT, err = SBUF_INIT;
+	int rc = store_side(diff_store, spec, diff_weight, t, &name, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	sbuf_release(&name);
+	sbuf_release(&err);
+}
+
+static int store_diff_cmd(int argc, char **argv)
+{
+	/* --db and --weight are taken out; the rest is diff's command line */
+	char **av = gf_xcalloc((size_t)argc + 1, sizeof *av);
+	int ac = 0;
+	const char *db = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char **dst = !strcmp(a, "--db") ? &db : !strcmp(a, "--weight") || !strcmp(a, "-w") ? &diff_weight : NULL;
+		if (dst && i + 1 < argc) {
+			*dst = argv[++i];
+		} else if (!strncmp(a, "--db=", 5)) {
+			db = a + 5;
+		} else if (!strncmp(a, "--weight=", 9)) {
+			diff_weight = a + 9;
+		} else {
+			if (!strcmp(a, "--")) {
+				while (i < argc)
+					av[ac++] = argv[i++];
+				break;
+			}
+			av[ac++] = argv[i];
+		}
+	}
+	static const char *const w[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
+	cli_choice("--weight", diff_weight, w);
+	struct store_cli c = { .db = db };
+	bool help = false;
+	for (int i = 1; i < ac; i++)
+		help |= !strcmp(av[i], "--help") || !strcmp(av[i], "-h");
+	if (!help)
+		diff_store = open_store(&c);
+	cmd_diff_loader = diff_load;
+	int rc = cmd_diff(ac, av);
+	store_close(diff_store);
+	free(av);
+	return rc;
+}
+
+int cmd_store(int argc, char **argv)
+{
+	static const struct { const char *name; int (*fn)(int, char **); } acts[] = {
+		{ "add", store_add_cmd }, { "list", store_list_cmd }, { "show", store_show_cmd },
+		{ "diff", store_diff_cmd }, { "trend", store_trend_cmd }, { "gc", store_gc_cmd },
+	};
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? GF_EXIT_USAGE : GF_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
+		if (!strcmp(argv[1], acts[i].name))
+			return acts[i].fn(argc - 1, argv + 1);
+	cli_usage_error("unknown store action '%s' (add, list, show, diff, trend, gc)", argv[1]);
+}

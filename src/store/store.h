@@ -1,0 +1,111 @@
+/*
+ * store.h — the release store: every benchmark run kept, folded once per
+ * weight, with its report summary and metadata, so each release can be
+ * diffed against the last (gpuflame store, docs/store.md).
+ *
+ * A run is what one `store add` input gives: up to five profiles (gpu, cpu,
+ * wall, idle, calls for a trace; the one weight of a folded file), each a
+ * set of (stack, integer weight) at the profile's decimal scale (0 for ns
+ * and counts) with its "# gpuflame:" header; the metrics (the report's
+ * steady-step summary for a trace, the per-step totals otherwise); labels.
+ * Stacks are stored once, keyed by a 64-bit hash of their text (a different
+ * text under a known hash is refused, never merged). A run is added in one
+ * write transaction: all of it or nothing (kill -9, a full disk).
+ *
+ * Schema (version STORE_SCHEMA, gf_meta.schema; migrations numbered, run
+ * once under the write lock; a database from a newer schema is refused):
+ *   gf_meta(key, value)
+ *   runs(id, release, added, source, kind, steps, header)
+ *   labels(run, key, value)     metrics(run, key, value)
+ *   profiles(id = run*8 + weight index, run, weight, scale, header, stacks, total)
+ *   stacks(hash, text)          samples(profile, stack, value)
+ *
+ * Sides (store_side): "run:N" or a plain number is one run; "release:R" or
+ * any other text is release R: all its runs, summed, their headers merged
+ * as `gpuflame merge` merges them (steps summed: the diff is per step).
+ *
+ * Layer: store. Never prints: text and JSON come back in an sbuf.
+ */
+#ifndef GF_STORE_H
+#define GF_STORE_H
+
+#include "base/gf.h"
+#include "base/sbuf.h"
+#include "stacks/ftree.h"
+#include "store/store_eng.h"
+
+#define STORE_SCHEMA 1
+#define STORE_MAX_PROFILES 5
+#define STORE_MAX_LABELS 32
+#define STORE_MAX_METRICS 24
+
+struct store {
+	struct store_eng *e;
+	int schema;
+};
+
+struct store_metric {
+	const char *key;
+	int64_t value;
+};
+
+struct store_run_in {
+	const char *release, *source, *kind; /* kind: "trace" or "folded" */
+	int64_t steps;                       /* 0 when unknown */
+	const char *weights[STORE_MAX_PROFILES];
+	struct ftree *prof[STORE_MAX_PROFILES];
+	size_t nprof;
+	const char *labels[STORE_MAX_LABELS]; /* "KEY=VALUE" */
+	size_t nlabels;
+	struct store_metric metrics[STORE_MAX_METRICS];
+	size_t nmetrics;
+};
+
+/* The database when --db is absent: $GPUFLAME_DB, else ./gpuflame.db. */
+const char *store_default_url(void);
+
+/* Opens (creating or migrating) the store at url. @return GF_OK,
+ * GF_EINPUT (cannot open, a newer schema), GF_EOUTPUT (cannot write). */
+int store_open(struct store **s, const char *url, struct sbuf *err);
+void store_close(struct store *s);
+
+/* Adds a run whole. @return GF_OK with its id in *id. */
+int store_add(struct store *s, const struct store_run_in *in, int64_t *id, struct sbuf *err);
+
+struct store_filter {
+	const char *release;     /* NULL: any */
+	const char *label;       /* "KEY=VALUE" or NULL */
+	int64_t since, until;    /* added, UNIX seconds; 0 = open */
+};
+
+/* The runs as a table (json: a JSON array) into out. */
+int store_list(struct store *s, const struct store_filter *f, bool json, struct sbuf *out, struct sbuf *err);
+/* One run: its row, labels, metrics, profiles. GF_EUSAGE when absent. */
+int store_show(struct store *s, int64_t run, bool json, struct sbuf *out, struct sbuf *err);
+
+/*
+ * Loads side spec's profile of weight into t (initialised by the caller,
+ * empty): the folded text of each run read back with the folded reader, so
+ * the tree is the one `gpuflame diff` builds from the same folded files.
+ * name gets a display name ("release v2 (3 runs)", "run 7").
+ */
+int store_side(struct store *s, const char *spec, const char *weight, struct ftree *t, struct sbuf *name,
+	       struct sbuf *err);
+/* The release of side spec (a run's, or the release named) into rel. */
+int store_side_release(struct store *s, const char *spec, struct sbuf *rel, struct sbuf *err);
+/* The folded text of one run's profile (header first) into out. */
+int store_profile_text(struct store *s, int64_t run, const char *weight, struct sbuf *out, struct sbuf *err);
+
+/* Metric across releases (in the order they were first added): a table
+ * (release, runs, mean, change from the release before), a standalone SVG
+ * line plot, or JSON ({"metric", "releases": [{release, runs, sum, mean}]}). */
+enum store_trend_fmt { STORE_TREND_TEXT = 0, STORE_TREND_SVG, STORE_TREND_JSON };
+int store_trend(struct store *s, const char *metric, int fmt, struct sbuf *out, struct sbuf *err);
+/* Keeps the newest keep releases (by their last run), deletes the others'
+ * runs and the stacks no run uses. *runs gets the number deleted. */
+int store_gc(struct store *s, int64_t keep, int64_t *runs, int64_t *stacks, struct sbuf *err);
+
+/* The 64-bit hash that keys a stack's text (FNV-1a and a final mix). */
+int64_t store_hash(const char *s, size_t n);
+
+#endif
