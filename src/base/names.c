@@ -145,7 +145,7 @@ bool names_in_torch(const char *path, size_t n)
 /* ---- kernel classes and default families (names_kernel) ---- */
 
 /* case-insensitive search of a lower-case needle */
-static bool contains_ci(const char *s, size_t n, const char *needle)
+bool names_contains_ci(const char *s, size_t n, const char *needle)
 {
 	size_t k = strlen(needle);
 	if (k > n)
@@ -187,7 +187,7 @@ static const struct names_krule {
 const char *names_kernel_family(const char *name, size_t n, enum names_kclass *cls)
 {
 	for (size_t i = 0; i < sizeof krules / sizeof krules[0]; i++)
-		if (contains_ci(name, n, krules[i].sub)) {
+		if (names_contains_ci(name, n, krules[i].sub)) {
 			if (cls)
 				*cls = krules[i].cls;
 			return krules[i].family;

@@ -45,6 +45,11 @@ bool names_is_module(const char *name, size_t n);
  * in any case. */
 bool names_is_comm(const char *name, size_t n);
 
+/* needle (lower case, NUL-terminated) anywhere in name[0..n), ASCII letters
+ * compared case-insensitively; an empty needle is found everywhere. The one
+ * substring test of the classifier and of kernel-family rules. */
+bool names_contains_ci(const char *name, size_t n, const char *needle);
+
 /*
  * A CUDA/HIP runtime or driver API name (cuda*, hip*, cu*; a "_suffix" such
  * as _v2 or _ptsz is ignored):

@@ -72,8 +72,20 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-/* Turns a map into sorted labelled keys. */
-static struct gap_key *kmap_keys(const struct trace *t, struct kmap *m, size_t *n)
+/* A host stack's or sync site's label: "site > inner" by name ids. */
+static void host_label(const struct trace *t, uint64_t key, struct sbuf *b)
+{
+	uint32_t a = (uint32_t)(key >> 32), z = (uint32_t)key;
+	sbuf_addstr(b, a == UINT32_MAX ? "[no Python frame]" : pool_str(t->names, a));
+	if (z != UINT32_MAX) {
+		sbuf_addstr(b, " > ");
+		sbuf_addstr(b, pool_str(t->names, z));
+	}
+}
+
+/* Turns a map into keys labelled by label(), sorted by time then label. */
+static struct gap_key *map_keys(const struct trace *t, struct kmap *m, size_t *n,
+				void (*label)(const struct trace *, uint64_t, struct sbuf *))
 {
 	struct gap_key *k = gf_xcalloc(m->n ? m->n : 1, sizeof *k);
 	size_t j = 0;
@@ -81,13 +93,8 @@ static struct gap_key *kmap_keys(const struct trace *t, struct kmap *m, size_t *
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->s[i].used)
 			continue;
-		uint32_t a = (uint32_t)(m->s[i].key >> 32), z = (uint32_t)m->s[i].key;
 		sbuf_reset(&b);
-		sbuf_addstr(&b, a == UINT32_MAX ? "[no Python frame]" : pool_str(t->names, a));
-		if (z != UINT32_MAX) {
-			sbuf_addstr(&b, " > ");
-			sbuf_addstr(&b, pool_str(t->names, z));
-		}
+		label(t, m->s[i].key, &b);
 		k[j].label = gf_xstrdup(b.buf);
 		k[j].ns = m->s[i].ns;
 		j++;
@@ -100,37 +107,30 @@ static struct gap_key *kmap_keys(const struct trace *t, struct kmap *m, size_t *
 	return k;
 }
 
+static struct gap_key *kmap_keys(const struct trace *t, struct kmap *m, size_t *n)
+{
+	return map_keys(t, m, n, host_label);
+}
+
 /* Queued-wait keys: high 32 bits the wait call's name id, or these. */
 #define QW_NONE UINT32_MAX        /* "stream S: no wait call in the trace" */
 #define QW_NOLAUNCH (UINT32_MAX - 1) /* "no launch in the trace (stream S)" */
 
+static void wait_label(const struct trace *t, uint64_t key, struct sbuf *b)
+{
+	uint32_t w = (uint32_t)(key >> 32);
+	long long st = (int32_t)(uint32_t)key;
+	if (w == QW_NONE)
+		sbuf_addf(b, "stream %lld: no wait call in the trace", st);
+	else if (w == QW_NOLAUNCH)
+		sbuf_addf(b, "no launch in the trace (stream %lld)", st);
+	else
+		sbuf_addf(b, "%s (stream %lld)", pool_str(t->names, w), st);
+}
+
 static struct gap_key *qmap_keys(const struct trace *t, struct kmap *m, size_t *n)
 {
-	struct gap_key *k = gf_xcalloc(m->n ? m->n : 1, sizeof *k);
-	size_t j = 0;
-	struct sbuf b = SBUF_INIT;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->s[i].used)
-			continue;
-		uint32_t w = (uint32_t)(m->s[i].key >> 32);
-		long long st = (int32_t)(uint32_t)m->s[i].key;
-		sbuf_reset(&b);
-		if (w == QW_NONE)
-			sbuf_addf(&b, "stream %lld: no wait call in the trace", st);
-		else if (w == QW_NOLAUNCH)
-			sbuf_addf(&b, "no launch in the trace (stream %lld)", st);
-		else
-			sbuf_addf(&b, "%s (stream %lld)", pool_str(t->names, w), st);
-		k[j].label = gf_xstrdup(b.buf);
-		k[j].ns = m->s[i].ns;
-		j++;
-	}
-	sbuf_release(&b);
-	free(m->s);
-	memset(m, 0, sizeof *m);
-	qsort(k, j, sizeof *k, cmp_key);
-	*n = j;
-	return k;
+	return map_keys(t, m, n, wait_label);
 }
 
 int64_t gaps_share(gf_ns part, gf_ns whole)

@@ -52,27 +52,6 @@ void kfamily_free(struct kfamily *k)
 }
 
 /* case-insensitive search of a lower-case needle */
-static bool has_ci(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle);
-	if (!k)
-		return true;
-	for (size_t i = 0; i + k <= n; i++) {
-		size_t j = 0;
-		while (j < k) {
-			char c = s[i + j];
-			if (c >= 'A' && c <= 'Z')
-				c = (char)(c - 'A' + 'a');
-			if (c != needle[j])
-				break;
-			j++;
-		}
-		if (j == k)
-			return true;
-	}
-	return false;
-}
-
 /*
  * glibc compiles a POSIX regex by copying the subtree under each repetition
  * (`a+` is `aa*`, `a{3}` is `aaa`), so stacked or nested repetitions such as
@@ -359,7 +338,7 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 				}
 				hit = regexec(&r->re, z, 0, NULL, 0) == 0;
 			} else {
-				hit = has_ci(name, n, r->sub);
+				hit = names_contains_ci(name, n, r->sub);
 			}
 			if (hit) {
 				free(z);
