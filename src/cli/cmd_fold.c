@@ -15,6 +15,7 @@
  * selection), 3 output not written, 4 internal.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "base/names.h"
 #include "base/num.h"
@@ -22,50 +23,72 @@
 #include "trace/model/trace.h"
 #include "stacks/folded_out.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame fold [options] [TRACE]\n"
-		"\n"
-		"Fold a PyTorch profiler (Kineto) trace into folded stacks. TRACE may be plain\n"
-		"JSON, gzip or zstd; '-' or no TRACE reads stdin. One trace = one rank.\n"
-		"\n"
-		"options:\n"
-		"  -w, --weight W          gpu (default): kernel/memcpy/memset time charged to the\n"
-		"                          launching host stack; cpu: host self time without\n"
-		"                          blocking calls; wall: with blocking calls as leaf frames\n"
-		"                          and [untraced] step time; idle: GPU idle time charged to\n"
-		"                          the host stack running at that moment; calls: launches\n"
-		"  -s, --stack LEVELS      comma list of step, annotation, python, module, op,\n"
-		"                          runtime (default annotation,python,op)\n"
-		"      --max-depth N       keep the innermost N host frames\n"
-		"      --per-step          one ProfilerStep#N tower per step (implies level step)\n"
-		"      --kernel-names K    family (default) or full\n"
-		"      --families FILE     kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)\n"
-		"      --step-marker NAME  step ranges are NAME or NAME#<n> (default ProfilerStep)\n"
-		"      --steps A..B        fold only steps numbered A to B (A.. and ..B work too)\n"
-		"      --skip N            drop the first N selected steps (warm-up)\n"
-		"      --per-step-normalise  divide weights by the number of steps folded\n"
-		"                          (--per-step-normalize works too)\n"
-		"      --all-threads       cpu/wall: fold every host thread over the steps, not only\n"
-		"                          the thread(s) holding the step markers\n"
-		"      --no-thread-frames  cpu/wall: no 'thread (TID): NAME' root frame\n"
-		"      --unit U            ns, us (default) or ms\n"
-		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"  -q, --quiet             no warnings on stderr\n"
-		"  -j, --threads N         cores for reading: 1 or 2 (default: 2 when there are;\n"
-		"                          the environment's GPUFLAME_THREADS sets the default)\n"
-		"  -h, --help              show this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
-		"selection, 3 output not written, 4 internal error.\n");
-}
+enum { O_MAXDEPTH = CLIOPT_FIRST_ID, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
+       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF };
+
+static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
+static const char *const units[] = { "ns", "us", "ms", NULL };
+static const char *const knames[] = { "family", "full", NULL };
+static const char *const levels[] = { "step", "annotation", "python", "module", "op", "runtime", NULL };
+
+static const struct cli_opt opts[] = {
+	{ "weight", 'w', 'w', "W",
+	  "gpu (default): kernel/memcpy/memset time charged to the launching host stack; cpu: host self time "
+	  "without blocking calls; wall: with blocking calls as leaf frames and [untraced] step time; idle: GPU "
+	  "idle time charged to the host stack running at that moment; calls: launches",
+	  weights, 0 },
+	{ "stack", 's', 's', "LEVELS",
+	  "comma list of step, annotation, python, module, op, runtime (default annotation,python,op)",
+	  levels, CLI_OPT_LIST },
+	{ "max-depth", 0, O_MAXDEPTH, "N", "keep the innermost N host frames", NULL, 0 },
+	{ "per-step", 0, O_PERSTEP, NULL, "one ProfilerStep#N tower per step (implies level step)", NULL, 0 },
+	{ "kernel-names", 0, O_KNAMES, "K", "family (default) or full", knames, 0 },
+	{ "families", 0, O_FAMILIES, "FILE", "kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)", NULL,
+	  CLI_OPT_FILE },
+	{ "step-marker", 0, O_MARKER, "NAME", "step ranges are NAME or NAME#<n> (default ProfilerStep)", NULL, 0 },
+	{ "steps", 0, O_STEPS, "A..B", "fold only steps numbered A to B (A.. and ..B work too)", NULL, 0 },
+	{ "skip", 0, O_SKIP, "N", "drop the first N selected steps (warm-up)", NULL, 0 },
+	{ "per-step-normalise", 0, O_NORM, NULL, "divide weights by the number of steps folded", NULL, 0 },
+	{ "per-step-normalize", 0, O_NORM, NULL, "the same as --per-step-normalise", NULL, 0 },
+	{ "all-threads", 0, O_ALLTH, NULL,
+	  "cpu/wall: fold every host thread over the steps, not only the thread(s) holding the step markers",
+	  NULL, 0 },
+	{ "no-thread-frames", 0, O_NOTHF, NULL, "cpu/wall: no 'thread (TID): NAME' root frame", NULL, 0 },
+	{ "unit", 0, O_UNIT, "U", "ns, us (default) or ms", units, 0 },
+	{ "label", 0, O_LABEL, "KEY=VALUE", "record a label in the header (repeatable; diff compares them)", NULL,
+	  CLI_OPT_REPEAT },
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
+	{ "quiet", 'q', 'q', NULL, "no warnings on stderr", NULL, 0 },
+	{ "threads", 'j', 'j', "N",
+	  "cores for reading: 1 or 2 (default: 2 when there are; the environment's GPUFLAME_THREADS sets the "
+	  "default)",
+	  NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
+
+static int cmd_fold(int argc, char **argv);
+
+const struct cli_command cmd_fold_def = {
+	.name = "fold",
+	.fn = cmd_fold,
+	.summary = "fold a trace into GPU-, CPU-, wall-, idle- or call-weighted stacks",
+	.synopsis = "[options] [TRACE]",
+	.description = "Fold a PyTorch profiler (Kineto) trace into folded stacks ('frame;frame;leaf weight' "
+		       "lines after a '# gpuflame:' metadata header), for 'gpuflame svg', flamegraph.pl, inferno "
+		       "or speedscope. TRACE may be plain JSON, gzip or zstd; '-' or no TRACE reads stdin. One "
+		       "trace = one rank.\n\n"
+		       "  gpuflame fold trace.json.gz | gpuflame svg --colors gpu > gpu.svg\n"
+		       "  gpuflame fold --weight wall --skip 2 -o wall.folded trace.json.gz",
+	.opts = opts,
+	.operands = CLI_OPERAND_TRACE,
+	.doc = "fold.md",
+	.exits = "0 ok, 1 bad or unreadable input, 2 usage error or empty step selection, 3 output not written, "
+		 "4 internal limit.",
+};
 
 static void pct(struct sbuf *b, int64_t part, int64_t whole)
 {
@@ -86,28 +109,11 @@ struct fold_args {
 
 static void parse(int argc, char **argv, struct fold_args *a)
 {
-	enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
-	       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF };
-	static const struct option lo[] = {
-		{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
-		{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
-		{ "kernel-names", required_argument, NULL, O_KNAMES },
-		{ "families", required_argument, NULL, O_FAMILIES },
-		{ "step-marker", required_argument, NULL, O_MARKER }, { "steps", required_argument, NULL, O_STEPS },
-		{ "skip", required_argument, NULL, O_SKIP }, { "per-step-normalise", no_argument, NULL, O_NORM },
-		{ "per-step-normalize", no_argument, NULL, O_NORM }, { "unit", required_argument, NULL, O_UNIT },
-		{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
-		{ "all-threads", no_argument, NULL, O_ALLTH }, { "no-thread-frames", no_argument, NULL, O_NOTHF },
-		{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
-	static const char *const units[] = { "ns", "us", "ms", NULL };
-	static const char *const knames[] = { "family", "full", NULL };
 	struct fold_opts *o = &a->o;
 	struct sbuf err = SBUF_INIT;
 	int c;
-	while ((c = getopt_long(argc, argv, "w:s:o:qj:h", lo, NULL)) != -1) {
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_fold_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 'w': o->weight = cli_choice("--weight", optarg, weights); break;
 		case 's':
@@ -132,8 +138,6 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		case 'o': a->out = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'j': a->threads = optarg; break;
-		case 'h': usage(stdout); exit(GF_EXIT_OK);
-		default: cli_usage_error("unknown option");
 		}
 	}
 	size_t n;
@@ -199,12 +203,11 @@ static void warn(const struct trace *t, const struct fold_args *a, const struct 
 		cli_warn("'%s': no '%s' steps; the window is the whole trace", disp, names_marker(a->o.step_marker));
 }
 
-int cmd_fold(int argc, char **argv)
+static int cmd_fold(int argc, char **argv)
 {
 	struct fold_args a;
 	memset(&a, 0, sizeof a);
 	fold_opts_init(&a.o);
-	optind = 1;
 	parse(argc, argv, &a);
 	if ((a.o.all_threads || a.o.no_thread_frames) && a.o.weight != FW_CPU && a.o.weight != FW_WALL)
 		cli_usage_error("--all-threads and --no-thread-frames apply to --weight cpu and wall");

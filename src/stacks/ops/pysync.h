@@ -61,8 +61,10 @@ void pysync_release(struct pysync_result *r);
 size_t pysync_sync_symbol(const char *frame, size_t n);
 
 /*
- * Parses a py-spy Python frame "function (path.py:line)" (or "(path.py)").
- * @return true and appends "path.py(line): function" to label when it is one.
+ * Parses a py-spy Python frame "function (path.py:line)" (or "(path.py)"),
+ * or a trace's python_function frame "path.py(line): function" as
+ * `gpuflame fold` writes it. @return true and appends
+ * "path.py(line): function" to label when it is one.
  */
 bool pysync_python_frame(const char *frame, size_t n, struct sbuf *label);
 
