@@ -20,7 +20,7 @@
 #include "stacks/ftree.h"
 
 /* Sites under this share of all samples (in per mille) are labelled noise:
- * at 100 Hz, frames under 1% are sampling noise (the article). */
+ * at 100 Hz, frames under 1% are sampling noise (Flame Graphs for LLMs, in depth). */
 #define PYSYNC_NOISE_PERMILLE 10
 
 struct pysync_site {
