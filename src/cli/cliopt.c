@@ -542,17 +542,21 @@ static void zsh_opt(FILE *fp, const struct cli_opt *o)
 {
 	const char *rep = o->flags & CLI_OPT_REPEAT ? "*" : "";
 	fputs("\t\t", fp);
+	/* a value: -X+ (joined or the next word), --name= (after '=' or the next word) */
+	const char *sv = o->arg ? "+" : "", *lv = o->arg ? "=" : "";
 	if (o->shrt)
-		fprintf(fp, "'%s(-%c --%s)'%s{-%c,--%s}'", rep, o->shrt, o->name, rep, o->shrt, o->name);
+		fprintf(fp, "'%s(-%c --%s)'%s{-%c%s,--%s%s}'", rep, o->shrt, o->name, rep, o->shrt, sv, o->name, lv);
 	else
-		fprintf(fp, "'%s--%s", rep, o->name);
-	if (o->arg && !(o->flags & CLI_OPT_OPTIONAL))
-		fputs(o->shrt ? "" : "=-", fp);
+		fprintf(fp, "'%s--%s%s", rep, o->name, lv);
 	fputc('[', fp);
 	zsh_desc(fp, o->help);
 	fputc(']', fp);
 	if (o->arg) {
-		fprintf(fp, ":%s:", o->arg);
+		fputc(':', fp);
+		for (const char *a = o->arg; *a; a++)
+			if (!strchr("[]:'\\`$\"", *a))
+				fputc(*a, fp);
+		fputc(':', fp);
 		if (o->flags & CLI_OPT_FILE)
 			fputs("_files", fp);
 		else if (o->values) {

@@ -40,6 +40,21 @@ expect_rc uninstall-rc 0
 left=$(find "$p" -type f | head -5)
 expect_eq uninstall-removes-all "$left" ""
 
+# ISA-L is explicit: ISAL=1 without its header stops with the way out
+make -s -C "$root" MODE=rel ISAL_H=/nonexistent/igzip_lib.h isal-check >"$T/isal.out" 2>&1; rc=$?
+expect_rc isal-missing-rc 2
+expect_grep isal-missing-msg "ISA-L is missing .*scripts/deps.sh build.*make ISAL=0" "$T/isal.out"
+make -s -C "$root" MODE=rel ISAL=0 ISAL_H=/nonexistent/igzip_lib.h isal-check >"$T/isal.out" 2>&1; rc=$?
+expect_rc isal-off-rc 0
+# make demo / make test install nothing themselves: their first step is scripts/deps.sh, printed
+for t in demo test; do
+  make -n --no-print-directory -C "$root" "$t" 2>/dev/null | head -1 >"$T/first"
+  expect_grep "make-$t-deps-first" "^scripts/deps.sh (build|test)$" "$T/first"
+  if make -n -C "$root" "$t" 2>/dev/null | grep -q 'apt-get'; then fail "make-$t-no-apt"; else pass "make-$t-no-apt"; fi
+done
+DEPS_CHECK=1 bash "$root/scripts/deps.sh" build >"$T/deps.out" 2>&1
+expect_grep deps-says-what "^deps: build: (all [0-9]+ Debian packages present, nothing to install|missing .*)$" "$T/deps.out"
+
 # the Debian package
 if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
   skip deb-build "debhelper not installed (scripts/deps.sh test installs it)"

@@ -97,10 +97,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					const struct gap_row *g = &r.gp.rows[i];
 					if (s->busy + s->idle != s->wall)
 						abort();
-					if (g->sync + g->launch + g->host + g->untraced + g->other != s->idle)
+					if (g->edge + g->sync + g->host + g->untraced + g->queued + g->launch != s->idle)
 						abort();
 				}
-				struct report_in in[2] = { { &r, "a" }, { &r, "b" } };
+				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };
 				struct coll *cl[2];
 				size_t ncl[2];
 				comm_collectives(&cx, &r.st, &cl[0], &ncl[0]);
