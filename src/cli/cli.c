@@ -222,11 +222,22 @@ int cli_choice(const char *opt, const char *val, const char *const *names)
 	for (int i = 0; names[i]; i++)
 		if (!strcmp(names[i], val))
 			return i;
-	struct sbuf b = SBUF_INIT;
-	for (int i = 0; names[i]; i++)
+	struct sbuf b = SBUF_INIT, shown = SBUF_INIT;
+	const char *near = NULL;
+	size_t best = strlen(val) >= 4 ? 3 : 2;
+	for (int i = 0; names[i]; i++) {
 		sbuf_addf(&b, "%s%s", i ? ", " : "", names[i]);
+		size_t d = cliopt_distance(val, names[i]);
+		if (d < best) {
+			best = d;
+			near = names[i];
+		}
+	}
+	esc_term(&shown, val, strlen(val));
 	prefix();
-	fprintf(stderr, "invalid argument '%s' for '%s'; valid arguments are: %s\n", val, opt, b.buf);
+	fprintf(stderr, "invalid argument '%s' for '%s'; %s%s%svalid arguments are: %s\n", shown.buf, opt,
+		near ? "did you mean '" : "", near ? near : "", near ? "'? " : "", b.buf);
+	sbuf_release(&shown);
 	sbuf_release(&b);
 	stdout_done = true;
 	exit(GF_EXIT_USAGE);

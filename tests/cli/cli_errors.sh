@@ -43,6 +43,8 @@ one_line fold-short-missing "option '--output' needs a value \(FILE\)"
 # value errors are one line too
 gf fold --weight heat "$T/x.folded"
 one_line fold-bad-value "invalid argument 'heat' for '--weight'; valid arguments are: gpu, cpu, wall, idle, calls"
+gf fold --weight wal "$T/x.folded"
+one_line fold-near-value "invalid argument 'wal' for '--weight'; did you mean 'wall'\? valid arguments are: gpu, cpu, wall, idle, calls$"
 gf report --max-steps x "$T/x.folded"
 one_line report-bad-number "invalid value 'x' for '--max-steps'"
 # an unknown command keeps its suggestion
