@@ -43,8 +43,10 @@ static void refuse_timed(const struct ftree *t, const char *name)
 	if (!timed && !t->scale)
 		return;
 	struct sbuf what = SBUF_INIT;
-	if (w || u)
-		sbuf_addf(&what, "weighted by %s%s%s%s", w ? w : "", w && u ? " " : "", u ? "in " : "", u ? u : "");
+	if (w)
+		sbuf_addf(&what, "weighted by %s%s%s", w, u && strcmp(u, w) ? " in " : "", u && strcmp(u, w) ? u : "");
+	else if (u)
+		sbuf_addf(&what, "weighted in %s", u);
 	else
 		sbuf_addstr(&what, "with decimal weights");
 	cli_die(GF_EXIT_INPUT, "'%s': folded stacks %s, not py-spy sample counts: shares and confidence "
