@@ -71,11 +71,20 @@ expect_eq bash-folded-files "$(cat "$T/f2")" "b.folded c.txt sub "
 expect_eq bash-any-files "$(cat "$T/f3")" "a.json.gz b.folded c.txt sub "
 ( cd "$T/files" && complete_words gpuflame svg -o '' | sort | tr '\n' ' ' ) >"$T/f4"
 expect_eq bash-output-any-file "$(cat "$T/f4")" "a.json.gz b.folded c.txt d.png sub "
-# zsh: the script parses (zsh is in scripts/deps.sh test)
+# zsh: the script parses, and an interactive zsh (on a pty, tests/gen/zsh_complete.zsh) completes
+# commands, every option of --help, values and comma lists (zsh is in scripts/deps.sh test)
 if command -v zsh >/dev/null; then
   zsh -n "$T/_gpuflame" 2>"$T/zerr"; rc=$?
   expect_rc zsh-parses 0
   expect_grep zsh-compdef "^#compdef gpuflame$" "$T/_gpuflame"
+  zc() { rm -f "$T/zout"; timeout 30 zsh -f tests/gen/zsh_complete.zsh "$T" "$T/zout" "$1" >/dev/null 2>&1; sort -u "$T/zout" 2>/dev/null | grep -v '^$' | tr '\n' ' '; }
+  expect_grep zsh-commands "(^| )report( |$)" <(zc 'gpuflame re')
+  expect_eq zsh-weights "$(zc 'gpuflame fold --weight ')" "calls cpu gpu idle wall "
+  expect_eq zsh-formats "$(zc 'gpuflame report -f ')" "json md text "
+  expect_grep zsh-stack-list "module" <(zc 'gpuflame fold --stack python,')
+  "$GF" fold --help | sed -n '/^options:/,/^$/p' | grep -oE -- '^ +(-[a-z], )? *--[a-z][a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u | tr '\n' ' ' >"$T/hl"
+  zc 'gpuflame fold --' | tr ' ' '\n' | grep -E -- '^--' | sed 's/=$//' | sort -u | tr '\n' ' ' >"$T/zl"
+  expect_eq zsh-fold-options "$(cat "$T/zl")" "$(cat "$T/hl")"
 else
   skip zsh-parses "zsh not installed"
 fi
