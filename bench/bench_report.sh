@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_report.sh — `gpuflame report --format json` and `gpuflame syncs`
 # throughput and peak RSS on a generated decode-loop trace (tests/gen/
-# gen_decode.py, the article's .item()-every-step shape), next to the
+# gen_decode.py, the .item()-every-step shape of Flame Graphs for LLMs, in depth), next to the
 # baseline measured in the same run: `gpuflame info` on the same file (the
 # cost of reading alone). The analyses are linear: the goal is report <= 2x
 # info and peak RSS <= 1/2 of the file.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """py_fold.py — the baseline for bench/bench_fold.sh: a straightforward Python
-GPU fold of a Kineto trace, the way the article sketches it but without its
+GPU fold of a Kineto trace, the way Flame Graphs for LLMs, in depth sketches it but without its
 quadratic scan: json.load, runtime calls by correlation, host ranges sorted
 per (pid, tid) by (ts, -dur) and nested with a stack sweep, each GPU activity
 charged to its launching stack + kernel family. Floats, as Python users do.

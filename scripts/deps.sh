@@ -13,10 +13,17 @@
 #          protobuf-compiler and npm speedscope, pprof-format, ajv (the exports'
 #          tests: protoc --decode, speedscope's schema and app, a pprof decoder).
 #          postgresql (the private server of tests/cli/store_pg.sh).
+#          debhelper (the .deb of tests/cli/packaging.sh), python3-jsonschema (the JSON
+#          Schemas of docs/schema/), zsh (its completion script parses), man-db and
+#          groff-base (the generated man pages render).
 #   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
 #          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
-# Only missing pieces are installed; a machine that has them all is left alone.
-# Needs root (or sudo) for apt-get when something is missing.
+# Only missing pieces are installed, and the script says which (and the apt-get
+# command) before it runs it; a machine that has them all is left alone, and
+# the script says that too. `make demo` and `make test` run it as their first,
+# printed step; they never run apt-get themselves. DEPS_CHECK=1 only lists
+# what is missing (exit 1 if anything is). Needs root (or sudo) for apt-get
+# when something is missing.
 set -euo pipefail
 what=${1:-build}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +34,7 @@ if [ "$what" = test ]; then
   pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time gzip zstd strace cmark-gfm python3-markdown python3-torch util-linux)
   pkgs+=(protobuf-compiler) # protoc --decode: the pprof export's test (tests/cli/export_stacks.sh)
   pkgs+=(postgresql)               # store_pg.sh starts a private server from it
+  pkgs+=(debhelper python3-jsonschema zsh man-db groff-base)
 elif [ "$what" = bench ]; then
   pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
   pkgs+=(postgresql)               # bench_store.sh: the PostgreSQL rows
@@ -42,11 +50,15 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   missing=("${tmp[@]+"${tmp[@]}"}")
 fi
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "deps: installing ${missing[*]}" >&2
+  if [ -n "${DEPS_CHECK:-}" ]; then echo "deps: $what: missing ${missing[*]}" >&2; exit 1; fi
   SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "deps: $what: installing ${missing[*]}" >&2
+  echo "deps: running: $SUDO apt-get install -y --no-install-recommends ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq >&2
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+else
+  echo "deps: $what: all ${#pkgs[@]} Debian packages present, nothing to install" >&2
 fi
 
 if [ "$what" = test ]; then

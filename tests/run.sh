@@ -23,9 +23,11 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export GPUFLAME_NO_PROGRESS=1
 export TMPDIR=${TMPDIR:-/tmp}
 
+# every JSON output the CLI tests get (lib.sh's gf/gf_in) is validated against docs/schema/ at the end
+export GF_JSON_SINK=${GF_JSON_SINK:-$(mktemp -d)}
 pass=0 fail=0 skip=0
 failures=()
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+log=$(mktemp); trap 'rm -f "$log"; rm -rf "$GF_JSON_SINK"' EXIT
 
 run_one() { # label, command...
   local label=$1; shift
@@ -57,6 +59,7 @@ for t in tests/cli/*.sh; do
   [ "$(basename "$t")" = lib.sh ] && continue
   run_one "cli/$(basename "$t" .sh)" bash "$t"
 done
+run_one "cli/json_outputs (docs/schema/)" bash tests/gen/validate_sink.sh "$GF_JSON_SINK"
 [ -x tests/fuzz/run.sh ] && run_one "fuzz" tests/fuzz/run.sh
 [ -x tests/browser/run.sh ] && run_one "browser" tests/browser/run.sh
 

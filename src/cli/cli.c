@@ -1,10 +1,12 @@
 /* cli.c — messages, exits and option helpers shared by the subcommands. */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "base/num.h"
 #include "input/input.h"
 #include "stacks/folded.h"
 #include "stacks/import.h"
+#include "stacks/ftree.h"
 
 #include "base/ofile.h"
 #include "trace/model/trace.h"
@@ -161,11 +163,14 @@ void cli_warn(const char *fmt, ...)
 
 void cli_usage_error(const char *fmt, ...)
 {
+	struct sbuf raw = SBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	message(NULL, fmt, ap);
+	sbuf_vaddf(&raw, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "Try 'gpuflame %s --help' for more information.\n", cli_cmd ? cli_cmd : "");
+	sbuf_addf(&raw, " (see 'gpuflame %s%s--help')", cli_cmd ? cli_cmd : "", cli_cmd ? " " : "");
+	message_raw(NULL, &raw);
+	sbuf_release(&raw);
 	stdout_done = true;
 	exit(GF_EXIT_USAGE);
 }
@@ -218,11 +223,22 @@ int cli_choice(const char *opt, const char *val, const char *const *names)
 	for (int i = 0; names[i]; i++)
 		if (!strcmp(names[i], val))
 			return i;
-	struct sbuf b = SBUF_INIT;
-	for (int i = 0; names[i]; i++)
+	struct sbuf b = SBUF_INIT, shown = SBUF_INIT;
+	const char *near = NULL;
+	size_t best = strlen(val) >= 4 ? 3 : 2;
+	for (int i = 0; names[i]; i++) {
 		sbuf_addf(&b, "%s%s", i ? ", " : "", names[i]);
+		size_t d = cliopt_distance(val, names[i]);
+		if (d < best) {
+			best = d;
+			near = names[i];
+		}
+	}
+	esc_term(&shown, val, strlen(val));
 	prefix();
-	fprintf(stderr, "invalid argument '%s' for '%s'; valid arguments are: %s\n", val, opt, b.buf);
+	fprintf(stderr, "invalid argument '%s' for '%s'; %s%s%svalid arguments are: %s\n", shown.buf, opt,
+		near ? "did you mean '" : "", near ? near : "", near ? "'? " : "", b.buf);
+	sbuf_release(&shown);
 	sbuf_release(&b);
 	stdout_done = true;
 	exit(GF_EXIT_USAGE);
@@ -291,12 +307,28 @@ void cli_progress_reading(void *ctx, uint64_t done, uint64_t total)
 		cli_progress("reading %s: %llu MB", name, (unsigned long long)(done >> 20));
 }
 
+const struct cli_command *cli_def = NULL;
+
+/* No file named and stdin a terminal: say what it waits for, rather than
+ * wait without a word. */
+static void stdin_note(void)
+{
+	static const char *const what[] = { "input", "a trace", "folded stacks", "a trace or folded stacks" };
+	int k = cli_def ? (int)cli_def->operands : 0;
+	prefix();
+	fprintf(stderr, "reading %s from standard input (a terminal; end with Ctrl-D, or name a FILE; '-' reads "
+			"standard input without this note)\n",
+		what[k >= 0 && k < 4 ? k : 0]);
+}
+
 char **cli_inputs(int argc, char **argv, int optind_, size_t *n)
 {
 	static char dash[] = "-";
 	static char *stdin_only[] = { dash };
 	if (optind_ >= argc) {
 		*n = 1;
+		if (isatty(STDIN_FILENO))
+			stdin_note();
 		return stdin_only;
 	}
 	*n = (size_t)(argc - optind_);
@@ -416,10 +448,60 @@ void cli_check_kind(struct input *in, int want)
 	cli_die(GF_EXIT_INPUT, "%s", err.buf);
 }
 
+/* ---- one rank per graph (svg, top): the rank= of each input's header ---- */
+
+static bool ranks_guarded;
+static char *first_rank, *first_rank_file;
+
+void cli_guard_ranks(bool on)
+{
+	ranks_guarded = on;
+}
+
+/* The rank= of the '# gpuflame:' header lines at the top of the input's
+ * first bytes (the peek window: nothing is read twice), into m. */
+static void peek_meta(struct input *in, struct ftree_meta *m)
+{
+	size_t n;
+	const char *p = input_peek(in, &n), *end = p + n;
+	static const char prefix[] = "# gpuflame:";
+	while (p && p < end && *p == '#') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		if ((size_t)(nl - p) > sizeof prefix - 1 && !memcmp(p, prefix, sizeof prefix - 1))
+			folded_parse_meta(p + sizeof prefix - 1, (size_t)(nl - p) - (sizeof prefix - 1), m);
+		p = nl + 1;
+	}
+}
+
+static void check_rank(struct input *in)
+{
+	struct ftree_meta m;
+	memset(&m, 0, sizeof m);
+	peek_meta(in, &m);
+	const char *r = ftree_meta_get(&m, "rank");
+	if (r && !first_rank) {
+		first_rank = gf_xstrdup(r);
+		first_rank_file = gf_xstrdup(input_name(in));
+	} else if (r && strcmp(r, first_rank)) {
+		struct sbuf a = SBUF_INIT, b = SBUF_INIT;
+		esc_term(&a, r, strlen(r));
+		esc_term(&b, first_rank, strlen(first_rank));
+		cli_die(GF_EXIT_USAGE, "'%s': rank '%s' differs from rank '%s' in '%s'; refusing to add up ranks "
+				       "(a sum of ranks hides the straggler: compare them with 'gpuflame report', or "
+				       "use --allow-ranks)",
+			input_name(in), a.buf, b.buf, first_rank_file);
+	}
+	ftree_meta_clear(&m);
+}
+
 struct input *cli_open_folded(const char *path, unsigned threads)
 {
 	struct input *in = cli_open_input(path, threads);
 	cli_check_kind(in, INPUT_FOLDED);
+	if (ranks_guarded)
+		check_rank(in);
 	return in;
 }
 

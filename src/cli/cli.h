@@ -1,13 +1,17 @@
 /*
  * cli.h — what every subcommand shares: messages, exit, option helpers.
  *
- * Adding a command (the checklist):
- *   1. src/cli/cmd_<name>.c defining `int cmd_<name>(int argc, char **argv)`
- *      with getopt_long, `--help` (usage on stdout, exit 0) and thin calls
- *      into the library layers;
- *   2. a row in the table in main.c and a declaration below;
- *   3. a section in docs/cli.md and docs/gpuflame.1;
- *   4. tests in tests/cli/<name>*.sh.
+ * Adding a command (the checklist; docs/cli.md, "Adding a command or an option"):
+ *   1. src/cli/cmd_<name>.c: its table of options (struct cli_opt, cliopt.h),
+ *      its `const struct cli_command cmd_<name>_def` (name, summary, synopsis,
+ *      description, operands, doc) and `int cmd_<name>(int argc, char **argv)`
+ *      that loops on cliopt_next() and makes thin calls into the library;
+ *      --help, the man page gpuflame-<name>(1) and the completions are
+ *      generated from the table (nothing else to write);
+ *   2. a declaration below and a row in main.c's table of commands;
+ *   3. a row in docs/cli.md's table and its docs/<topic>.md;
+ *   4. tests in tests/cli/<name>*.sh (tests/cli/cli_docs.sh checks help, man
+ *      page and completions agree).
  *
  * Only this layer prints and exits. Messages are one line:
  *   gpuflame <cmd>: 'file': line 12: expected 'stack count'
@@ -23,8 +27,11 @@
 
 #include <stdio.h>
 
-/* The running subcommand's name, for message prefixes ("svg", "fold"...). */
+/* The running subcommand's name, for message prefixes ("svg", "fold"...),
+ * and its table (cliopt.h). */
 extern const char *cli_cmd;
+struct cli_command;
+extern const struct cli_command *cli_def;
 
 /*
  * Process set-up, first thing in main: a closed descriptor 0, 1 or 2 is
@@ -44,7 +51,8 @@ int cli_finish(int rc);
 /* Removes temporary outputs, prints the message, exits with exit_code. */
 GF_NORETURN void cli_die(int exit_code, const char *fmt, ...) GF_PRINTF(2, 3);
 void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
-/* Bad usage: message, a hint to run --help, exit GF_EXIT_USAGE. */
+/* Bad usage: one line, the message and where to look ("; see 'gpuflame fold
+ * --help'"), exit GF_EXIT_USAGE. */
 GF_NORETURN void cli_usage_error(const char *fmt, ...) GF_PRINTF(1, 2);
 
 /* True when stderr is a terminal (progress lines are shown only then). */
@@ -88,7 +96,9 @@ void cli_progress_reading(void *ctx, uint64_t done, uint64_t total);
 /*
  * The input files of a command taking FILE...: argv[optind..argc), or just
  * "-" (stdin) when there are none (the one stdin default: svg, top, merge,
- * norm, syncs, report use it); "-" given twice is a usage error.
+ * norm, syncs, report use it); "-" given twice is a usage error. When none
+ * is named and stdin is a terminal, a note on stderr says what is awaited
+ * ("reading a trace from standard input (a terminal): ..."); "-" is silent.
  * @return the array (argv's own or a static one) and its length in *n.
  */
 char **cli_inputs(int argc, char **argv, int optind_, size_t *n);
@@ -126,6 +136,10 @@ struct input *cli_import(struct input *in, int kind, const struct import_opts *o
 void cli_import_warn(const struct import_stats *st, const char *name, int kind);
 void cli_close_input(struct input *in);
 struct input *cli_open_folded(const char *path, unsigned threads);
+/* With on, cli_open_folded refuses (exit 2) an input whose header's rank=
+ * differs from the first input's that had one (svg and top; their
+ * --allow-ranks turns it off, as merge's does). */
+void cli_guard_ranks(bool on);
 void cli_check_kind(struct input *in, int want);
 /* For the commands that take both kinds (diff, syncs): a trace rather than
  * folded stacks (input_trace_likely)? Dies with the hint for the other
@@ -173,21 +187,15 @@ void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct fol
 struct trace;
 void cli_warn_trace(const struct trace *t, const char *name);
 
-int cmd_svg(int argc, char **argv);
-int cmd_top(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_fold(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_syncs(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
+/* The commands (cliopt.h): each cmd_<name>.c defines its table. */
+struct cli_command;
+extern const struct cli_command cmd_svg_def, cmd_top_def, cmd_info_def, cmd_fold_def, cmd_report_def,
+	cmd_syncs_def, cmd_diff_def, cmd_merge_def, cmd_norm_def, cmd_export_def, cmd_store_def,
+	cmd_push_def;
 /* When set (store diff), cmd_diff reads BEFORE and AFTER with it instead of
- * opening files: the same options, checks and outputs over stored runs. */
+ * opening files: the same options, checks and outputs over stored runs
+ * (store diff runs cmd_diff_def.fn). */
 struct ftree;
 extern void (*cmd_diff_loader)(struct ftree *t, const char *spec);
-int cmd_store(int argc, char **argv);
-int cmd_push(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_norm(int argc, char **argv);
-int cmd_export(int argc, char **argv);
 
 #endif

@@ -24,6 +24,7 @@
  * for the input layer and the model's step selection.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "stacks/ops/diff.h"
 #include "base/num.h"
@@ -37,104 +38,88 @@
 #include "stacks/render/diff_out.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame diff [options] BEFORE AFTER\n"
-		"\n"
-		"Aligns two folded profiles and prints 'stack before after' lines (difffolded.pl's\n"
-		"format, pipes into flamegraph.pl), or renders a differential flame graph.\n"
-		"\n"
-		"Output:\n"
-		"  -o, --output FILE     write to FILE (default stdout); a name ending in .svg implies --svg,\n"
-		"                        one ending in .html --format html\n"
-		"  -f, --format F        text (default: the stacks), svg, or html: one self-contained page\n"
-		"                        with the differential graph, its search, the biggest changes and\n"
-		"                        the noise test\n"
-		"      --svg             render an SVG: AFTER's shape, red = grew, blue = shrank\n"
-		"      --negate          BEFORE's shape (widths = before; colours still after - before);\n"
-		"                        in text output the columns are swapped (for flamegraph.pl --negate)\n"
-		"      --top N           print the N biggest changes by total and by self weight\n"
-		"                        (to stdout; the stacks/SVG then need -o)\n"
-		"      --title TEXT      SVG title\n"
-		"Normalisation:\n"
-		"      --scale MODE      auto (default: per step when both step counts are known),\n"
-		"                        steps, total (BEFORE scaled to AFTER's total, difffolded -n), none\n"
-		"      --steps N,M       step counts of BEFORE and AFTER (plain folded files)\n"
-		"      --decimals D      extra decimals kept when dividing (default 3)\n"
-		"      --round MODE      largest (default: totals exact), even, floor (difffolded -n)\n"
-		"Matching:\n"
-		"      --no-normalise-names  match names as they are (no 0x..., ProfilerStep#N... rules)\n"
-		"      --force           compare profiles whose headers differ (weight, unit, rank,\n"
-		"                        world_size, label.*); the differences are printed\n"
-		"Noise (sampled inputs):\n"
-		"      --sampled / --no-sampled  treat counts as samples (default: integer counts and\n"
-		"                        no unit= in the headers)\n"
-		"      --alpha A         significance level of the two-proportion test (default 0.01)\n"
-		"      --min-share S     frames under this share (default 0.01 = 1%%) are noise\n"
-		"      --strict          an invalid input line is an error (default: skipped, counted)\n"
-		"Traces (BEFORE/AFTER may be Kineto traces; both are folded with the same options,\n"
-		"as 'gpuflame fold' does):\n"
-		"  -w, --weight W        gpu (default), cpu, wall, idle, calls\n"
-		"  -s, --stack LEVELS    step, annotation, python, module, op, runtime\n"
-		"      --max-depth N, --per-step, --kernel-names family|full, --families FILE,\n"
-		"      --step-marker NAME, --skip N, --unit ns|us|ms, --label KEY=VALUE,\n"
-		"      --all-threads, --no-thread-frames (cpu/wall; thread ids differ between runs:\n"
-		"                        --no-thread-frames to compare two runs' host threads)\n"
-		"      --steps A..B      fold only steps A to B (N,M are step counts, see above)\n"
-		"  -j, --threads N       cores for reading a trace: 1 or 2 (default: 2 when there are)\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad input, 2 usage error or refused comparison, 3 output not written.\n");
-}
-
 enum {
-	OPT_SVG = 256, OPT_NEGATE, OPT_TOP, OPT_TITLE, OPT_SCALE, OPT_STEPS, OPT_DECIMALS, OPT_ROUND,
+	OPT_SVG = CLIOPT_FIRST_ID, OPT_NEGATE, OPT_TOP, OPT_TITLE, OPT_SCALE, OPT_STEPS, OPT_DECIMALS, OPT_ROUND,
 	OPT_NONORM, OPT_FORCE, OPT_SAMPLED, OPT_NOSAMPLED, OPT_ALPHA, OPT_MINSHARE, OPT_STRICT,
 	OPT_MAXDEPTH, OPT_PERSTEP, OPT_KNAMES, OPT_FAMILIES, OPT_MARKER, OPT_SKIP, OPT_UNIT, OPT_LABEL,
 	OPT_ALLTH, OPT_NOTHF,
 };
 enum { FMT_TEXT = 0, FMT_SVG, FMT_HTML };
 
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "svg", no_argument, NULL, OPT_SVG },
-	{ "negate", no_argument, NULL, OPT_NEGATE },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "scale", required_argument, NULL, OPT_SCALE },
-	{ "steps", required_argument, NULL, OPT_STEPS },
-	{ "decimals", required_argument, NULL, OPT_DECIMALS },
-	{ "round", required_argument, NULL, OPT_ROUND },
-	{ "no-normalise-names", no_argument, NULL, OPT_NONORM },
-	{ "no-normalize-names", no_argument, NULL, OPT_NONORM },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "sampled", no_argument, NULL, OPT_SAMPLED },
-	{ "no-sampled", no_argument, NULL, OPT_NOSAMPLED },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "min-share", required_argument, NULL, OPT_MINSHARE },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "weight", required_argument, NULL, 'w' },
-	{ "stack", required_argument, NULL, 's' },
-	{ "max-depth", required_argument, NULL, OPT_MAXDEPTH },
-	{ "per-step", no_argument, NULL, OPT_PERSTEP },
-	{ "kernel-names", required_argument, NULL, OPT_KNAMES },
-	{ "families", required_argument, NULL, OPT_FAMILIES },
-	{ "step-marker", required_argument, NULL, OPT_MARKER },
-	{ "skip", required_argument, NULL, OPT_SKIP },
-	{ "unit", required_argument, NULL, OPT_UNIT },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "all-threads", no_argument, NULL, OPT_ALLTH },
-	{ "no-thread-frames", no_argument, NULL, OPT_NOTHF },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
+static const char *const units[] = { "ns", "us", "ms", NULL };
+static const char *const knames[] = { "family", "full", NULL };
+static const char *const levels[] = { "step", "annotation", "python", "module", "op", "runtime", NULL };
+static const char *const scales[] = { "auto", "steps", "total", "none", NULL };
+static const char *const rounds[] = { "largest", "even", "floor", NULL };
+static const char *const diff_formats[] = { "text", "svg", "html", NULL };
+
+static const struct cli_opt opts[] = {
+	/* output */
+	{ "output", 'o', 'o', "FILE",
+	  "write to FILE (default stdout); a name ending in .svg implies --svg, one ending in .html --format html",
+	  NULL, CLI_OPT_FILE },
+	{ "format", 'f', 'f', "F",
+	  "text (default: the stacks), svg, or html: one self-contained page with the differential graph, its "
+	  "search, the biggest changes and the noise test",
+	  diff_formats, 0 },
+	{ "svg", 0, OPT_SVG, NULL, "render an SVG: AFTER's shape, red = grew, blue = shrank", NULL, 0 },
+	{ "negate", 0, OPT_NEGATE, NULL,
+	  "BEFORE's shape (widths = before; colours still after - before); in text output the columns are "
+	  "swapped (for flamegraph.pl --negate)",
+	  NULL, 0 },
+	{ "top", 0, OPT_TOP, "N",
+	  "print the N biggest changes by total and by self weight (to stdout; the stacks/SVG then need -o)", NULL,
+	  0 },
+	{ "title", 0, OPT_TITLE, "TEXT", "SVG title", NULL, 0 },
+	/* normalisation */
+	{ "scale", 0, OPT_SCALE, "MODE",
+	  "auto (default: per step when both step counts are known), steps, total (BEFORE scaled to AFTER's "
+	  "total, difffolded -n), none",
+	  scales, 0 },
+	{ "steps", 0, OPT_STEPS, "N,M|A..B",
+	  "N,M: the step counts of BEFORE and AFTER (plain folded files); A..B: fold only steps A to B of traces",
+	  NULL, 0 },
+	{ "decimals", 0, OPT_DECIMALS, "D", "extra decimals kept when dividing (default 3)", NULL, 0 },
+	{ "round", 0, OPT_ROUND, "MODE", "largest (default: totals exact), even, floor (difffolded -n)", rounds, 0 },
+	/* matching */
+	{ "no-normalise-names", 0, OPT_NONORM, NULL,
+	  "match names as they are (no 0x..., ProfilerStep#N... rules)", NULL, 0 },
+	{ "no-normalize-names", 0, OPT_NONORM, NULL, "the same as --no-normalise-names", NULL, 0 },
+	{ "force", 0, OPT_FORCE, NULL,
+	  "compare profiles whose headers differ (weight, unit, rank, world_size, label.*); the differences are "
+	  "printed",
+	  NULL, 0 },
+	/* noise */
+	{ "sampled", 0, OPT_SAMPLED, NULL,
+	  "treat counts as samples (default: integer counts and no unit= in the headers)", NULL, 0 },
+	{ "no-sampled", 0, OPT_NOSAMPLED, NULL, "never treat counts as samples", NULL, 0 },
+	{ "alpha", 0, OPT_ALPHA, "A", "significance level of the two-proportion test (default 0.01)", NULL, 0 },
+	{ "min-share", 0, OPT_MINSHARE, "S", "frames under this share (default 0.01 = 1%) are noise", NULL, 0 },
+	{ "strict", 0, OPT_STRICT, NULL, "an invalid input line is an error (default: skipped, counted)", NULL, 0 },
+	/* traces: folded as 'gpuflame fold' does */
+	{ "weight", 'w', 'w', "W", "traces: gpu (default), cpu, wall, idle, calls", weights, 0 },
+	{ "stack", 's', 's', "LEVELS", "traces: comma list of step, annotation, python, module, op, runtime",
+	  levels, CLI_OPT_LIST },
+	{ "max-depth", 0, OPT_MAXDEPTH, "N", "traces: keep the innermost N host frames", NULL, 0 },
+	{ "per-step", 0, OPT_PERSTEP, NULL, "traces: one ProfilerStep#N tower per step", NULL, 0 },
+	{ "kernel-names", 0, OPT_KNAMES, "K", "traces: family (default) or full", knames, 0 },
+	{ "families", 0, OPT_FAMILIES, "FILE", "traces: kernel family rules (docs/fold.md)", NULL, CLI_OPT_FILE },
+	{ "step-marker", 0, OPT_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n>", NULL, 0 },
+	{ "skip", 0, OPT_SKIP, "N", "traces: drop the first N selected steps", NULL, 0 },
+	{ "unit", 0, OPT_UNIT, "U", "traces: ns, us (default) or ms", units, 0 },
+	{ "label", 0, OPT_LABEL, "KEY=VALUE", "traces: record a label in the header (repeatable)", NULL,
+	  CLI_OPT_REPEAT },
+	{ "all-threads", 0, OPT_ALLTH, NULL, "traces, cpu/wall: fold every host thread over the steps", NULL, 0 },
+	{ "no-thread-frames", 0, OPT_NOTHF, NULL,
+	  "traces, cpu/wall: no 'thread (TID): NAME' root frame (thread ids differ between runs)", NULL, 0 },
+	{ "threads", 'j', 'j', "N", "cores for reading a trace: 1 or 2 (default: 2 when there are)", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
 static bool ends_with(const char *s, const char *suf)
@@ -267,9 +252,6 @@ static void steps_option(const char *arg, struct diff_cli *d)
 /* A fold option (for traces): @return false when c is not one. */
 static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 {
-	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
-	static const char *const units[] = { "ns", "us", "ms", NULL };
-	static const char *const knames[] = { "family", "full", NULL };
 	struct sbuf err = SBUF_INIT;
 	switch (c) {
 	case 'w': fc->o.weight = cli_choice("--weight", arg, weights); break;
@@ -309,13 +291,10 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 /* A diff option: @return false when c is not one. */
 static bool diff_option(int c, const char *arg, struct diff_cli *d)
 {
-	static const char *const scales[] = { "auto", "steps", "total", "none", NULL };
-	static const char *const rounds[] = { "largest", "even", "floor", NULL };
 	switch (c) {
 	case 'o': d->out = arg; break;
 	case 'f': {
-		static const char *const formats[] = { "text", "svg", "html", NULL };
-		int f = cli_choice("--format", arg, formats);
+		int f = cli_choice("--format", arg, diff_formats);
 		d->svg = f == FMT_SVG;
 		d->html = f == FMT_HTML;
 		break;
@@ -349,20 +328,17 @@ static bool diff_option(int c, const char *arg, struct diff_cli *d)
 	return true;
 }
 
-/* Parses the command line into d. @return false after --help. */
+/* Parses the command line into d (--help exits in cliopt_next). */
 static bool parse_args(int argc, char **argv, struct diff_cli *d)
 {
 	memset(d, 0, sizeof *d);
 	diff_opts_init(&d->o);
 	fold_opts_init(&d->fc.o);
 	int c;
-	while ((c = getopt_long(argc, argv, "o:f:w:s:j:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return false;
-		}
-		if (!diff_option(c, optarg, d) && !fold_option(c, optarg, &d->fc))
-			cli_usage_error("unknown option");
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_diff_def, argc, argv, &optarg)) != -1) {
+		if (!diff_option(c, optarg, d))
+			fold_option(c, optarg, &d->fc);
 	}
 	if (argc - optind != 2)
 		cli_usage_error("expected two inputs, BEFORE and AFTER (got %d)", argc - optind);
@@ -461,7 +437,7 @@ static void write_output(struct diff_result *r, const struct diff_cli *d)
 	sbuf_release(&err);
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv)
 {
 	struct diff_cli d;
 	if (!parse_args(argc, argv, &d))
@@ -479,3 +455,21 @@ int cmd_diff(int argc, char **argv)
 	diff_result_release(&r);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_diff_def = {
+	.name = "diff",
+	.fn = cmd_diff,
+	.summary = "differential stacks and flame graphs between two profiles",
+	.synopsis = "[options] BEFORE AFTER",
+	.description = "Aligns two profiles and prints 'stack before after' lines (difffolded.pl's format, pipes "
+		       "into flamegraph.pl), renders a differential flame graph, or (--format html) writes one self-contained page. BEFORE and AFTER are folded "
+		       "files (plain, gzip or zstd) or PyTorch profiler traces, folded on the fly with the fold "
+		       "options below, as 'gpuflame fold' does. Weights are compared per step when both step counts "
+		       "are known; profiles of different weight, unit or rank are refused unless --force.\n\n"
+		       "  gpuflame diff before.folded after.folded --svg -o diff.svg\n"
+		       "  gpuflame diff --top 20 before.json.gz after.json.gz",
+	.opts = opts,
+	.operands = CLI_OPERAND_ANY,
+	.doc = "diff.md",
+	.exits = "0 ok, 1 bad input, 2 usage error or refused comparison, 3 output not written, 4 internal limit.",
+};

@@ -16,6 +16,7 @@
  * usage, 3 output not written, 4 internal.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "base/ofile.h"
 #include "base/ozip.h"
@@ -28,44 +29,32 @@
 #include "trace/write/export_threads.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 enum { TO_SPEEDSCOPE = 0, TO_PPROF, TO_PERFETTO };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame export --to speedscope|pprof|perfetto [options] [INPUT...]\n"
-		"\n"
-		"Write a PyTorch profiler trace or folded stacks in another tool's format\n"
-		"(docs/formats.md). INPUT may be plain, gzip or zstd; '-' or none reads stdin.\n"
-		"  speedscope  JSON for speedscope: one sampled profile per weight (and, from\n"
-		"              a trace, one time-ordered profile per host thread)\n"
-		"  pprof       gzip'd profile.proto for pprof, Pyroscope, Grafana: one sample\n"
-		"              type per weight (values in ns, or counts)\n"
-		"  perfetto    the trace itself plus tracks for Perfetto's UI: GPU idle by\n"
-		"              cause, sync bubbles linked to their calls, GPU busy %% per step\n"
-		"              (a trace file; gzip or zstd output by the name: .gz, .zst)\n"
-		"\n"
-		"options:\n"
-		"      --to FORMAT         speedscope, pprof or perfetto (required)\n"
-		"  -w, --weights LIST      traces, speedscope/pprof: the weights, a comma list of\n"
-		"                          gpu, cpu, wall, idle, calls (default gpu,cpu,wall,idle)\n"
-		"      --steps A..B        traces: only steps A to B (A.. and ..B work too)\n"
-		"      --skip N            traces: drop the first N selected steps\n"
-		"      --step-marker NAME  traces: step ranges are NAME or NAME#<n>\n"
-		"      --device N          perfetto: the GPU whose idle time is shown\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"  -q, --quiet             no warnings on stderr\n"
-		"  -j, --threads N         cores for reading a trace: 1 or 2\n"
-		"  -h, --help              show this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error, 3 output not\n"
-		"written, 4 internal error.\n");
-}
+enum { O_TO = CLIOPT_FIRST_ID, O_STEPS, O_SKIP, O_MARKER, O_DEVICE };
+static const char *const tos[] = { "speedscope", "pprof", "perfetto", NULL };
+static const char *const weight_names[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
+
+static const struct cli_opt opts[] = {
+	{ "to", 0, O_TO, "FORMAT", "speedscope, pprof or perfetto (required)", tos, 0 },
+	{ "weights", 'w', 'w', "LIST",
+	  "traces, speedscope/pprof: the weights, a comma list of gpu, cpu, wall, idle, calls (default "
+	  "gpu,cpu,wall,idle)",
+	  weight_names, CLI_OPT_LIST },
+	{ "steps", 0, O_STEPS, "A..B", "traces: only steps A to B (A.. and ..B work too)", NULL, 0 },
+	{ "skip", 0, O_SKIP, "N", "traces: drop the first N selected steps", NULL, 0 },
+	{ "step-marker", 0, O_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n>", NULL, 0 },
+	{ "device", 0, O_DEVICE, "N", "perfetto: the GPU whose idle time is shown", NULL, 0 },
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
+	{ "quiet", 'q', 'q', NULL, "no warnings on stderr", NULL, 0 },
+	{ "threads", 'j', 'j', "N", "cores for reading a trace: 1 or 2", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
 
 struct export_args {
 	int to;
@@ -80,11 +69,10 @@ struct export_args {
 
 static unsigned parse_weights(const char *s)
 {
-	static const char *const names[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
 	unsigned bits = 0;
 	char *dup = gf_xstrdup(s), *save = NULL;
 	for (char *w = strtok_r(dup, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		bits |= 1u << cli_choice("--weights", w, names);
+		bits |= 1u << cli_choice("--weights", w, weight_names);
 	free(dup);
 	if (!bits)
 		cli_usage_error("--weights: empty list");
@@ -93,18 +81,9 @@ static unsigned parse_weights(const char *s)
 
 static void parse(int argc, char **argv, struct export_args *a)
 {
-	enum { O_TO = 256, O_STEPS, O_SKIP, O_MARKER, O_DEVICE };
-	static const struct option lo[] = {
-		{ "to", required_argument, NULL, O_TO }, { "weights", required_argument, NULL, 'w' },
-		{ "steps", required_argument, NULL, O_STEPS }, { "skip", required_argument, NULL, O_SKIP },
-		{ "step-marker", required_argument, NULL, O_MARKER }, { "device", required_argument, NULL, O_DEVICE },
-		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-		{ "threads", required_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const tos[] = { "speedscope", "pprof", "perfetto", NULL };
 	int c;
-	while ((c = getopt_long(argc, argv, "w:o:qj:h", lo, NULL)) != -1) {
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_export_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case O_TO: a->to = cli_choice("--to", optarg, tos); break;
 		case 'w': a->weights = parse_weights(optarg); break;
@@ -115,8 +94,6 @@ static void parse(int argc, char **argv, struct export_args *a)
 		case 'o': a->out = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'j': a->threads = optarg; break;
-		case 'h': usage(stdout); exit(GF_EXIT_OK);
-		default: cli_usage_error("unknown option");
 		}
 	}
 	if (a->to < 0)
@@ -283,7 +260,7 @@ static void from_trace(const struct export_args *a, struct input *in)
 	sbuf_release(&err);
 }
 
-int cmd_export(int argc, char **argv)
+static int cmd_export(int argc, char **argv)
 {
 	struct export_args a;
 	memset(&a, 0, sizeof a);
@@ -306,3 +283,24 @@ int cmd_export(int argc, char **argv)
 	}
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_export_def = {
+	.name = "export",
+	.fn = cmd_export,
+	.summary = "write a trace or folded stacks as speedscope, pprof or Perfetto",
+	.synopsis = "--to speedscope|pprof|perfetto [options] [INPUT...]",
+	.description = "Write a PyTorch profiler trace or folded stacks in another tool's format (docs/formats.md). "
+		       "INPUT may be plain, gzip or zstd; '-' or none reads stdin. speedscope: JSON for speedscope, "
+		       "one sampled profile per weight (and, from a trace, one time-ordered profile per host "
+		       "thread). pprof: gzip'd profile.proto for pprof, Pyroscope, Grafana, one sample type per "
+		       "weight (values in ns, or counts). perfetto: the trace itself plus tracks for Perfetto's UI "
+		       "(GPU idle by cause, sync bubbles linked to their calls, GPU busy % per step), from a trace "
+		       "file (read twice: not a pipe); gzip or zstd output by the name (.gz, .zst).\n\n"
+		       "  gpuflame export --to speedscope -o p.speedscope.json trace.json.gz\n"
+		       "  gpuflame export --to pprof -o gpu.pb.gz gpu.folded\n"
+		       "  gpuflame export --to perfetto -o annotated.json.gz trace.json.gz",
+	.opts = opts,
+	.operands = CLI_OPERAND_ANY,
+	.doc = "formats.md",
+	.exits = "0 ok, 1 bad or unreadable input, 2 usage error, 3 output not written, 4 internal limit.",
+};

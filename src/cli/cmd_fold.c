@@ -15,6 +15,7 @@
  * selection), 3 output not written, 4 internal.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "base/names.h"
 #include "base/num.h"
@@ -24,62 +25,86 @@
 #include "stacks/import.h"
 #include "input/input.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame fold [options] [TRACE]\n"
-		"\n"
-		"Fold a PyTorch profiler (Kineto) trace into folded stacks. TRACE may be plain\n"
-		"JSON, gzip or zstd; '-' or no TRACE reads stdin. One trace = one rank.\n"
-		"\n"
-		"options:\n"
-		"  -w, --weight W          gpu (default): kernel/memcpy/memset time charged to the\n"
-		"                          launching host stack; cpu: host self time without\n"
-		"                          blocking calls; wall: with blocking calls as leaf frames\n"
-		"                          and [untraced] step time; idle: GPU idle time charged to\n"
-		"                          the host stack running at that moment; calls: launches\n"
-		"  -s, --stack LEVELS      comma list of step, annotation, python, module, op,\n"
-		"                          runtime (default annotation,python,op)\n"
-		"      --max-depth N       keep the innermost N host frames\n"
-		"      --per-step          one ProfilerStep#N tower per step (implies level step)\n"
-		"      --kernel-names K    family (default) or full\n"
-		"      --families FILE     kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)\n"
-		"      --step-marker NAME  step ranges are NAME or NAME#<n> (default ProfilerStep)\n"
-		"      --steps A..B        fold only steps numbered A to B (A.. and ..B work too)\n"
-		"      --skip N            drop the first N selected steps (warm-up)\n"
-		"      --per-step-normalise  divide weights by the number of steps folded\n"
-		"                          (--per-step-normalize works too)\n"
-		"      --all-threads       cpu/wall: fold every host thread over the steps, not only\n"
-		"                          the thread(s) holding the step markers\n"
-		"      --no-thread-frames  cpu/wall: no 'thread (TID): NAME' root frame\n"
-		"      --unit U            ns, us (default) or ms\n"
-		"      --label KEY=VALUE   record a label in the header (repeatable; diff compares)\n"
-		"      --kinds             append each frame's kind (_[an] _[py] _[mo] _[op] _[la]\n"
-		"                          _[sy] _[ke], docs/fold.md): svg colours by it\n"
-		"\n"
-		"Other profilers' stacks (docs/formats.md, Imports): perf script text, a\n"
-		"speedscope JSON file, austin or py-spy samples print as folded stacks:\n"
-		"      --pid, --tid        perf: root frame comm-PID, comm-PID/TID\n"
-		"      --kernel, --jit     perf: annotate kernel _[k], JIT _[j] frames\n"
-		"      --all               perf: --kernel and --jit\n"
-		"      --addrs             perf: [module <addr>] for unknown symbols\n"
-		"      --threads keep|merge  py-spy, austin, speedscope: keep (default) or\n"
-		"                          drop the process/thread/profile root frames\n"
-		"\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"  -q, --quiet             no warnings on stderr\n"
-		"  -j, --threads N         cores for reading: 1 or 2 (default: 2 when there are;\n"
-		"                          the environment's GPUFLAME_THREADS sets the default)\n"
-		"  -h, --help              show this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
-		"selection, 3 output not written, 4 internal error.\n");
-}
+enum { O_MAXDEPTH = CLIOPT_FIRST_ID, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
+       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
+
+static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
+static const char *const units[] = { "ns", "us", "ms", NULL };
+static const char *const knames[] = { "family", "full", NULL };
+static const char *const levels[] = { "step", "annotation", "python", "module", "op", "runtime", NULL };
+static const char *const thread_modes[] = { "keep", "merge", NULL };
+
+static const struct cli_opt opts[] = {
+	{ "weight", 'w', 'w', "W",
+	  "gpu (default): kernel/memcpy/memset time charged to the launching host stack; cpu: host self time "
+	  "without blocking calls; wall: with blocking calls as leaf frames and [untraced] step time; idle: GPU "
+	  "idle time charged to the host stack running at that moment; calls: launches",
+	  weights, 0 },
+	{ "stack", 's', 's', "LEVELS",
+	  "comma list of step, annotation, python, module, op, runtime (default annotation,python,op)",
+	  levels, CLI_OPT_LIST },
+	{ "max-depth", 0, O_MAXDEPTH, "N", "keep the innermost N host frames", NULL, 0 },
+	{ "per-step", 0, O_PERSTEP, NULL, "one ProfilerStep#N tower per step (implies level step)", NULL, 0 },
+	{ "kernel-names", 0, O_KNAMES, "K", "family (default) or full", knames, 0 },
+	{ "families", 0, O_FAMILIES, "FILE", "kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)", NULL,
+	  CLI_OPT_FILE },
+	{ "step-marker", 0, O_MARKER, "NAME", "step ranges are NAME or NAME#<n> (default ProfilerStep)", NULL, 0 },
+	{ "steps", 0, O_STEPS, "A..B", "fold only steps numbered A to B (A.. and ..B work too)", NULL, 0 },
+	{ "skip", 0, O_SKIP, "N", "drop the first N selected steps (warm-up)", NULL, 0 },
+	{ "per-step-normalise", 0, O_NORM, NULL, "divide weights by the number of steps folded", NULL, 0 },
+	{ "per-step-normalize", 0, O_NORM, NULL, "the same as --per-step-normalise", NULL, 0 },
+	{ "all-threads", 0, O_ALLTH, NULL,
+	  "cpu/wall: fold every host thread over the steps, not only the thread(s) holding the step markers",
+	  NULL, 0 },
+	{ "no-thread-frames", 0, O_NOTHF, NULL, "cpu/wall: no 'thread (TID): NAME' root frame", NULL, 0 },
+	{ "unit", 0, O_UNIT, "U", "ns, us (default) or ms", units, 0 },
+	{ "label", 0, O_LABEL, "KEY=VALUE", "record a label in the header (repeatable; diff compares them)", NULL,
+	  CLI_OPT_REPEAT },
+	{ "kinds", 0, O_KINDS, NULL,
+	  "append each frame's kind (_[an] _[py] _[mo] _[op] _[la] _[sy] _[ke], docs/fold.md): svg colours by it",
+	  NULL, 0 },
+	{ "pid", 0, O_PID, NULL, "perf script input: root frame comm-PID", NULL, 0 },
+	{ "tid", 0, O_TID, NULL, "perf script input: root frame comm-PID/TID", NULL, 0 },
+	{ "kernel", 0, O_KERNEL, NULL, "perf script input: annotate kernel frames _[k]", NULL, 0 },
+	{ "jit", 0, O_JIT, NULL, "perf script input: annotate JIT frames _[j]", NULL, 0 },
+	{ "all", 0, O_ALL, NULL, "perf script input: --kernel and --jit", NULL, 0 },
+	{ "addrs", 0, O_ADDRS, NULL, "perf script input: [module <addr>] for unknown symbols", NULL, 0 },
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
+	{ "quiet", 'q', 'q', NULL, "no warnings on stderr", NULL, 0 },
+	{ "threads", 'j', 'j', "N|keep|merge",
+	  "traces: cores for reading, 1 or 2 (default: 2 when there are; the environment's GPUFLAME_THREADS sets "
+	  "the default); py-spy, austin, speedscope input: keep (default) or merge (drop) the process/thread/"
+	  "profile root frames",
+	  thread_modes, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
+
+static int cmd_fold(int argc, char **argv);
+
+const struct cli_command cmd_fold_def = {
+	.name = "fold",
+	.fn = cmd_fold,
+	.summary = "fold a trace into GPU-, CPU-, wall-, idle- or call-weighted stacks",
+	.synopsis = "[options] [TRACE]",
+	.description = "Fold a PyTorch profiler (Kineto) trace into folded stacks ('frame;frame;leaf weight' "
+		       "lines after a '# gpuflame:' metadata header), for 'gpuflame svg', flamegraph.pl, inferno "
+		       "or speedscope. TRACE may be plain JSON, gzip or zstd; '-' or no TRACE reads stdin. One "
+		       "trace = one rank.\n\n"
+		       "Other profilers' stacks (docs/formats.md, Imports): perf script text, a speedscope JSON "
+		       "file, austin or py-spy samples print as folded stacks (--pid, --tid, --kernel, --jit, "
+		       "--all, --addrs, --threads keep|merge apply to them; the trace options do not).\n\n"
+		       "  gpuflame fold trace.json.gz | gpuflame svg --colors gpu > gpu.svg\n"
+		       "  gpuflame fold --weight wall --skip 2 -o wall.folded trace.json.gz",
+	.opts = opts,
+	.operands = CLI_OPERAND_TRACE,
+	.doc = "fold.md",
+	.exits = "0 ok, 1 bad or unreadable input, 2 usage error or empty step selection, 3 output not written, "
+		 "4 internal limit.",
+};
 
 static void pct(struct sbuf *b, int64_t part, int64_t whole)
 {
@@ -101,24 +126,14 @@ struct fold_args {
 	const char *import_opt; /* an import-only option given (for traces) */
 };
 
-enum { O_MAXDEPTH = 256, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
-       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
-static const struct option lo[] = {
-	{ "weight", required_argument, NULL, 'w' }, { "stack", required_argument, NULL, 's' },
-	{ "max-depth", required_argument, NULL, O_MAXDEPTH }, { "per-step", no_argument, NULL, O_PERSTEP },
-	{ "kernel-names", required_argument, NULL, O_KNAMES },
-	{ "families", required_argument, NULL, O_FAMILIES },
-	{ "step-marker", required_argument, NULL, O_MARKER }, { "steps", required_argument, NULL, O_STEPS },
-	{ "skip", required_argument, NULL, O_SKIP }, { "per-step-normalise", no_argument, NULL, O_NORM },
-	{ "per-step-normalize", no_argument, NULL, O_NORM }, { "unit", required_argument, NULL, O_UNIT },
-	{ "label", required_argument, NULL, O_LABEL }, { "output", required_argument, NULL, 'o' },
-	{ "all-threads", no_argument, NULL, O_ALLTH }, { "no-thread-frames", no_argument, NULL, O_NOTHF },
-	{ "quiet", no_argument, NULL, 'q' }, { "threads", required_argument, NULL, 'j' },
-	{ "kinds", no_argument, NULL, O_KINDS }, { "pid", no_argument, NULL, O_PID }, { "tid", no_argument, NULL, O_TID },
-	{ "kernel", no_argument, NULL, O_KERNEL }, { "jit", no_argument, NULL, O_JIT },
-	{ "all", no_argument, NULL, O_ALL }, { "addrs", no_argument, NULL, O_ADDRS },
-	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-};
+/* The long name of option id c, for messages. */
+static const char *opt_name(int c)
+{
+	for (const struct cli_opt *o = opts; o->name; o++)
+		if (o->id == c)
+			return o->name;
+	return "?";
+}
 
 /* --pid, --tid, --kernel, --jit, --all, --addrs (k: their order). */
 static void import_flag(int k, struct import_opts *io)
@@ -146,22 +161,18 @@ static void threads_arg(const char *v, struct fold_args *a)
 
 static void parse(int argc, char **argv, struct fold_args *a)
 {
-	static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
-	static const char *const units[] = { "ns", "us", "ms", NULL };
-	static const char *const knames[] = { "family", "full", NULL };
 	struct fold_opts *o = &a->o;
 	struct sbuf err = SBUF_INIT;
 	int c;
-	int li = -1;
-	while ((c = getopt_long(argc, argv, "w:s:o:qj:h", lo, &li)) != -1) {
-		if (c != 'o' && c != 'q' && c != 'j' && c != 'h' && c != '?' && c < O_PID)
-			a->trace_opt = li >= 0 ? lo[li].name : c == 'w' ? "weight" : "stack";
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_fold_def, argc, argv, &optarg)) != -1) {
+		if (c != 'o' && c != 'q' && c != 'j' && c < O_PID)
+			a->trace_opt = opt_name(c);
 		if (c >= O_PID) {
-			a->import_opt = lo[li].name;
+			a->import_opt = opt_name(c);
 			import_flag(c - O_PID, &a->io);
 			continue;
 		}
-		li = -1;
 		switch (c) {
 		case 'w': o->weight = cli_choice("--weight", optarg, weights); break;
 		case 's':
@@ -187,8 +198,6 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		case 'o': a->out = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'j': threads_arg(optarg, a); break;
-		case 'h': usage(stdout); exit(GF_EXIT_OK);
-		default: cli_usage_error("unknown option");
 		}
 	}
 	size_t n;
@@ -275,12 +284,11 @@ static void fold_import(const struct fold_args *a, struct input *in, int kind)
 	sbuf_release(&err);
 }
 
-int cmd_fold(int argc, char **argv)
+static int cmd_fold(int argc, char **argv)
 {
 	struct fold_args a;
 	memset(&a, 0, sizeof a);
 	fold_opts_init(&a.o);
-	optind = 1;
 	parse(argc, argv, &a);
 	if ((a.o.all_threads || a.o.no_thread_frames) && a.o.weight != FW_CPU && a.o.weight != FW_WALL)
 		cli_usage_error("--all-threads and --no-thread-frames apply to --weight cpu and wall");

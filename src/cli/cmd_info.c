@@ -15,57 +15,56 @@
  * Exit: 0 ok, 1 unreadable or malformed trace, 2 usage, 3 output not written.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "trace/model/info.h"
 #include "trace/write/info_out.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind */
 
-static void usage(FILE *fp)
-{
-	fprintf(fp, "usage: gpuflame info [--format text|json] [--step-marker NAME] [-o FILE] [TRACE...]\n"
-		    "\n"
-		    "Summarise PyTorch profiler (Kineto) Chrome traces: events by phase and\n"
-		    "category, threads and GPU streams, time span, timestamp generation, steps,\n"
-		    "rank, python stacks, modules, graph launches, NCCL kernels, correlation\n"
-		    "coverage and warnings. TRACE may be plain JSON, gzip or zstd (by content);\n"
-		    "'-' or no TRACE reads stdin.\n"
-		    "\n"
-		    "options:\n"
-		    "  -f, --format FMT  text (default) or json (schema: docs/trace-reader.md)\n"
-		    "  -o, --output FILE write to FILE instead of stdout\n"
-		    "      --step-marker NAME  step ranges are NAME or NAME#<n> (default ProfilerStep)\n"
-		    "  -j, --threads N   cores for reading: 1 or 2 (default: 2 when there are; the\n"
-		    "                    environment's GPUFLAME_THREADS sets the default)\n"
-		    "  -h, --help        show this help\n"
-		    "\n"
-		    "Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error, 3 output not written.\n");
-}
+enum { O_MARKER = CLIOPT_FIRST_ID };
+static const char *const formats[] = { "text", "json", NULL };
 
-int cmd_info(int argc, char **argv)
+static const struct cli_opt opts[] = {
+	{ "format", 'f', 'f', "FMT", "text (default) or json (schema: docs/schema/info.schema.json)", formats, 0 },
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
+	{ "step-marker", 0, O_MARKER, "NAME", "step ranges are NAME or NAME#<n> (default ProfilerStep)", NULL, 0 },
+	{ "threads", 'j', 'j', "N",
+	  "cores for reading: 1 or 2 (default: 2 when there are; the environment's GPUFLAME_THREADS sets the "
+	  "default)",
+	  NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
+
+static int cmd_info(int argc, char **argv);
+
+const struct cli_command cmd_info_def = {
+	.name = "info",
+	.fn = cmd_info,
+	.summary = "summarise a PyTorch profiler (Kineto) trace",
+	.synopsis = "[options] [TRACE...]",
+	.description = "Summarise PyTorch profiler (Kineto) Chrome traces: events by phase and category, threads "
+		       "and GPU streams, time span, timestamp generation, steps, rank, python stacks, modules, "
+		       "graph launches, NCCL kernels, correlation coverage and warnings. TRACE may be plain JSON, "
+		       "gzip or zstd (by content); '-' or no TRACE reads stdin.",
+	.opts = opts,
+	.operands = CLI_OPERAND_TRACE,
+	.doc = "trace-reader.md",
+	.exits = "0 ok, 1 bad or unreadable input, 2 usage error, 3 output not written, 4 internal limit.",
+};
+
+static int cmd_info(int argc, char **argv)
 {
-	enum { O_MARKER = 256 };
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "step-marker", required_argument, NULL, O_MARKER },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const formats[] = { "text", "json", NULL };
 	int format = 0, c;
 	const char *outpath = NULL, *threads = NULL;
 	struct trace_opts to = { 0 };
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:j:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_info_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 'j': threads = optarg; break;
 		case 'f': format = cli_choice("--format", optarg, formats); break;
 		case 'o': outpath = optarg; break;
 		case O_MARKER: to.step_marker = cli_nonempty("--step-marker", optarg); break;
-		case 'h': usage(stdout); return GF_EXIT_OK;
-		default: cli_usage_error("unknown option");
 		}
 	}
 	size_t nfiles;

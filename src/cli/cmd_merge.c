@@ -17,6 +17,7 @@
  * docs/diff.md.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "stacks/ops/merge.h"
 #include "base/ofile.h"
@@ -24,42 +25,24 @@
 #include "stacks/folded_out.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame merge [options] FILE... [-o OUT]\n"
-		"\n"
-		"Sums folded files of the same kind (capture windows of one rank, runs of one\n"
-		"benchmark). Sorted inputs ('LC_ALL=C sort') merge streaming in bounded memory.\n"
-		"\n"
-		"  -o, --output FILE   write to FILE (default stdout)\n"
-		"      --allow-ranks   merge files of different ranks (the article: don't)\n"
-		"      --allow-weights merge files of different weights (gpu, cpu, wall...)\n"
-		"      --allow-units   merge files of different units\n"
-		"      --sorted        unsorted input is an error (no in-memory fallback)\n"
-		"      --strict        an invalid line is an error (default: skipped, counted)\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"With no FILE (or '-') reads stdin. Exit codes: 0 ok, 1 bad input (or unsorted\n"
-		"with --sorted), 2 usage error or refused merge, 3 output not written.\n");
-}
-
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "allow-ranks", no_argument, NULL, 'R' },
-	{ "allow-weights", no_argument, NULL, 'W' },
-	{ "allow-units", no_argument, NULL, 'U' },
-	{ "sorted", no_argument, NULL, 'S' },
-	{ "strict", no_argument, NULL, 'T' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct cli_opt opts[] = {
+	{ "output", 'o', 'o', "FILE", "write to FILE (default stdout)", NULL, CLI_OPT_FILE },
+	{ "allow-ranks", 0, 'R', NULL,
+	  "merge files of different ranks (a sum of ranks hides the straggler: compare them with report instead)",
+	  NULL, 0 },
+	{ "allow-weights", 0, 'W', NULL, "merge files of different weights (gpu, cpu, wall...)", NULL, 0 },
+	{ "allow-units", 0, 'U', NULL, "merge files of different units", NULL, 0 },
+	{ "sorted", 0, 'S', NULL, "unsorted input is an error (no in-memory fallback)", NULL, 0 },
+	{ "strict", 0, 'T', NULL, "an invalid line is an error (default: skipped, counted)", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
+
 
 /* One descriptor per input: raises the soft limit when there are many, or
  * dies (exit 2) when it cannot be raised far enough. */
@@ -94,13 +77,14 @@ static void warn_stats(const struct merge_stats *st)
 			 (unsigned long long)st->late_meta, st->late_meta == 1 ? "" : "s");
 }
 
-int cmd_merge(int argc, char **argv)
+static int cmd_merge(int argc, char **argv)
 {
 	struct merge_opts o;
 	memset(&o, 0, sizeof o);
 	const char *out = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_merge_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'R': o.allow_ranks = true; break;
@@ -108,8 +92,6 @@ int cmd_merge(int argc, char **argv)
 		case 'U': o.allow_units = true; break;
 		case 'S': o.no_fallback = true; break;
 		case 'T': o.strict = true; break;
-		case 'h': usage(stdout); return GF_EXIT_OK;
-		default: cli_usage_error("unknown option");
 		}
 	}
 	size_t n;
@@ -144,3 +126,19 @@ int cmd_merge(int argc, char **argv)
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_merge_def = {
+	.name = "merge",
+	.fn = cmd_merge,
+	.summary = "sum folded files of the same kind",
+	.synopsis = "[options] FILE... [-o OUT]",
+	.description = "Sums folded files of the same kind (capture windows of one rank, runs of one benchmark): "
+		       "equal stacks summed exactly, stacks sorted by bytes, the header's steps= summed. Files "
+		       "whose rank, weight or unit differ are refused. Sorted inputs ('LC_ALL=C sort') merge "
+		       "streaming in bounded memory. With no FILE (or '-') reads stdin.",
+	.opts = opts,
+	.operands = CLI_OPERAND_FOLDED,
+	.doc = "diff.md",
+	.exits = "0 ok, 1 bad input (or unsorted with --sorted), 2 usage error or refused merge, 3 output not "
+		 "written, 4 internal limit.",
+};

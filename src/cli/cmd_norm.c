@@ -16,6 +16,7 @@
  * a terminal, names are escaped (folded_out_set_terminal).
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "stacks/ops/merge.h"
 #include "stacks/ops/norm.h"
@@ -25,38 +26,22 @@
 #include "stacks/folded_out.h"
 #include "input/input.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame norm [options] [FILE] [-o OUT]\n"
-		"\n"
-		"Divides every weight of a folded file by its number of profiled steps, exactly.\n"
-		"\n"
-		"      --steps N       the step count (default: the header's steps=)\n"
-		"      --decimals D    extra decimals kept (default 3; the scale stays <= 9)\n"
-		"      --round MODE    largest (default: the total is exact), even, floor\n"
-		"  -o, --output FILE   write to FILE (default stdout)\n"
-		"      --strict        an invalid line is an error (default: skipped, counted)\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad input, 2 usage error, 3 output not written,\n"
-		"4 a limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory.\n");
-}
+static const char *const rounds[] = { "largest", "even", "floor", NULL };
 
-static const struct option longopts[] = {
-	{ "steps", required_argument, NULL, 's' },
-	{ "decimals", required_argument, NULL, 'd' },
-	{ "round", required_argument, NULL, 'r' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "strict", no_argument, NULL, 'T' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct cli_opt opts[] = {
+	{ "steps", 0, 's', "N", "the step count (default: the header's steps=)", NULL, 0 },
+	{ "decimals", 0, 'd', "D", "extra decimals kept (default 3; the scale stays <= 9)", NULL, 0 },
+	{ "round", 0, 'r', "MODE", "largest (default: the total is exact), even, floor", rounds, 0 },
+	{ "output", 'o', 'o', "FILE", "write to FILE (default stdout)", NULL, CLI_OPT_FILE },
+	{ "strict", 0, 'T', NULL, "an invalid line is an error (default: skipped, counted)", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
+
 
 /* The step count: --steps, else the header's steps=; dies (exit 2) when
  * there is none or the input is normalised already. */
@@ -104,24 +89,22 @@ static void normalise(struct ftree *t, const char *name, int64_t steps, unsigned
 	sbuf_release(&err);
 }
 
-int cmd_norm(int argc, char **argv)
+static int cmd_norm(int argc, char **argv)
 {
-	static const char *const rounds[] = { "largest", "even", "floor", NULL };
 	int64_t steps = 0;
 	unsigned decimals = 3;
 	enum norm_round round = NORM_ROUND_LARGEST;
 	const char *out = NULL;
 	struct folded_opts fo = { .strict = false, .reverse = false };
 	int c;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_norm_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 's': steps = cli_int("--steps", optarg, 1, INT64_MAX); break;
 		case 'd': decimals = (unsigned)cli_int("--decimals", optarg, 0, 9); break;
 		case 'r': round = (enum norm_round)cli_choice("--round", optarg, rounds); break;
 		case 'o': out = optarg; break;
 		case 'T': fo.strict = true; break;
-		case 'h': usage(stdout); return GF_EXIT_OK;
-		default: cli_usage_error("unknown option");
 		}
 	}
 	if (argc - optind > 1)
@@ -148,3 +131,19 @@ int cmd_norm(int argc, char **argv)
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_norm_def = {
+	.name = "norm",
+	.fn = cmd_norm,
+	.summary = "normalise a folded file to per-step weights, exactly",
+	.synopsis = "[options] [FILE] [-o OUT]",
+	.description = "Divides every weight of a folded file by its number of profiled steps, exactly "
+		       "(integers in, decimals out; largest-remainder rounding keeps the total). The step count "
+		       "comes from --steps or the header's steps=. '-' or no FILE reads stdin.\n\n"
+		       "  gpuflame norm --steps 5 capture.folded > per-step.folded",
+	.opts = opts,
+	.operands = CLI_OPERAND_FOLDED,
+	.doc = "diff.md",
+	.exits = "0 ok, 1 bad input, 2 usage error, 3 output not written, 4 a limit (GPUFLAME_MAX_TOKEN, "
+		 "GPUFLAME_MAX_INPUT) or out of memory.",
+};

@@ -8,65 +8,45 @@
  * Pyroscope cannot take, 3 the server refused it or could not be reached.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "input/input.h"
 #include "store/push.h"
 #include "store/store.h"
 #include "store/store_collect.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame push --url URL --app NAME [options] TRACE|FOLDED|run:N|RELEASE...\n"
-		"\n"
-		"Sends profiles to Grafana Pyroscope's ingest API (POST /ingest, format=folded):\n"
-		"time weights as NAME.WEIGHT.wall with sampleRate=1000000000 (ns stay ns), py-spy\n"
-		"samples as NAME.samples.cpu; labels release, rank, weight and yours.\n"
-		"\n"
-		"options:\n"
-		"      --url URL         the server, http://host:4040 (user:password@ for Basic auth)\n"
-		"      --app NAME        the application name (Pyroscope's service_name prefix)\n"
-		"  -w, --weight W        gpu (default for traces), cpu, wall, idle; repeat for several;\n"
-		"                        a folded file pushes the weight of its header\n"
-		"      --release R       label release=R (a stored run: its release by default)\n"
-		"      --label K=V       a label (repeatable)\n"
-		"      --db URL          the store holding run:N and releases (a name that is not a file;\n"
-		"                        default $GPUFLAME_DB, else ./gpuflame.db); a release: its runs summed\n"
-		"      --from T, --until T  the profile's time range, UNIX seconds (default: the last 10 s)\n"
-		"      --max-stacks N    at most N lines: the heaviest N-1 and [other] (default 16000)\n"
-		"      --sample-rate HZ  py-spy samples: the sampling rate (default 100)\n"
-		"      --header 'K: V'   an extra HTTP header (X-Scope-OrgID: tenant); repeatable\n"
-		"      --retries N       retries after a connection failure, 429 or 5xx (default 3)\n"
-		"      --timeout S       seconds per attempt (default 30)\n"
-		"  -h, --help            this help\n"
-		"\n"
-		"Exit codes: 0 pushed, 1 bad input, 2 usage error, 3 refused or unreachable server.\n");
-}
-
-enum { OPT_URL = 256, OPT_APP, OPT_RELEASE, OPT_LABEL, OPT_DB, OPT_FROM, OPT_UNTIL, OPT_MAX, OPT_RATE, OPT_HEADER,
+enum { OPT_URL = CLIOPT_FIRST_ID, OPT_APP, OPT_RELEASE, OPT_LABEL, OPT_DB, OPT_FROM, OPT_UNTIL, OPT_MAX, OPT_RATE, OPT_HEADER,
        OPT_RETRIES, OPT_TIMEOUT };
 
-static const struct option longopts[] = {
-	{ "url", required_argument, NULL, OPT_URL },
-	{ "app", required_argument, NULL, OPT_APP },
-	{ "weight", required_argument, NULL, 'w' },
-	{ "release", required_argument, NULL, OPT_RELEASE },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "max-stacks", required_argument, NULL, OPT_MAX },
-	{ "sample-rate", required_argument, NULL, OPT_RATE },
-	{ "header", required_argument, NULL, OPT_HEADER },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const ws[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
+
+static const struct cli_opt opts[] = {
+	{ "url", 0, OPT_URL, "URL", "the server, http://host:4040 (user:password@ for Basic auth)", NULL, 0 },
+	{ "app", 0, OPT_APP, "NAME", "the application name (Pyroscope's service_name prefix)", NULL, 0 },
+	{ "weight", 'w', 'w', "W",
+	  "gpu (default for traces), cpu, wall, idle, calls, samples; repeat for several; a folded file pushes "
+	  "the weight of its header",
+	  ws, CLI_OPT_REPEAT },
+	{ "release", 0, OPT_RELEASE, "R", "label release=R (a stored run: its release by default)", NULL, 0 },
+	{ "label", 0, OPT_LABEL, "K=V", "a label (repeatable)", NULL, CLI_OPT_REPEAT },
+	{ "db", 0, OPT_DB, "URL",
+	  "the store holding run:N and releases (a name that is not a file; default $GPUFLAME_DB, else "
+	  "./gpuflame.db); a release: its runs summed",
+	  NULL, 0 },
+	{ "from", 0, OPT_FROM, "T", "start of the profile's time range, UNIX seconds (default: the last 10 s)", NULL, 0 },
+	{ "until", 0, OPT_UNTIL, "T", "end of the profile's time range, UNIX seconds (default: the last 10 s)", NULL, 0 },
+	{ "max-stacks", 0, OPT_MAX, "N", "at most N lines: the heaviest N-1 and [other] (default 16000)", NULL, 0 },
+	{ "sample-rate", 0, OPT_RATE, "HZ", "py-spy samples: the sampling rate (default 100)", NULL, 0 },
+	{ "header", 0, OPT_HEADER, "'K: V'", "an extra HTTP header (X-Scope-OrgID: tenant); repeatable", NULL,
+	  CLI_OPT_REPEAT },
+	{ "retries", 0, OPT_RETRIES, "N", "retries after a connection failure, 429 or 5xx (default 3)", NULL, 0 },
+	{ "timeout", 0, OPT_TIMEOUT, "S", "seconds per attempt (default 30)", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
 struct push_cli {
@@ -78,11 +58,11 @@ struct push_cli {
 
 static void parse_args(int argc, char **argv, struct push_cli *c)
 {
-	static const char *const ws[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
 	memset(c, 0, sizeof *c);
 	push_opts_init(&c->o);
 	int ch;
-	while ((ch = getopt_long(argc, argv, "w:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((ch = cliopt_next(&cmd_push_def, argc, argv, &optarg)) != -1) {
 		switch (ch) {
 		case OPT_URL: c->o.url = cli_nonempty("--url", optarg); break;
 		case OPT_APP: c->o.app = cli_nonempty("--app", optarg); break;
@@ -109,8 +89,6 @@ static void parse_args(int argc, char **argv, struct push_cli *c)
 			break;
 		case OPT_RETRIES: c->o.retries = (int)cli_int("--retries", optarg, 0, 20); break;
 		case OPT_TIMEOUT: c->o.timeout_s = (int)cli_int("--timeout", optarg, 1, 3600); break;
-		case 'h': usage(stdout); exit(cli_finish(GF_EXIT_OK));
-		default: cli_usage_error("unknown option");
 		}
 	}
 	if (!c->o.url || !c->o.app)
@@ -191,7 +169,7 @@ static void push_file(struct push_cli *c, const char *path)
 	sbuf_release(&err);
 }
 
-int cmd_push(int argc, char **argv)
+static int cmd_push(int argc, char **argv)
 {
 	struct push_cli c;
 	parse_args(argc, argv, &c);
@@ -205,3 +183,20 @@ int cmd_push(int argc, char **argv)
 	}
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_push_def = {
+	.name = "push",
+	.fn = cmd_push,
+	.summary = "send a trace, folded file or stored run to Pyroscope",
+	.synopsis = "--url URL --app NAME [options] TRACE|FOLDED|run:N|RELEASE...",
+	.description = "Sends profiles to Grafana Pyroscope's ingest API (POST /ingest, format=folded): time "
+		       "weights as NAME.WEIGHT.wall with sampleRate=1000000000 (ns stay ns), py-spy samples as "
+		       "NAME.samples.cpu; labels release, rank, weight and yours. Each input is one POST per "
+		       "weight.\n\n"
+		       "  gpuflame push --url http://pyroscope:4040 --app llm-serve --release v2 trace.json.gz",
+	.opts = opts,
+	.operands = CLI_OPERAND_ANY,
+	.doc = "store.md",
+	.exits = "0 pushed, 1 bad input, 2 usage error or a profile Pyroscope cannot take, 3 refused or "
+		 "unreachable server.",
+};

@@ -29,33 +29,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame report [options] TRACE...\n"
-		"\n"
-		"Per-step GPU busy/idle table of a PyTorch profiler (Kineto) trace, why the GPU\n"
-		"idles (syncs, launch overhead, host work), hidden syncs, NCCL overlap and a\n"
-		"one-sentence verdict. Several traces are ranks: shown side by side with the\n"
-		"straggler, never merged. '-' reads stdin.\n"
-		"\n"
-		"options:\n"
-		"  -f, --format F            text (default), md, json, or html: one self-contained page\n"
-		"                            with the four flame graphs (GPU, CPU, wall, GPU idle) of\n"
-		"                            the same steps, tables and per-step bars (needs -o or a pipe)\n"
-		"      --steps A..B          only steps numbered A to B (A.. and ..B work too)\n"
-		"      --skip N              drop the first N selected steps (warm-up)\n"
-		"      --step-marker NAME    step ranges are NAME or NAME#<n> (default ProfilerStep)\n"
-		"      --device N            analyse GPU N (default: the one the step thread uses most)\n"
-		"      --unprofiled-step-ms X  your step time without the profiler: overhead estimate\n"
-		"      --expect-ms X         your speed-of-light step estimate: distance to it\n"
-		"  -o, --output FILE         write to FILE instead of stdout\n"
-		"  -j, --threads N           cores for reading: 1 or 2 (default: 2 when there are)\n"
-		"  -h, --help                show this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
-		"selection, 3 output not written, 4 internal error.\n");
-}
+static const struct cli_opt opts[] = {
+	{ "format", 'f', 'f', "F",
+	  "html: one self-contained page with the four flame graphs (GPU, CPU, wall, GPU idle) of the same "
+	  "steps, tables and per-step bars (needs -o or a pipe); or text (default), md, json",
+	  tropts_report_formats, 0 },
+	TROPTS_COMMON,
+	{ "unprofiled-step-ms", 0, TRO_UNPROF, "X", "your step time without the profiler: overhead estimate", NULL,
+	  0 },
+	{ "expect-ms", 0, TRO_EXPECT, "X", "your speed-of-light step estimate: distance to it", NULL, 0 },
+	{ "max-steps", 0, TRO_MAXSTEPS, "N",
+	  "text and md: show at most N rows of the per-step table (the slowest, the first and the last steps "
+	  "first; 0 = all, the default); JSON always holds every step",
+	  NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
 
 /* One input: its trace, the analysed device, the report, the page's graphs. */
 struct rank {
@@ -105,10 +93,10 @@ static void write_html(const struct rank *k, const struct report_in *in, size_t 
 	free(h);
 }
 
-int cmd_report(int argc, char **argv)
+static int cmd_report(int argc, char **argv)
 {
 	struct tropts o;
-	int first = tropts_parse(&o, argc, argv, true, usage);
+	int first = tropts_parse(&o, &cmd_report_def, argc, argv);
 	size_t n;
 	char **files = cli_inputs(argc, argv, first, &n);
 	struct pool *names = pool_new(); /* one pool: collectives match by name id */
@@ -120,6 +108,7 @@ int cmd_report(int argc, char **argv)
 		load_rank(&k[i], names, files[i], &o);
 		in[i].r = &k[i].r;
 		in[i].file = cli_in_name(files[i]);
+		in[i].max_steps = (size_t)o.max_steps;
 		cx[i] = &k[i].c;
 		rep[i] = &k[i].r;
 	}
@@ -148,3 +137,21 @@ int cmd_report(int argc, char **argv)
 	pool_free(names);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_report_def = {
+	.name = "report",
+	.fn = cmd_report,
+	.summary = "per-step GPU busy/idle table, gap causes and a verdict",
+	.synopsis = "[options] [TRACE...]",
+	.description = "Per-step GPU busy/idle table of a PyTorch profiler (Kineto) trace, why the GPU idles "
+		       "(syncs, launch overhead, host work), hidden syncs, NCCL overlap and a one-sentence verdict. "
+		       "Several traces are ranks: shown side by side with the straggler, never merged. '-' reads "
+		       "stdin; with no TRACE, stdin too (a note says so when it is a terminal).\n\n"
+		       "  gpuflame report --skip 2 trace.json.gz\n"
+		       "  gpuflame report --format json -o r.json rank0.json.gz rank1.json.gz",
+	.opts = opts,
+	.operands = CLI_OPERAND_TRACE,
+	.doc = "report.md",
+	.exits = "0 ok, 1 bad or unreadable input, 2 usage error or empty step selection, 3 output not written, "
+		 "4 internal limit.",
+};

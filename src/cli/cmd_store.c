@@ -11,69 +11,53 @@
  * release, unlike profiles), 3 the database could not be written.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "input/input.h"
 #include "store/store.h"
 #include "store/store_collect.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: gpuflame store <action> [--db URL] [options] ...\n"
-		"\n"
-		"Keeps every benchmark run (folded once per weight, with its report summary and\n"
-		"labels) and diffs release against release.\n"
-		"\n"
-		"actions:\n"
-		"  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
-		"  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
-		"  show [--json] RUN\n"
-		"  diff [diff's options] [--weight W] BASE TARGET   a side is a release (its runs\n"
-		"         summed, per step) or a run (run:N, or N); all of 'gpuflame diff's outputs\n"
-		"  trend --metric M [--svg|--json] [-o FILE]   M: step_wall, busy, idle, idle.sync, idle.host,\n"
-		"         idle.launch, idle.queued, idle.untraced, idle.edge, syncs, sync_wait, kernels,\n"
-		"         launches, steps, or weight.W (W's total per step: gpu, cpu, wall, idle, calls, samples)\n"
-		"  gc --keep N        keep the newest N releases\n"
-		"\n"
-		"options:\n"
-		"      --db URL        the store: a SQLite file (default $GPUFLAME_DB, else ./gpuflame.db)\n"
-		"                      or postgresql://user@host:port/db (libpq's URI)\n"
-		"      --release R     the release a run belongs to (add; filter for list)\n"
-		"      --label K=V     a label (add: kept in every profile's header as label.K; list: filter)\n"
-		"      --weight W      add: the weight of a folded file without a header; diff: gpu (default)...\n"
-		"      --since D, --until D  list: added on or after / before D (YYYY-MM-DD or UNIX seconds)\n"
-		"      --step-marker NAME, -j N   add: as 'gpuflame fold'\n"
-		"      --json          list/show/trend: JSON\n"
-		"  -o, --output FILE   trend: write to FILE\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad input or database error, 2 usage error, 3 not written.\n");
-}
-
-enum { OPT_DB = 256, OPT_RELEASE, OPT_LABEL, OPT_WEIGHT, OPT_SINCE, OPT_UNTIL, OPT_JSON, OPT_METRIC, OPT_SVG,
+enum { OPT_DB = CLIOPT_FIRST_ID, OPT_RELEASE, OPT_LABEL, OPT_WEIGHT, OPT_SINCE, OPT_UNTIL, OPT_JSON, OPT_METRIC, OPT_SVG,
        OPT_KEEP, OPT_MARKER };
 
-static const struct option longopts[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "release", required_argument, NULL, OPT_RELEASE },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "svg", no_argument, NULL, OPT_SVG },
-	{ "keep", required_argument, NULL, OPT_KEEP },
-	{ "step-marker", required_argument, NULL, OPT_MARKER },
-	{ "output", required_argument, NULL, 'o' },
-	{ "threads", required_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const char *const store_weights[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
+static const char *const store_metrics[] = { "step_wall", "busy", "idle", "idle.sync", "idle.host", "idle.launch",
+					     "idle.queued", "idle.untraced", "idle.edge", "syncs", "sync_wait",
+					     "kernels", "launches", "steps", "weight.gpu", "weight.cpu",
+					     "weight.wall", "weight.idle", "weight.calls", "weight.samples", NULL };
+
+static const struct cli_opt opts[] = {
+	{ "db", 0, OPT_DB, "URL",
+	  "the store: a SQLite file (default $GPUFLAME_DB, else ./gpuflame.db) or postgresql://user@host:port/db "
+	  "(libpq's URI)",
+	  NULL, 0 },
+	{ "release", 0, OPT_RELEASE, "R", "the release a run belongs to (add; filter for list)", NULL, 0 },
+	{ "label", 0, OPT_LABEL, "K=V", "a label (add: kept in every profile's header as label.K; list: filter)",
+	  NULL, CLI_OPT_REPEAT },
+	{ "weight", 0, OPT_WEIGHT, "W",
+	  "add: the weight of a folded file without a header; diff: the weight compared, gpu (default), cpu, "
+	  "wall, idle, calls, samples",
+	  store_weights, 0 },
+	{ "since", 0, OPT_SINCE, "D", "list: added on or after D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
+	{ "until", 0, OPT_UNTIL, "D", "list: added before D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
+	{ "json", 0, OPT_JSON, NULL, "list, show, trend: JSON", NULL, 0 },
+	{ "metric", 0, OPT_METRIC, "M",
+	  "trend: step_wall, busy, idle, idle.sync, idle.host, idle.launch, idle.queued, idle.untraced, "
+	  "idle.edge, syncs, sync_wait, kernels, launches, steps, or weight.W (W's total per step: gpu, cpu, "
+	  "wall, idle, calls, samples)",
+	  store_metrics, 0 },
+	{ "svg", 0, OPT_SVG, NULL, "trend: an SVG chart", NULL, 0 },
+	{ "keep", 0, OPT_KEEP, "N", "gc: keep the newest N releases", NULL, 0 },
+	{ "step-marker", 0, OPT_MARKER, "NAME", "add: step ranges are NAME or NAME#<n>, as 'gpuflame fold'", NULL,
+	  0 },
+	{ "output", 'o', 'o', "FILE", "trend: write to FILE", NULL, CLI_OPT_FILE },
+	{ "threads", 'j', 'j', "N", "add: cores for reading a trace: 1 or 2, as 'gpuflame fold'", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
 struct store_cli {
@@ -113,7 +97,8 @@ static int parse_args(int argc, char **argv, struct store_cli *c)
 {
 	memset(c, 0, sizeof *c);
 	int ch;
-	while ((ch = getopt_long(argc, argv, "o:j:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((ch = cliopt_next(&cmd_store_def, argc, argv, &optarg)) != -1) {
 		switch (ch) {
 		case OPT_DB: c->db = cli_nonempty("--db", optarg); break;
 		case OPT_RELEASE: c->release = cli_nonempty("--release", optarg); break;
@@ -128,14 +113,10 @@ static int parse_args(int argc, char **argv, struct store_cli *c)
 		case OPT_MARKER: c->marker = cli_nonempty("--step-marker", optarg); break;
 		case 'o': c->out = optarg; break;
 		case 'j': cli_threads(optarg); c->threads = optarg; break;
-		case 'h': usage(stdout); exit(cli_finish(GF_EXIT_OK));
-		default: cli_usage_error("unknown option");
 		}
 	}
-	if (c->weight) {
-		static const char *const w[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
-		cli_choice("--weight", c->weight, w);
-	}
+	if (c->weight)
+		cli_choice("--weight", c->weight, store_weights);
 	return optind;
 }
 
@@ -307,8 +288,7 @@ static int store_diff_cmd(int argc, char **argv)
 			av[ac++] = argv[i];
 		}
 	}
-	static const char *const w[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
-	cli_choice("--weight", diff_weight, w);
+	cli_choice("--weight", diff_weight, store_weights);
 	struct store_cli c = { .db = db };
 	bool help = false;
 	for (int i = 1; i < ac; i++)
@@ -316,20 +296,20 @@ static int store_diff_cmd(int argc, char **argv)
 	if (!help)
 		diff_store = open_store(&c);
 	cmd_diff_loader = diff_load;
-	int rc = cmd_diff(ac, av);
+	int rc = cmd_diff_def.fn(ac, av);
 	store_close(diff_store);
 	free(av);
 	return rc;
 }
 
-int cmd_store(int argc, char **argv)
+static int cmd_store(int argc, char **argv)
 {
 	static const struct { const char *name; int (*fn)(int, char **); } acts[] = {
 		{ "add", store_add_cmd }, { "list", store_list_cmd }, { "show", store_show_cmd },
 		{ "diff", store_diff_cmd }, { "trend", store_trend_cmd }, { "gc", store_gc_cmd },
 	};
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
+		cliopt_help(&cmd_store_def, argc < 2 ? stderr : stdout);
 		return argc < 2 ? GF_EXIT_USAGE : GF_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++)
@@ -337,3 +317,28 @@ int cmd_store(int argc, char **argv)
 			return acts[i].fn(argc - 1, argv + 1);
 	cli_usage_error("unknown store action '%s' (add, list, show, diff, trend, gc)", argv[1]);
 }
+
+const struct cli_command cmd_store_def = {
+	.name = "store",
+	.fn = cmd_store,
+	.summary = "keep every run; diff, list and trend releases (SQLite or PostgreSQL)",
+	.synopsis = "add|list|show|diff|trend|gc [--db URL] [options] ...",
+	.description = "Keeps every benchmark run (folded once per weight, with its report summary and labels) "
+		       "and diffs release against release. The actions:\n\n"
+		       "  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
+		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
+		       "  show [--json] RUN\n"
+		       "  diff [diff's options] [--weight W] BASE TARGET\n"
+		       "  trend --metric M [--svg|--json] [-o FILE]\n"
+		       "  gc --keep N\n\n"
+		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); all of "
+		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help').\n\n"
+		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
+		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
+		       "  gpuflame store trend --metric step_wall",
+	.opts = opts,
+	.operands = CLI_OPERAND_ANY,
+	.doc = "store.md",
+	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
+		 "3 the database could not be written.",
+};

@@ -14,6 +14,7 @@
  * written). See docs/svg.md.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "base/mapguard.h"
 #include "base/num.h"
@@ -26,91 +27,62 @@
 #include "stacks/ftrie.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage[] =
-	"usage: gpuflame svg [options] [FILE...]\n"
-	"\n"
-	"Renders folded stacks (\"frame;frame;frame count\", or \"stack before after\"\n"
-	"for a differential graph) as an interactive SVG flame graph. Several files\n"
-	"merge; no file or \"-\" reads stdin. Options (flamegraph.pl's; the single-dash\n"
-	"forms such as -title also work):\n"
-	"  -o, --output FILE    write the SVG to FILE (default stdout)\n"
-	"  --title TEXT         heading (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")\n"
-	"  --subtitle TEXT      second heading\n"
-	"  --width PX           image width (default 1200)\n"
-	"  --height PX          frame height (default 16)\n"
-	"  --minwidth N[%]      hide frames narrower than N px, or N%% of the total (default 0.1);\n"
-	"                       hidden siblings are drawn as one \"[N frames < minwidth]\" frame\n"
-	"  --fonttype FONT      font family list: names of letters, digits, blanks and . _ -,\n"
-	"                       or quoted, separated by commas (default Verdana)\n"
-	"  --fontsize N         font size (default 12)\n"
-	"  --fontwidth N        average glyph width / font size (default 0.59)\n"
-	"  --countname TEXT     unit in tooltips (default \"samples\")\n"
-	"  --nametype TEXT      prefix of the details line (default \"Function:\")\n"
-	"  --colors PALETTE     hot (default), mem, io, wakeup, chain, java, js, perl, red, green,\n"
-	"                       blue, aqua, yellow, purple, orange, gpu (Python / nn.Module / aten /\n"
-	"                       CUDA API / kernel families / sync calls)\n"
-	"  --bgcolors COLOR     yellow, blue, green, grey or #rrggbb\n"
-	"  --hash               colour by name hash (stable across graphs)\n"
-	"  --random             random colours, seeded from the input (same input, same SVG)\n"
-	"  --seed N             seed for --random instead\n"
-	"  --cp                 consistent palette: use and update ./palette.map\n"
-	"  --cp-file FILE       palette map file for --cp (default palette.map)\n"
-	"  --reverse            reverse each stack (leaf first)\n"
-	"  --inverted           icicle graph (root at the top)\n"
-	"  --flamechart         keep input order (time order), merge only adjacent frames\n"
-	"  --negate             differential: swap red and blue and the delta sign\n"
-	"  --notes TEXT         text for the <!-- NOTES --> comment\n"
-	"  --total N            pretend the total weight is N (frames shrink)\n"
-	"  --factor N           multiply displayed weights by N\n"
-	"  --strict             invalid input lines are fatal\n"
-	"  --full-tree          build the whole call tree even for big named files (slower;\n"
-	"                       the SVG is the same)\n"
-	"  -h, --help           this help\n"
-	"\n"
-	"Exit: 0 ok, 1 bad or empty input, 2 usage, 3 output not written.\n";
-
 enum {
-	O_TITLE = 256, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE, O_FONTSIZE,
+	O_TITLE = CLIOPT_FIRST_ID, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE, O_FONTSIZE,
 	O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_SEED,
 	O_CP, O_CPFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR,
-	O_STRICT, O_FULLTREE,
+	O_STRICT, O_FULLTREE, O_ALLOWRANKS,
 };
 
-static const struct option longopts[] = {
-	{"output", required_argument, NULL, 'o'},
-	{"title", required_argument, NULL, O_TITLE},
-	{"subtitle", required_argument, NULL, O_SUBTITLE},
-	{"width", required_argument, NULL, O_WIDTH},
-	{"height", required_argument, NULL, O_HEIGHT},
-	{"minwidth", required_argument, NULL, O_MINWIDTH},
-	{"fonttype", required_argument, NULL, O_FONTTYPE},
-	{"fontsize", required_argument, NULL, O_FONTSIZE},
-	{"fontwidth", required_argument, NULL, O_FONTWIDTH},
-	{"countname", required_argument, NULL, O_COUNTNAME},
-	{"nametype", required_argument, NULL, O_NAMETYPE},
-	{"colors", required_argument, NULL, O_COLORS},
-	{"bgcolors", required_argument, NULL, O_BGCOLORS},
-	{"hash", no_argument, NULL, O_HASH},
-	{"random", no_argument, NULL, O_RANDOM},
-	{"seed", required_argument, NULL, O_SEED},
-	{"cp", no_argument, NULL, O_CP},
-	{"cp-file", required_argument, NULL, O_CPFILE},
-	{"reverse", no_argument, NULL, O_REVERSE},
-	{"inverted", no_argument, NULL, O_INVERTED},
-	{"flamechart", no_argument, NULL, O_FLAMECHART},
-	{"negate", no_argument, NULL, O_NEGATE},
-	{"notes", required_argument, NULL, O_NOTES},
-	{"total", required_argument, NULL, O_TOTAL},
-	{"factor", required_argument, NULL, O_FACTOR},
-	{"strict", no_argument, NULL, O_STRICT},
-	{"full-tree", no_argument, NULL, O_FULLTREE},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const char *const bgcolors[] = { "yellow", "blue", "green", "grey", NULL };
+
+static const struct cli_opt opts[] = {
+	{ "output", 'o', 'o', "FILE", "write the SVG to FILE (default stdout)", NULL, CLI_OPT_FILE },
+	{ "title", 0, O_TITLE, "TEXT", "heading (default \"Flame Graph\", \"Icicle Graph\", \"Flame Chart\")", NULL,
+	  0 },
+	{ "subtitle", 0, O_SUBTITLE, "TEXT", "second heading", NULL, 0 },
+	{ "width", 0, O_WIDTH, "PX", "image width (default 1200)", NULL, 0 },
+	{ "height", 0, O_HEIGHT, "PX", "frame height (default 16)", NULL, 0 },
+	{ "minwidth", 0, O_MINWIDTH, "N[%]",
+	  "hide frames narrower than N px, or N% of the total (default 0.1); hidden siblings are drawn as one "
+	  "\"[N frames < minwidth]\" frame",
+	  NULL, 0 },
+	{ "fonttype", 0, O_FONTTYPE, "FONT",
+	  "font family list: names of letters, digits, blanks and . _ -, or quoted, separated by commas (default "
+	  "Verdana)",
+	  NULL, 0 },
+	{ "fontsize", 0, O_FONTSIZE, "N", "font size (default 12)", NULL, 0 },
+	{ "fontwidth", 0, O_FONTWIDTH, "N", "average glyph width / font size (default 0.59)", NULL, 0 },
+	{ "countname", 0, O_COUNTNAME, "TEXT", "unit in tooltips (default \"samples\")", NULL, 0 },
+	{ "nametype", 0, O_NAMETYPE, "TEXT", "prefix of the details line (default \"Function:\")", NULL, 0 },
+	{ "colors", 0, O_COLORS, "PALETTE",
+	  "hot (default), mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange, "
+	  "gpu (Python / nn.Module / aten / CUDA API / kernel families / sync calls)",
+	  palette_names, 0 },
+	{ "bgcolors", 0, O_BGCOLORS, "COLOR", "yellow, blue, green, grey or #rrggbb", bgcolors, 0 },
+	{ "hash", 0, O_HASH, NULL, "colour by name hash (stable across graphs)", NULL, 0 },
+	{ "random", 0, O_RANDOM, NULL, "random colours, seeded from the input (same input, same SVG)", NULL, 0 },
+	{ "seed", 0, O_SEED, "N", "seed for --random instead", NULL, 0 },
+	{ "cp", 0, O_CP, NULL, "consistent palette: use and update ./palette.map", NULL, 0 },
+	{ "cp-file", 0, O_CPFILE, "FILE", "palette map file for --cp (default palette.map)", NULL, CLI_OPT_FILE },
+	{ "reverse", 0, O_REVERSE, NULL, "reverse each stack (leaf first)", NULL, 0 },
+	{ "inverted", 0, O_INVERTED, NULL, "icicle graph (root at the top)", NULL, 0 },
+	{ "flamechart", 0, O_FLAMECHART, NULL, "keep input order (time order), merge only adjacent frames", NULL, 0 },
+	{ "negate", 0, O_NEGATE, NULL, "differential: swap red and blue and the delta sign", NULL, 0 },
+	{ "notes", 0, O_NOTES, "TEXT", "text for the <!-- NOTES --> comment", NULL, 0 },
+	{ "total", 0, O_TOTAL, "N", "pretend the total weight is N (frames shrink)", NULL, 0 },
+	{ "factor", 0, O_FACTOR, "N", "multiply displayed weights by N", NULL, 0 },
+	{ "strict", 0, O_STRICT, NULL, "invalid input lines are fatal", NULL, 0 },
+	{ "full-tree", 0, O_FULLTREE, NULL,
+	  "build the whole call tree even for big named files (slower; the SVG is the same)", NULL, 0 },
+	{ "allow-ranks", 0, O_ALLOWRANKS, NULL,
+	  "draw files of different ranks as one graph (refused by default, as merge does)", NULL, 0 },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
 /* A usage error for a bad option value; the value is shown escaped for the
@@ -151,7 +123,7 @@ struct svg_cli {
 	struct svg_opts o;
 	struct folded_opts fo;
 	const char *outpath, *total, *cpfile;
-	bool flamechart, cp, fulltree;
+	bool flamechart, cp, fulltree, allow_ranks;
 	unsigned given; /* SVG_GIVEN_*: what the header may not fill */
 };
 
@@ -314,7 +286,8 @@ static int parse_args(struct svg_cli *c, int argc, char **argv)
 	svg_opts_init(&c->o);
 	c->cpfile = "palette.map";
 	int opt;
-	while ((opt = getopt_long_only(argc, argv, "o:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((opt = cliopt_next(&cmd_svg_def, argc, argv, &optarg)) != -1) {
 		c->given |= opt == O_TITLE ? SVG_GIVEN_TITLE : opt == O_SUBTITLE ? SVG_GIVEN_SUBTITLE :
 			    opt == O_COUNTNAME ? SVG_GIVEN_COUNTNAME : opt == O_COLORS ? SVG_GIVEN_COLORS : 0;
 		if (opt_layout(&c->o, opt, optarg) || opt_colour(c, opt, optarg))
@@ -331,8 +304,7 @@ static int parse_args(struct svg_cli *c, int argc, char **argv)
 			break;
 		case O_STRICT: c->fo.strict = true; break;
 		case O_FULLTREE: c->fulltree = true; break;
-		case 'h': fputs(usage, stdout); exit(GF_EXIT_OK);
-		default: cli_usage_error("unknown option");
+		case O_ALLOWRANKS: c->allow_ranks = true; break;
 		}
 	}
 	if (c->total) {
@@ -427,11 +399,12 @@ static void write_palmap(struct palmap *pm, const char *path)
 	sbuf_release(&err);
 }
 
-int cmd_svg(int argc, char **argv)
+static int cmd_svg(int argc, char **argv)
 {
 	struct svg_cli c;
 	memset(&c, 0, sizeof c);
 	int first = parse_args(&c, argc, argv);
+	cli_guard_ranks(!c.allow_ranks);
 	size_t nin; /* stdin ("-") at most once, and stdin alone when none */
 	char **ins = cli_inputs(argc, argv, first, &nin);
 
@@ -461,3 +434,21 @@ int cmd_svg(int argc, char **argv)
 	sbuf_release(&subtitle);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_svg_def = {
+	.name = "svg",
+	.fn = cmd_svg,
+	.summary = "render folded stacks as an interactive SVG flame graph (flamegraph.pl drop-in)",
+	.synopsis = "[options] [FILE...]",
+	.description = "Renders folded stacks (\"frame;frame;frame count\", or \"stack before after\" for a "
+		       "differential graph) as an interactive SVG flame graph. Several files merge (files of "
+		       "different ranks only with --allow-ranks); no file or \"-\" reads stdin. The options are "
+		       "flamegraph.pl's; the single-dash forms such as -title also work.\n\n"
+		       "  gpuflame fold --weight gpu trace.json.gz | gpuflame svg --colors gpu -o gpu.svg",
+	.opts = opts,
+	.operands = CLI_OPERAND_FOLDED,
+	.long_only = true,
+	.doc = "svg.md",
+	.exits = "0 ok, 1 bad or empty input, 2 usage error or mixed ranks, 3 output not written, 4 internal "
+		 "limit.",
+};

@@ -28,31 +28,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *fp)
+static const struct cli_opt opts[] = {
+	TROPTS_FORMAT,
+	TROPTS_COMMON,
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
+
+/* Shares of samples and their confidence intervals need sample counts:
+ * folded stacks weighted by time (a gpuflame fold of a trace: weight=gpu,
+ * unit=us; or decimal weights) are refused with the command to run. */
+static void refuse_timed(const struct ftree *t, const char *name)
 {
-	fputs(
-		"usage: gpuflame syncs [options] TRACE|FOLDED...\n"
-		"\n"
-		"Find hidden host-device synchronisations (.item(), .cpu(), .tolist(), `if t:`,\n"
-		"torch.cuda.synchronize(), blocking copies) and what they cost.\n"
-		"From a PyTorch profiler trace: every blocking CUDA/HIP call grouped by the\n"
-		"user's Python line, the aten op and the API, with count per step, host wait\n"
-		"and the GPU idle that follows. From py-spy --native --format raw folded\n"
-		"stacks: sync stacks by nearest Python frame with sample share and 95% CI.\n"
-		"The input type is detected from the content; '-' reads stdin.\n"
-		"\n"
-		"options:\n"
-		"  -f, --format F          text (default), md or json\n"
-		"      --steps A..B        (traces) only steps numbered A to B\n"
-		"      --skip N            (traces) drop the first N selected steps\n"
-		"      --step-marker NAME  (traces) step ranges are NAME or NAME#<n>\n"
-		"      --device N          (traces) GPU whose idle time is measured\n"
-		"  -o, --output FILE       write to FILE instead of stdout\n"
-		"  -j, --threads N         (traces) cores for reading: 1 or 2 (default: 2 when there are)\n"
-		"  -h, --help              show this help\n"
-		"\n"
-		"Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or empty step\n"
-		"selection, 3 output not written, 4 internal error.\n", fp);
+	const char *w = ftree_meta_get(&t->meta, "weight"), *u = ftree_meta_get(&t->meta, "unit");
+	bool timed = (w && strcmp(w, "samples")) || (u && strcmp(u, "samples"));
+	if (!timed && !t->scale)
+		return;
+	struct sbuf what = SBUF_INIT;
+	if (w)
+		sbuf_addf(&what, "weighted by %s%s%s", w, u && strcmp(u, w) ? " in " : "", u && strcmp(u, w) ? u : "");
+	else if (u)
+		sbuf_addf(&what, "weighted in %s", u);
+	else
+		sbuf_addstr(&what, "with decimal weights");
+	cli_die(GF_EXIT_INPUT, "'%s': folded stacks %s, not py-spy sample counts: shares and confidence "
+			       "intervals need samples; run 'gpuflame syncs' on the trace itself (gpuflame syncs "
+			       "TRACE), or on py-spy record --native --format raw output",
+		name, what.buf);
 }
 
 static void do_folded(struct input *in, const char *name, int format, struct sbuf *out)
@@ -74,6 +75,7 @@ static void do_folded(struct input *in, const char *name, int format, struct sbu
 			name);
 	}
 	cli_folded_warn(&st, name);
+	refuse_timed(&t, name);
 	struct pysync_result r;
 	if (pysync_analyze(&t, &r, &err))
 		cli_die(GF_EXIT_INPUT, "'%s': %s", name, err.buf);
@@ -104,7 +106,7 @@ static void do_trace(struct input *in, const char *name, const struct trace_opts
 	rc = report_build(&r, &c, &so, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
-	struct report_in ri = { &r, name };
+	struct report_in ri = { &r, name, 0 };
 	report_out_syncs(&ri, format, out);
 	report_release(&r);
 	actx_release(&c);
@@ -112,10 +114,10 @@ static void do_trace(struct input *in, const char *name, const struct trace_opts
 	sbuf_release(&err);
 }
 
-int cmd_syncs(int argc, char **argv)
+static int cmd_syncs(int argc, char **argv)
 {
 	struct tropts o;
-	int first = tropts_parse(&o, argc, argv, false, usage);
+	int first = tropts_parse(&o, &cmd_syncs_def, argc, argv);
 	size_t n;
 	char **files = cli_inputs(argc, argv, first, &n);
 	struct sbuf out = SBUF_INIT;
@@ -147,3 +149,22 @@ int cmd_syncs(int argc, char **argv)
 	sbuf_release(&out);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_syncs_def = {
+	.name = "syncs",
+	.fn = cmd_syncs,
+	.summary = "find hidden host-device synchronisations and their cost",
+	.synopsis = "[options] [TRACE|FOLDED...]",
+	.description = "Find hidden host-device synchronisations (.item(), .cpu(), .tolist(), `if t:`, "
+		       "torch.cuda.synchronize(), blocking copies) and what they cost. From a PyTorch profiler "
+		       "trace: every blocking CUDA/HIP call grouped by the user's Python line, the aten op and the "
+		       "API, with count per step, host wait and the GPU idle that follows. From py-spy "
+		       "--native --format raw folded stacks (sample counts): sync stacks by nearest Python frame "
+		       "with sample share and 95% CI; a fold of a trace weighted by time is refused (run syncs on "
+		       "the trace itself). The input type is detected from the content; '-' reads stdin.",
+	.opts = opts,
+	.operands = CLI_OPERAND_ANY,
+	.doc = "report.md",
+	.exits = "0 ok, 1 bad or unreadable input, 2 usage error or empty step selection, 3 output not written, "
+		 "4 internal limit.",
+};

@@ -18,6 +18,7 @@
  * Weights are exact (the input's decimals are kept). See docs/svg.md.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "stacks/ops/top.h"
 #include "base/num.h"
@@ -25,29 +26,12 @@
 #include "stacks/folded.h"
 #include "base/escape.h"
 
-#include <getopt.h>
+#include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
 
 #define TEXT_COLS 100
 #define FLUSH_AT (64u << 10)
-
-static const char usage[] =
-	"usage: gpuflame top [options] [FILE...]\n"
-	"\n"
-	"Table of frames from folded stacks: self weight, total weight (a recursive\n"
-	"frame counted once per stack), shares of the whole, and the number of\n"
-	"distinct stacks containing the frame. Files merge; stdin when none.\n"
-	"  --format FMT     text (default, fits 100 columns), tsv, md, json\n"
-	"  --sort KEY       self (default), total, name\n"
-	"  --limit N        print the first N rows only (0 = all, default)\n"
-	"  --countname TEXT unit shown in the text header (default: the input's\n"
-	"                   '# gpuflame: unit=' metadata, else \"samples\")\n"
-	"  --reverse        reverse each stack before counting\n"
-	"  --strict         invalid input lines are fatal\n"
-	"  -o, --output FILE  write to FILE instead of stdout\n"
-	"  -h, --help       this help\n"
-	"Exit: 0 ok, 1 bad or empty input, 2 usage, 3 output not written.\n";
 
 static const char *const formats[] = {"text", "tsv", "md", "json", NULL};
 static const char *const sorts[] = {"self", "total", "name", NULL};
@@ -221,7 +205,7 @@ static void write_md(const struct top_view *v, struct sbuf *out, FILE *fp)
 static void write_json(const struct top_view *v, struct sbuf *out, FILE *fp)
 {
 	size_t len;
-	sbuf_addstr(out, "{\"unit\": ");
+	sbuf_addstr(out, "{\"schema\": \"gpuflame.top/1\", \"unit\": ");
 	esc_json_str(out, v->countname, strlen(v->countname));
 	sbuf_addf(out, ", \"total\": %s, \"stacks\": %llu, \"frames\": [", v->tot.buf,
 		  (unsigned long long)v->nstacks);
@@ -258,26 +242,32 @@ static void write_table(const struct top_view *v, int fmt, const char *outpath)
 	sbuf_release(&err);
 }
 
-static const struct option longopts[] = {
-	{"format", required_argument, NULL, 'f'},
-	{"sort", required_argument, NULL, 's'},
-	{"limit", required_argument, NULL, 'n'},
-	{"countname", required_argument, NULL, 'c'},
-	{"reverse", no_argument, NULL, 'r'},
-	{"strict", no_argument, NULL, 'S'},
-	{"output", required_argument, NULL, 'o'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+static const struct cli_opt opts[] = {
+	{ "format", 0, 'f', "FMT", "text (default, fits 100 columns), tsv, md, json", formats, 0 },
+	{ "sort", 0, 's', "KEY", "self (default), total, name", sorts, 0 },
+	{ "limit", 0, 'n', "N", "print the first N rows only (0 = all, default)", NULL, 0 },
+	{ "countname", 0, 'c', "TEXT",
+	  "unit shown in the text header (default: the input's '# gpuflame: unit=' metadata, else \"samples\")",
+	  NULL, 0 },
+	{ "reverse", 0, 'r', NULL, "reverse each stack before counting", NULL, 0 },
+	{ "strict", 0, 'S', NULL, "invalid input lines are fatal", NULL, 0 },
+	{ "allow-ranks", 0, 'R', NULL,
+	  "count files of different ranks together (refused by default, as merge does)", NULL, 0 },
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
-int cmd_top(int argc, char **argv)
+
+static int cmd_top(int argc, char **argv)
 {
 	int fmt = 0, sort = 0;
 	long long limit = 0;
 	const char *outpath = NULL, *countname = NULL;
 	struct folded_opts fo = {0};
+	bool allow_ranks = false;
 	int c;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_top_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 'f': fmt = cli_choice("--format", optarg, formats); break;
 		case 's': sort = cli_choice("--sort", optarg, sorts); break;
@@ -285,11 +275,11 @@ int cmd_top(int argc, char **argv)
 		case 'c': countname = optarg; break;
 		case 'r': fo.reverse = true; break;
 		case 'S': fo.strict = true; break;
+		case 'R': allow_ranks = true; break;
 		case 'o': outpath = optarg; break;
-		case 'h': fputs(usage, stdout); return GF_EXIT_OK;
-		default: cli_usage_error("unknown option");
 		}
 	}
+	cli_guard_ranks(!allow_ranks);
 	struct ftree t;
 	ftree_init(&t, NULL, 0);
 	size_t nin;
@@ -319,3 +309,18 @@ int cmd_top(int argc, char **argv)
 	ftree_release(&t);
 	return GF_EXIT_OK;
 }
+
+const struct cli_command cmd_top_def = {
+	.name = "top",
+	.fn = cmd_top,
+	.summary = "table of frames by self and total weight, with stack counts",
+	.synopsis = "[options] [FILE...]",
+	.description = "Table of frames from folded stacks: self weight, total weight (a recursive frame counted "
+		       "once per stack), shares of the whole, and the number of distinct stacks containing the "
+		       "frame. Files merge (files of different ranks only with --allow-ranks); stdin when none.",
+	.opts = opts,
+	.operands = CLI_OPERAND_FOLDED,
+	.doc = "svg.md",
+	.exits = "0 ok, 1 bad or empty input, 2 usage error or mixed ranks, 3 output not written, 4 internal "
+		 "limit.",
+};

@@ -8,67 +8,90 @@
  *   gpuflame fold --weight gpu trace.json.gz | gpuflame svg > gpu.svg
  *
  * This file is only the dispatcher: the table of commands, --help/--version
- * and the "did you mean" for typos. Each command lives in cmd_<name>.c.
+ * --print-man/--print-completion (cliopt.h), and the "did you mean" for
+ * typos. Each command lives in cmd_<name>.c with its table of options.
  */
 #include "cli/cli.h"
+#include "cli/cliopt.h"
 
 #include "base/limits.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #ifndef GF_VERSION
 #define GF_VERSION "0.1.0"
 #endif
 
-struct cmd {
-	const char *name;
-	int (*fn)(int, char **);
-	const char *summary;
-};
+#ifndef GF_DOCDIR
+#define GF_DOCDIR "/usr/local/share/doc/gpuflame"
+#endif
 
-static const struct cmd commands[] = {
-	{ "svg", cmd_svg, "render folded stacks as an interactive SVG flame graph (flamegraph.pl drop-in)" },
-	{ "top", cmd_top, "table of frames by self and total weight, with stack counts" },
-	{ "info", cmd_info, "summarise a PyTorch profiler (Kineto) trace" },
-	{ "fold", cmd_fold, "fold a trace into GPU-, CPU-, wall-, idle- or call-weighted stacks" },
-	{ "report", cmd_report, "per-step GPU busy/idle table, gap causes and a verdict" },
-	{ "syncs", cmd_syncs, "find hidden host-device synchronisations and their cost" },
-	{ "diff", cmd_diff, "differential stacks and flame graphs between two profiles" },
-	{ "merge", cmd_merge, "sum folded files of the same kind" },
-	{ "norm", cmd_norm, "normalise a folded file to per-step weights, exactly" },
-	{ "export", cmd_export, "write a trace or folded stacks as speedscope, pprof or Perfetto" },
-	{ "store", cmd_store, "keep every run; diff, list and trend releases (SQLite or PostgreSQL)" },
-	{ "push", cmd_push, "send a trace, folded file or stored run to Pyroscope" },
+/* The commands, in the order of `gpuflame --help` and gpuflame(1). */
+static const struct cli_command *const commands[] = {
+	&cmd_svg_def, &cmd_top_def, &cmd_info_def, &cmd_fold_def, &cmd_report_def,
+	&cmd_syncs_def, &cmd_diff_def, &cmd_merge_def, &cmd_norm_def, &cmd_export_def,
+	&cmd_store_def, &cmd_push_def,
 };
 
 static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: gpuflame <command> [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++)
-		fprintf(fp, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(fp, "\nRun 'gpuflame <command> --help' for a command's options.\n"
+		fprintf(fp, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+	fprintf(fp, "\nRun 'gpuflame <command> --help' or 'man gpuflame-<command>' for a command's options.\n"
+		    "  --version                    version, decoders and features built in\n"
+		    "  --print-man [COMMAND]        the man page gpuflame(1) or gpuflame-COMMAND(1)\n"
+		    "  --print-completion bash|zsh  the shell completion script\n"
 		    "Exit codes: 0 ok, 1 bad or unreadable input, 2 usage error or refused\n"
 		    "comparison, 3 output not written, 4 internal limit or out of memory.\n");
 }
 
-static size_t edit_distance(const char *a, const char *b)
+static const struct cli_command *lookup(const char *name)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 32 || lb > 32)
-		return 99;
-	size_t d[33][33];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			size_t x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
-			d[i][j] = GF_MIN(c, GF_MIN(x, y));
-		}
-	return d[la][lb];
+	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++)
+		if (!strcmp(name, commands[i]->name))
+			return commands[i];
+	return NULL;
+}
+
+/* --version: what this binary can read and do. */
+static void version(void)
+{
+	printf("gpuflame %s\n", GF_VERSION);
+	printf("decoders: plain, gzip (zlib %s", zlibVersion());
+#ifdef GF_HAVE_ISAL
+	printf(", ISA-L igzip fast path");
+#else
+	printf(", no ISA-L fast path: built with ISAL=0");
+#endif
+	unsigned z = ZSTD_versionNumber();
+	printf("), zstd (libzstd %u.%u.%u)\n", z / 10000, z / 100 % 100, z % 100);
+	printf("inputs: Kineto/Chrome JSON traces, folded stacks (flamegraph.pl, py-spy, inferno)\n");
+	printf("outputs: folded stacks, SVG, text, Markdown, JSON, TSV\n");
+	printf("features: two-core trace reading, man pages and bash/zsh completions (--print-man, "
+	       "--print-completion)\n");
+}
+
+/* --print-man [CMD] and --print-completion SHELL (the build writes the
+ * installed files with them). */
+static int print_generated(int argc, char **argv)
+{
+	const char *docdir = getenv("GPUFLAME_DOCDIR");
+	if (!docdir || !*docdir)
+		setenv("GPUFLAME_DOCDIR", GF_DOCDIR, 1);
+	if (!strcmp(argv[1], "--print-man")) {
+		const struct cli_command *c = argc > 2 && strcmp(argv[2], "gpuflame") ? lookup(argv[2]) : NULL;
+		if (argc > 2 && strcmp(argv[2], "gpuflame") && !c)
+			cli_usage_error("--print-man: '%s' is not a gpuflame command", argv[2]);
+		cliopt_man(c, commands, GF_ARRAY_LEN(commands), GF_VERSION, stdout);
+		return GF_EXIT_OK;
+	}
+	if (argc < 3 || !cliopt_completion(argv[2], commands, GF_ARRAY_LEN(commands), stdout))
+		cli_usage_error("--print-completion wants bash or zsh");
+	return GF_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -86,27 +109,30 @@ int main(int argc, char **argv)
 		return cli_finish(GF_EXIT_OK);
 	}
 	if (!strcmp(name, "--version")) {
-		printf("gpuflame %s\n", GF_VERSION);
+		version();
 		return cli_finish(GF_EXIT_OK);
 	}
-	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
-		if (!strcmp(name, commands[i].name)) {
-			cli_cmd = commands[i].name;
-			struct sbuf err = SBUF_INIT;
-			if (gf_limits_init(&err))
-				cli_die(GF_EXIT_USAGE, "%s", err.buf);
-			sbuf_release(&err);
-			return cli_finish(commands[i].fn(argc - 1, argv + 1));
-		}
+	if (!strcmp(name, "--print-man") || !strcmp(name, "--print-completion"))
+		return cli_finish(print_generated(argc, argv));
+	const struct cli_command *cmd = lookup(name);
+	if (cmd) {
+		cli_cmd = cmd->name;
+		cli_def = cmd;
+		struct sbuf err = SBUF_INIT;
+		if (gf_limits_init(&err))
+			cli_die(GF_EXIT_USAGE, "%s", err.buf);
+		sbuf_release(&err);
+		optind = 1;
+		return cli_finish(cmd->fn(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "gpuflame: '%s' is not a gpuflame command.", name);
 	size_t best = 3;
 	const char *sugg = NULL;
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
-		size_t d = edit_distance(name, commands[i].name);
+		size_t d = cliopt_distance(name, commands[i]->name);
 		if (d < best) {
 			best = d;
-			sugg = commands[i].name;
+			sugg = commands[i]->name;
 		}
 	}
 	if (sugg)

@@ -4,8 +4,9 @@
  * --device, -o/--output, -j/--threads, -h/--help, and report's --unprofiled-step-ms and
  * --expect-ms.
  *
+ *   static const struct cli_opt opts[] = { TROPTS_FORMAT, TROPTS_COMMON, ..., { NULL } };
  *   struct tropts o;
- *   int first = tropts_parse(&o, argc, argv, true, usage);   // report
+ *   int first = tropts_parse(&o, &cmd_report_def, argc, argv);
  *   ... argv[first..argc) are the inputs ...
  *
  * Layer: cli.
@@ -16,23 +17,41 @@
 #include "trace/analysis/report.h"
 #include "trace/write/report_out.h"
 
+#include "cli/cliopt.h"
+
 #include <stdio.h>
 
+/* The option ids and the rows both commands' tables start with. */
+enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS };
+extern const char *const tropts_formats[], *const tropts_report_formats[];
+/* syncs' -f row; report has its own (html too) */
+#define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", tropts_formats, 0 }
+#define TROPTS_COMMON \
+	{ "steps", 0, TRO_STEPS, "A..B", "traces: only steps numbered A to B (A.. and ..B work too)", NULL, 0 }, \
+	{ "skip", 0, TRO_SKIP, "N", "traces: drop the first N selected steps (warm-up)", NULL, 0 }, \
+	{ "step-marker", 0, TRO_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n> (default ProfilerStep)", \
+	  NULL, 0 }, \
+	{ "device", 0, TRO_DEVICE, "N", "traces: analyse GPU N (default: the one the step thread uses most)", NULL, \
+	  0 }, \
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE }, \
+	{ "threads", 'j', 'j', "N", "traces: cores for reading: 1 or 2 (default: 2 when there are)", NULL, 0 }
+
 struct tropts {
-	int format;             /* REP_TEXT (default), REP_MD, REP_JSON */
+	int format;             /* REP_TEXT (default), REP_MD, REP_JSON, REP_HTML (report only) */
 	int device;             /* --device, -1 = automatic */
 	const char *output;     /* -o, NULL = stdout */
 	const char *marker;     /* --step-marker, NULL = ProfilerStep */
 	const char *threads;    /* -j/--threads, NULL = GPUFLAME_THREADS or automatic */
+	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 
 /*
- * Parses argv with getopt_long. with_targets accepts report's
- * --unprofiled-step-ms and --expect-ms (syncs: unknown options). --help
- * prints usage(stdout) and exits 0; a bad option or value is a usage error
- * (exit 2). @return the index of the first non-option argument.
+ * Parses argv with the command's table (cliopt_next): the common rows and
+ * report's --unprofiled-step-ms, --expect-ms and --max-steps. --help prints
+ * the help and exits 0; a bad option or value is a usage error (exit 2).
+ * @return the index of the first non-option argument.
  */
-int tropts_parse(struct tropts *o, int argc, char **argv, bool with_targets, void (*usage)(FILE *fp));
+int tropts_parse(struct tropts *o, const struct cli_command *c, int argc, char **argv);
 
 #endif

@@ -9,7 +9,7 @@
 #     GPU activity (legacy, and a Kineto CPU-only capture) exits 0 with one
 #     line on stderr naming the file and the weights it supports.
 #  3. a real capture: Debian's python3-torch (1.13, built without Kineto)
-#     runs the article's decode-loop recipe (tests/gen/capture_legacy.py,
+#     runs the decode-loop recipe of Flame Graphs for LLMs, in depth (tests/gen/capture_legacy.py,
 #     /usr/bin/python3); steps, walls, frames and the CPU weight are checked
 #     against what the Python computes from the exported JSON itself.
 #     SKIPped when /usr/bin/python3 cannot import torch.

@@ -18,9 +18,18 @@ fail() { echo "FAIL $1: ${2:-}"; }
 skip() { echo "SKIP $1: ${2:-}"; }
 
 # gf ARGS... : run gpuflame, stdout -> $T/out, stderr -> $T/err, exit -> $rc
-gf() { "$GF" "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+gf() { "$GF" "$@" >"$T/out" 2>"$T/err"; rc=$?; keep_json "$@"; }
 # gf_in FILE ARGS... : same with FILE on stdin
-gf_in() { local f=$1; shift; "$GF" "$@" <"$f" >"$T/out" 2>"$T/err"; rc=$?; }
+gf_in() { local f=$1; shift; "$GF" "$@" <"$f" >"$T/out" 2>"$T/err"; rc=$?; keep_json "$@"; }
+# With GF_JSON_SINK set (tests/run.sh sets it), a JSON output a test got on stdout from info, report,
+# syncs or top is kept there, then validated against docs/schema/ at the end of the run.
+keep_json() {
+  [ -n "${GF_JSON_SINK:-}" ] && [ "$rc" -eq 0 ] && [ -s "$T/out" ] || return 0
+  case $1 in info|report|syncs|top) ;; *) return 0 ;; esac
+  case " $* " in *" json "*|*" --format=json "*|*" -fjson "*) ;; *) return 0 ;; esac
+  case " $* " in *" -o "*|*" --output "*|*" --help "*) return 0 ;; esac
+  cp "$T/out" "$GF_JSON_SINK/$1.$$.$RANDOM$RANDOM.json" 2>/dev/null || true
+}
 
 expect_rc() { # name expected
   if [ "$rc" -eq "$2" ]; then pass "$1"; else fail "$1" "exit $rc, expected $2; stderr: $(head -c 400 "$T/err")"; fi

@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (g->edge + g->sync + g->launch + g->host + g->untraced + g->queued != s->idle)
 						abort();
 				}
-				struct report_in in[2] = { { &r, "a" }, { &r, "b" } };
+				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };
 				struct coll *cl[2];
 				size_t ncl[2];
 				comm_collectives(&cx, &r.st, &cl[0], &ncl[0]);

@@ -9,7 +9,7 @@ Usage:
 
 Variants (torch 2.x schema: relative 3-decimal ts + baseTimeNanoseconds; with
 --abs-ts the 19-digit absolute form without baseTimeNanoseconds):
-  sync   the article's worked example: per step a forward (python stack,
+  sync   the worked example of Flame Graphs for LLMs, in depth: per step a forward (python stack,
          nn.Module frames, record_function "## forward ##", aten ops,
          cudaLaunchKernel / cuLaunchKernel -> kernels on stream 7), sampling
          (argmax + memset), then `.item()` at engine.py(251): check_eos ->

@@ -137,10 +137,17 @@ def basename_site(site):
 
 
 def label_match(cell, full):
-    """a cell shows full, cut to its start ("head...") or its end ("...tail")"""
+    """a cell shows full, cut to its start ("head..."), its end ("...tail") or
+    elided in the middle ("head...tail": the first frame and the innermost ones)"""
     full = term(full)
     if cell == full:
         return True
+    i = cell.find("...")
+    while i >= 0:
+        head, tail = cell[:i], cell[i + 3:]
+        if (head or tail) and len(head) + len(tail) < len(full) and full.startswith(head) and full.endswith(tail):
+            return True
+        i = cell.find("...", i + 1)
     if cell.startswith("...") and len(cell) > 3 and full.endswith(cell[3:]):
         return True
     if cell.endswith("...") and len(cell) > 3 and full.startswith(cell[:-3]):

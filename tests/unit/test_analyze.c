@@ -188,7 +188,7 @@ T_TEST(test_analyze__report_parts)
 	T_TRUE(r.verdict == NULL && r.action == NULL);
 	T_EQ_I64(r.meta.device, 0);
 	/* the writers leave out (prose) or null (JSON) what was not computed */
-	struct report_in in = { &r, "t.json" };
+	struct report_in in = { &r, "t.json", 0 };
 	struct sbuf out = SBUF_INIT;
 	report_out(&in, 1, NULL, REP_TEXT, &out);
 	T_TRUE(strstr(out.buf, "Hidden syncs") != NULL);
@@ -418,7 +418,7 @@ T_TEST(test_analyze__verdict_cause)
 	T_TRUE(r.verdict && strstr(r.verdict, "112.0 us queued") != NULL);
 	T_TRUE(r.verdict && strstr(r.verdict, "73.21% of it behind cudaStreamWaitEvent (stream 7)") != NULL);
 	T_TRUE(r.action && strstr(r.action, "behind cudaStreamWaitEvent (stream 7)") != NULL);
-	struct report_in in = { &r, "t.json" };
+	struct report_in in = { &r, "t.json", 0 };
 	struct sbuf out = SBUF_INIT;
 	report_out(&in, 1, NULL, REP_JSON, &out);
 	T_TRUE(strstr(out.buf, "\"verdict_cause\": \"queued\"") != NULL);
@@ -852,7 +852,7 @@ T_TEST(test_analyze__writers_formats)
 	report_opts_init(&o);
 	struct report r;
 	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
-	struct report_in in[2] = { { &r, "a" }, { &r, "b|c" } };
+	struct report_in in[2] = { { &r, "a", 0 }, { &r, "b|c", 0 } };
 	struct strag_rank rk[2] = { { 0, 1 }, { 0, 1 } };
 	struct strag_result sr = { 2, rk, 2, 0, 0, false };
 	report_out(in, 2, &sr, REP_TEXT, &out);

@@ -32,6 +32,12 @@ size_t pysync_sync_symbol(const char *frame, size_t n)
 
 bool pysync_python_frame(const char *f, size_t n, struct sbuf *label)
 {
+	size_t kl;
+	if (names_py_source(f, n, &kl) && kl >= 3 && !memcmp(f + kl - 3, ".py", 3)) {
+		/* a trace's python_function frame, "path(123): func", as fold writes it */
+		sbuf_add(label, f, n);
+		return true;
+	}
 	size_t fl = func_len(f, n);
 	if (fl == n)
 		return false;

@@ -20,7 +20,7 @@
 #include "stacks/ftree.h"
 
 /* Sites under this share of all samples (in per mille) are labelled noise:
- * at 100 Hz, frames under 1% are sampling noise (the article). */
+ * at 100 Hz, frames under 1% are sampling noise (Flame Graphs for LLMs, in depth). */
 #define PYSYNC_NOISE_PERMILLE 10
 
 struct pysync_site {
@@ -61,8 +61,10 @@ void pysync_release(struct pysync_result *r);
 size_t pysync_sync_symbol(const char *frame, size_t n);
 
 /*
- * Parses a py-spy Python frame "function (path.py:line)" (or "(path.py)").
- * @return true and appends "path.py(line): function" to label when it is one.
+ * Parses a py-spy Python frame "function (path.py:line)" (or "(path.py)"),
+ * or a trace's python_function frame "path.py(line): function" as
+ * `gpuflame fold` writes it. @return true and appends
+ * "path.py(line): function" to label when it is one.
  */
 bool pysync_python_frame(const char *frame, size_t n, struct sbuf *label);
 

@@ -57,8 +57,8 @@
  * Correlation: each GPU activity's correlation is looked up among runtime
  * calls first, then driver calls (CUPTI gives both their own ids); many
  * activities may share one (graph replay: TAF_GRAPH, fan-out in r.nact).
- * `External id` is never used for linking (it is unreliable, see
- * kineto-schema.md §7); runtime calls whose External id equals their
+ * `External id` is never used for linking (it is unreliable: Kineto
+ * before October 2024 wrote the correlation id into it); runtime calls whose External id equals their
  * correlation are only counted (warn.bogus_external). Activities without a
  * launch are unattributed; those whose correlation is below the smallest
  * runtime correlation were launched before the window (TAF_BEFORE).

@@ -81,8 +81,9 @@ static void cell_per_step(struct rtable *t, uint64_t count, size_t n)
 
 /* --- one rank, text / markdown ---------------------------------------- */
 
-static void step_table(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+static void step_table(const struct report *r, size_t max, const struct report_fmt *f, struct sbuf *out)
 {
+	size_t head = max && max < r->st.n ? (max + 1) / 2 : r->st.n, tail = max && max < r->st.n ? max / 2 : 0;
 	struct rtable t;
 	rtable_init(&t, 13);
 	static const char *const hd[] = { "step", "wall", "busy", "busy%", "kernel", "memcpy", "idle",
@@ -91,6 +92,8 @@ static void step_table(const struct report *r, const struct report_fmt *f, struc
 		rtable_head(&t, i, hd[i], i == 12 ? RT_LEFT : RT_RIGHT);
 	t.sep = 1;
 	for (size_t i = 0; i <= r->st.n; i++) {
+		if (i == head && i + tail < r->st.n) /* --max-steps: the middle steps are left out */
+			i = r->st.n - tail;
 		const struct step_row *row = i < r->st.n ? &r->st.rows[i] : &r->st.steady;
 		if (i == r->st.n)
 			rtable_cell(&t, "steady");
@@ -112,6 +115,9 @@ static void step_table(const struct report *r, const struct report_fmt *f, struc
 		rtable_cell(&t, i < r->st.n && row->warmup ? "warm" : "");
 	}
 	f->table(out, &t);
+	if (head + tail < r->st.n)
+		sbuf_addf(out, "%s(%zu of %zu steps shown, the first %zu and the last %zu: --max-steps; the JSON has "
+			  "every step)\n", f->gap, head + tail, r->st.n, head, tail);
 }
 
 /* A key table: ms/step, share of its cause, the label. */
@@ -436,10 +442,8 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 		sbuf_addf(out, "device %d, ", m->device);
 	sbuf_addf(out, "%zu step%s (%zu warm-up, %zu steady); times in ms\n", r->st.n, r->st.n == 1 ? "" : "s",
 		  r->st.nwarm, r->st.nsteady);
-	sbuf_addstr(out, f->gap);
-	step_table(r, f, out);
-	if (r->verdict) {
-		sbuf_addch(out, '\n');
+	if (r->verdict) { /* the summary first, then the steps */
+		sbuf_addstr(out, f->gap);
 		f->strong(out, "Verdict:");
 		f->text(out, r->verdict);
 		sbuf_addf(out, "\n%s", f->gap);
@@ -447,6 +451,10 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 		f->text(out, r->action);
 		sbuf_addch(out, '\n');
 	}
+	sbuf_addstr(out, f->gap);
+	if (r->verdict && !*f->gap)
+		sbuf_addch(out, '\n');
+	step_table(r, in->max_steps, f, out);
 	if (r->parts & RP_GAPS)
 		gaps_section(r, f, out);
 	idle_section(r, f, out);

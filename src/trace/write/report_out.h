@@ -22,10 +22,13 @@
 #include "trace/analysis/report.h"
 #include "base/rtable.h"
 
-/* One rank's report plus the name of its source. */
+/* One rank's report plus the name of its source; max_steps (text and
+ * Markdown) caps the step table's rows: the first and the last steps are
+ * shown, a line counts the others (0 = every step; JSON has them all). */
 struct report_in {
 	const struct report *r;
 	const char *file;
+	size_t max_steps;
 };
 
 /*

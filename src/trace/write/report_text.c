@@ -51,18 +51,29 @@ static void table(struct sbuf *out, struct rtable *t)
 	sbuf_release(&b);
 }
 
-/* The end of a long label ("...rest"), cut at a UTF-8 boundary. */
+/* A long label ("outer;middle;inner" frames) elided in the middle: its
+ * first frame (the Python site or op) when it fits in a third, "...", and
+ * the innermost frames, whole from a ';' when one is near; cut at UTF-8
+ * boundaries. */
 static void cell_long(struct rtable *t, const char *s, size_t max)
 {
 	size_t n = strlen(s);
-	if (n <= max) {
+	if (n <= max || max < 12) {
 		rtable_cell(t, s);
 		return;
 	}
-	const char *p = s + n - (max - 3);
+	size_t head = strcspn(s, ";");
+	if (head > (max - 3) / 3)
+		head = (max - 3) / 3;
+	while (head && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	const char *p = s + n - (max - 3 - head), *end = s + n;
 	while (((unsigned char)*p & 0xc0) == 0x80)
 		p++;
-	rtable_cellf(t, "...%s", p);
+	const char *semi = memchr(p, ';', (size_t)(end - p));
+	if (semi && end - semi > 8)
+		p = semi;
+	rtable_cellf(t, "%.*s...%s", (int)head, s, p);
 }
 
 /* "dir/sub/file.py(12): f" -> "file.py(12): f" for the narrow sync table. */
