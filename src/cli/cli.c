@@ -551,6 +551,26 @@ void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree 
 	sbuf_release(&err);
 }
 
+void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct sbuf *err), void *arg)
+{
+	struct sbuf err = SBUF_INIT;
+	struct ofile of;
+	if (ofile_open(&of, path, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	int rc = write(of.fp, arg, &err);
+	if (!rc && ferror(of.fp)) {
+		ofile_write_error(&of, errno, &err);
+		rc = GF_EOUTPUT;
+	}
+	if (rc) {
+		ofile_abort(&of);
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	}
+	if (ofile_commit(&of, &err))
+		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	sbuf_release(&err);
+}
+
 void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name)
 {
 	if (st->invalid && !tt->invalid)

@@ -110,6 +110,10 @@ void cli_write_out(const char *path, const struct sbuf *out);
  * merge_write_sorted...), which returns non-zero on a write error. */
 struct ftree;
 void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t);
+/* Same with a library writer write(fp, arg, err) returning enum gf_err (a
+ * failed write to fp counts as GF_EOUTPUT): dies with gf_err_exit() of it
+ * and err's message, leaving no file. */
+void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct sbuf *err), void *arg);
 
 /*
  * Inputs go through the one input layer (input/input.h): plain, gzip, zstd,

@@ -102,24 +102,21 @@ static void parse(int argc, char **argv, struct export_args *a)
 }
 
 /* Runs write(x, fp) into the output, all-or-nothing. */
+struct stacks_job {
+	int to;
+	const struct export_stacks *x;
+};
+
+static int stacks_write(FILE *fp, void *arg, struct sbuf *err)
+{
+	const struct stacks_job *j = arg;
+	return (j->to == TO_PPROF ? export_pprof_write : export_speedscope_write)(j->x, fp, err);
+}
+
 static void write_stacks(const struct export_args *a, const struct export_stacks *x)
 {
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, a->out, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	int rc = (a->to == TO_PPROF ? export_pprof_write : export_speedscope_write)(x, of.fp, &err);
-	if (!rc && ferror(of.fp)) {
-		ofile_write_error(&of, errno, &err);
-		rc = GF_EOUTPUT;
-	}
-	if (rc) {
-		ofile_abort(&of);
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
+	struct stacks_job j = { a->to, x };
+	cli_write_with(a->out, stacks_write, &j);
 }
 
 /* Folded input: one profile, named by its weight. */
@@ -187,6 +184,19 @@ static void trace_stacks(const struct export_args *a, struct trace *t)
 	sbuf_release(&err);
 }
 
+struct perfetto_job {
+	const struct actx *c;
+	const struct report *r;
+	struct input *in;
+	int zip;
+};
+
+static int perfetto_write(FILE *fp, void *arg, struct sbuf *err)
+{
+	const struct perfetto_job *j = arg;
+	return export_perfetto_write(j->c, j->r, j->in, fp, j->zip, err);
+}
+
 /* The trace again, with the gap model's tracks. */
 static void trace_perfetto(const struct export_args *a, struct trace *t)
 {
@@ -207,22 +217,9 @@ static void trace_perfetto(const struct export_args *a, struct trace *t)
 	/* the second pass: the file again (stdin redirected from a file: rewound) */
 	if (!strcmp(a->files[0], "-") && lseek(STDIN_FILENO, 0, SEEK_SET) < 0)
 		cli_die(GF_EXIT_INPUT, "'<stdin>': cannot rewind: %s", strerror(errno));
-	struct input *in = cli_open_input(a->files[0], 1);
-	struct ofile of;
-	if (ofile_open(&of, a->out, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	rc = export_perfetto_write(&c, &r, in, of.fp, ozip_by_name(a->out), &err);
-	if (!rc && ferror(of.fp)) {
-		ofile_write_error(&of, errno, &err);
-		rc = GF_EOUTPUT;
-	}
-	if (rc) {
-		ofile_abort(&of);
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	cli_close_input(in);
+	struct perfetto_job j = { &c, &r, cli_open_input(a->files[0], 1), ozip_by_name(a->out) };
+	cli_write_with(a->out, perfetto_write, &j);
+	cli_close_input(j.in);
 	report_release(&r);
 	actx_release(&c);
 	sbuf_release(&err);
