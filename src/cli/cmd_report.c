@@ -22,6 +22,7 @@
 
 #include "trace/analysis/flames.h"
 #include "trace/analysis/report.h"
+#include "trace/analysis/timeline.h"
 #include "trace/model/trace.h"
 #include "trace/write/report_html.h"
 #include "trace/write/report_out.h"
@@ -42,16 +43,40 @@ static const struct cli_opt opts[] = {
 	  "text and md: show at most N rows of the per-step table (the slowest, the first and the last steps "
 	  "first; 0 = all, the default); JSON always holds every step",
 	  NULL, 0 },
+	{ "timeline", 0, TRO_TIMELINE, "STEPS",
+	  "html: the steps whose timeline the page draws: median (default: the median steady step), none, or "
+	  "step numbers and ranges A..B separated by commas (at most 8 steps)",
+	  NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
-/* One input: its trace, the analysed device, the report, the page's graphs. */
+/* One input: its trace, the analysed device, the report, the page's graphs
+ * and step timelines. */
 struct rank {
 	struct trace t;
 	struct actx c;
 	struct report r;
 	struct flames f;
+	struct timeline tl[TIMELINE_MAX_STEPS];
+	size_t ntl;
 };
+
+/* The page's parts of one rank: its graphs and the timelines --timeline asks. */
+static void build_page(struct rank *k, const char *name, const struct tropts *o)
+{
+	struct sbuf err = SBUF_INIT;
+	int rc = flames_build(&k->f, &k->c, &o->ro.steps, o->marker, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	size_t rows[TIMELINE_MAX_STEPS];
+	if ((rc = timeline_pick(&k->r.st, &o->timeline, rows, &k->ntl, &err)))
+		cli_usage_error("'%s': %s", name, err.buf);
+	for (size_t i = 0; i < k->ntl; i++) {
+		timeline_build(&k->c, &k->r.st, &k->r.gp, rows[i], TIMELINE_WIDTH_PX, &k->tl[i]);
+		k->tl[i].median = o->timeline.mode == TLS_MEDIAN;
+	}
+	sbuf_release(&err);
+}
 
 static void load_rank(struct rank *k, struct pool *names, const char *file, const struct tropts *o)
 {
@@ -70,12 +95,14 @@ static void load_rank(struct rank *k, struct pool *names, const char *file, cons
 	cli_warn_trace(&k->t, name);
 	if ((rc = actx_init(&k->c, &k->t, o->device, &err)))
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
-	if ((rc = report_build(&k->r, &k->c, &o->ro, &err)))
+	struct report_opts ro = o->ro;
+	ro.gap_pieces = o->format == REP_HTML; /* the timeline's idle lane */
+	if ((rc = report_build(&k->r, &k->c, &ro, &err)))
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
 	if (k->r.idle_err)
 		cli_warn("'%s': no idle stacks: %s", name, k->r.idle_err);
-	if (o->format == REP_HTML && (rc = flames_build(&k->f, &k->c, &o->ro.steps, o->marker, &err)))
-		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
+	if (o->format == REP_HTML)
+		build_page(k, name, o);
 	sbuf_release(&err);
 }
 
@@ -88,6 +115,9 @@ static void write_html(const struct rank *k, const struct report_in *in, size_t 
 		h[i].r = &k[i].r;
 		h[i].f = &k[i].f;
 		h[i].file = in[i].file;
+		h[i].c = &k[i].c;
+		h[i].tl = k[i].tl;
+		h[i].ntl = k[i].ntl;
 	}
 	report_html_write(h, n, s, out);
 	free(h);
@@ -127,6 +157,8 @@ static int cmd_report(int argc, char **argv)
 		report_release(&k[i].r);
 		if (o.format == REP_HTML)
 			flames_release(&k[i].f);
+		for (size_t j = 0; j < k[i].ntl; j++)
+			timeline_release(&k[i].tl[j]);
 		actx_release(&k[i].c);
 		trace_release(&k[i].t);
 	}

@@ -44,6 +44,13 @@ static void option(struct tropts *o, const struct cli_command *cmd, int c, const
 	case TRO_UNPROF: o->ro.unprofiled_ns = parse_ms("--unprofiled-step-ms", optarg); break;
 	case TRO_EXPECT: o->ro.expect_ns = parse_ms("--expect-ms", optarg); break;
 	case TRO_MAXSTEPS: o->max_steps = cli_int("--max-steps", optarg, 0, INT64_MAX); break;
+	case TRO_TIMELINE: {
+		struct sbuf err = SBUF_INIT;
+		if (timeline_parse(optarg, &o->timeline, &err))
+			cli_usage_error("%s (got '%s')", err.buf, optarg);
+		sbuf_release(&err);
+		break;
+	}
 	}
 }
 

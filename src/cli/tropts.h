@@ -15,6 +15,7 @@
 #define GF_TROPTS_H
 
 #include "trace/analysis/report.h"
+#include "trace/analysis/timeline.h"
 #include "trace/write/report_out.h"
 
 #include "cli/cliopt.h"
@@ -22,7 +23,7 @@
 #include <stdio.h>
 
 /* The option ids and the rows both commands' tables start with. */
-enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS };
+enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS, TRO_TIMELINE };
 extern const char *const tropts_formats[], *const tropts_report_formats[];
 /* syncs' -f row; report has its own (html too) */
 #define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", tropts_formats, 0 }
@@ -43,6 +44,7 @@ struct tropts {
 	const char *marker;     /* --step-marker, NULL = ProfilerStep */
 	const char *threads;    /* -j/--threads, NULL = GPUFLAME_THREADS or automatic */
 	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all */
+	struct timeline_spec timeline; /* report --timeline: the page's step timelines */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 

@@ -65,6 +65,19 @@ void diff_html_write(struct diff_result *r, const struct diff_html_opts *o, stru
 	esc_json_str(&json, o->after, strlen(o->after));
 	const char *sn = r->scale == DIFF_SCALE_STEPS ? "per step" :
 			 r->scale == DIFF_SCALE_TOTAL ? "before scaled to after's total" : "not normalised";
+	/* the weight compared (AFTER's header; diff refuses unlike weights without --force) */
+	const char *wt = ftree_meta_get(&r->t.meta, "weight"), *unit = ftree_meta_get(&r->t.meta, "unit");
+	sbuf_addstr(&json, ",\"weight\":");
+	if (wt)
+		esc_json_str(&json, wt, strlen(wt));
+	else
+		sbuf_addstr(&json, "null");
+	sbuf_addstr(&json, ",\"unit\":");
+	if (unit)
+		esc_json_str(&json, unit, strlen(unit));
+	else
+		sbuf_addstr(&json, r->sampled ? "\"samples\"" : "null");
+	sbuf_addf(&json, ",\"steps\":[%lld,%lld]", (long long)r->steps[0], (long long)r->steps[1]);
 	sbuf_addf(&json, ",\"per_step\":%s,\"scale_note\":\"%s", r->scale == DIFF_SCALE_STEPS ? "true" : "false", sn);
 	if (r->steps[0] && r->steps[1])
 		sbuf_addf(&json, " (%lld and %lld steps)", (long long)r->steps[0], (long long)r->steps[1]);

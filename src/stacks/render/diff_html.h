@@ -7,9 +7,15 @@
  *   diff_html_write(&r, &opts, &out);
  *
  * Embedded JSON, schema "gpuflame.page/1", kind "diff":
- *   {"title", "before", "after", "scale_note", "per_step",
+ *   {"title", "before", "after", "weight" (the folded header's weight=,
+ *    null when the inputs do not say), "unit" (unit=, "samples" for sampled
+ *    inputs without one, else null), "steps": [before's, after's] (0:
+ *    unknown), "scale_note", "per_step",
  *    "graph": flamejson tree of AFTER's shape (widths = after, "b" = before,
- *             fill and class per node as the SVG's: diff_out_fill),
+ *             fill and class per node as the SVG's: diff_out_fill); frames
+ *             only in BEFORE are written with after 0 when their before
+ *             weight would be drawn, so the page draws them in its
+ *             before-shaped view and lists them as removed,
  *    "noise": {"sampled", "alpha", "min_share", "grew", "shrank", "noise",
  *              "small", "only_before", "only_after"},
  *    "changes": [{"frame", "self", "before", "after", "cls"}]}  (diff_top,

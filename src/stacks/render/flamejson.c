@@ -14,12 +14,16 @@ int64_t flamejson_keep_min(int64_t total)
 	return k < 1 ? 1 : k;
 }
 
-/* A stack entry: a tree node to write under parent, or (node == FT_NONE)
- * the aggregate of count pruned children of parent weighing w0/w1. */
+/* A stack entry: a tree node to write under parent; or the aggregate
+ * (IT_AGG, IT_DEEP) of count children of parent weighing w0/w1; or a
+ * collapsed chain (IT_CHAIN) of count nodes from node on, after which
+ * `target` is written under it. */
+enum { IT_NODE, IT_AGG, IT_DEEP, IT_CHAIN };
 struct item {
-	uint32_t node, parent;
+	uint32_t node, parent, depth, target;
 	uint64_t count;
 	int64_t w0, w1;
+	int kind;
 };
 
 struct writer {
@@ -38,6 +42,8 @@ struct writer {
 
 static void add_name(struct writer *w, const char *s, size_t n)
 {
+	if (w->o->drawn)
+		pool_intern(w->o->drawn, s, n);
 	if (w->nnames)
 		sbuf_addch(&w->names, ',');
 	esc_json_str(&w->names, s, n);
@@ -61,11 +67,15 @@ static uint32_t name_of(struct writer *w, uint32_t node)
 	return w->name_ix[id];
 }
 
-static uint32_t agg_name(struct writer *w, uint64_t count)
+static uint32_t agg_name(struct writer *w, int kind, uint64_t count)
 {
-	char buf[48];
-	int len = snprintf(buf, sizeof buf, "[%llu frame%s < minwidth]", (unsigned long long)count,
-			   count == 1 ? "" : "s");
+	char buf[80];
+	const char *s = count == 1 ? "" : "s";
+	unsigned long long k = (unsigned long long)count;
+	int len = kind == IT_AGG ? snprintf(buf, sizeof buf, "[%llu frame%s < minwidth]", k, s) :
+		  kind == IT_DEEP ? snprintf(buf, sizeof buf, "[%llu frame%s deeper than %d levels]", k, s,
+					      FLAMEJSON_MAX_DEPTH) :
+				    snprintf(buf, sizeof buf, "[%llu frame%s of a single-callee chain]", k, s);
 	uint32_t id = pool_intern(w->agg, buf, (size_t)len);
 	if (id >= w->nagg) {
 		uint32_t na = w->nagg ? w->nagg * 2 : 16;
@@ -124,6 +134,67 @@ static uint64_t subtree_size(const struct ftree *t, uint32_t node, uint32_t *sta
 	return k;
 }
 
+/* Whether child c of a written frame is written (else pruned when it weighs). */
+static bool kept(const int64_t *col, const int64_t *oth, int64_t keep, uint32_t c)
+{
+	return col[c] >= keep || (col[c] == 0 && oth && oth[c] >= keep);
+}
+
+static bool weighs(const int64_t *col, const int64_t *oth, uint32_t c)
+{
+	return col[c] > 0 || (oth && oth[c] > 0);
+}
+
+/*
+ * The single-callee chains to collapse: run[x] = the node written after
+ * the collapsed part that starts below x (FT_NONE: none), count[x] its
+ * nodes. A chain is a path x0 -> x1 -> ... -> xR where each node but the
+ * last writes exactly one child and prunes none; when R exceeds
+ * FLAMEJSON_CHAIN_MAX, x1..xK and x(R-K)..xR stay (K =
+ * FLAMEJSON_CHAIN_KEEP) and the nodes between become one frame. Linear:
+ * each node is on one chain.
+ */
+static void chains(const struct ftree *t, const int64_t *col, const int64_t *oth, int64_t keep, uint32_t *run,
+		   uint64_t *count)
+{
+	uint32_t *one = gf_xmalloc((size_t)t->n * sizeof *one);
+	for (uint32_t x = 0; x < t->n; x++) {
+		run[x] = FT_NONE;
+		one[x] = FT_NONE;
+		uint32_t k = 0;
+		for (uint32_t c = t->child[x]; c != FT_NONE; c = t->sib[c]) {
+			if (kept(col, oth, keep, c)) {
+				one[x] = c;
+				k++;
+			} else if (weighs(col, oth, c)) {
+				k = 2; /* an aggregate too */
+			}
+		}
+		if (k != 1)
+			one[x] = FT_NONE;
+	}
+	const uint32_t K = FLAMEJSON_CHAIN_KEEP;
+	for (uint32_t x = 0; x < t->n; x++) {
+		if (one[x] == FT_NONE || (x != 0 && one[t->parent[x]] == x))
+			continue; /* not the top of a chain */
+		uint32_t r = 0, xk = x;
+		for (uint32_t y = x; one[y] != FT_NONE; y = one[y]) {
+			r++;
+			if (r == K)
+				xk = one[y];
+		}
+		if (r <= FLAMEJSON_CHAIN_MAX || r < 2 * K + 3)
+			continue;
+		/* x_K keeps its place; x_(K+1) .. x_(R-K-1) collapse; x_(R-K) follows */
+		uint32_t y = xk;
+		for (uint32_t i = 0; i < r - 2 * K; i++)
+			y = one[y];
+		run[xk] = y;
+		count[xk] = r - 2 * K - 1;
+	}
+	free(one);
+}
+
 void flamejson_write(const struct ftree *t, const struct flamejson_opts *o, struct sbuf *out,
 		     struct flamejson_stats *st)
 {
@@ -146,17 +217,27 @@ void flamejson_write(const struct ftree *t, const struct flamejson_opts *o, stru
 	size_t cap = (size_t)t->n * 2 + 2;
 	struct item *stk = gf_xmalloc(cap * sizeof *stk);
 	uint32_t *scratch = gf_xmalloc(((size_t)t->n + 1) * sizeof *scratch);
+	uint32_t *run = gf_xmalloc(((size_t)t->n + 1) * sizeof *run);
+	uint64_t *runk = gf_xcalloc((size_t)t->n + 1, sizeof *runk);
+	chains(t, col, oth, o->keep_min, run, runk);
 	size_t sp = 0;
 	if (t->n)
-		stk[sp++] = (struct item){ 0, UINT32_MAX, 0, 0, 0 };
+		stk[sp++] = (struct item){ 0, UINT32_MAX, 0, 0, 0, 0, 0, IT_NODE };
 	while (sp) {
 		struct item it = stk[--sp];
-		if (it.node == FT_NONE) {
-			emit(w, it.parent, agg_name(w, it.count), it.w0, it.w1, o->fill ? (int)fill_of(w, "rgb(220,220,220)") : 0,
-			     4);
+		uint32_t me = (uint32_t)w->frames;
+		if (it.kind == IT_AGG || it.kind == IT_DEEP) {
+			emit(w, it.parent, agg_name(w, it.kind, it.count), it.w0, it.w1,
+			     o->fill ? (int)fill_of(w, "rgb(220,220,220)") : 0, 4);
 			continue;
 		}
-		uint32_t me = (uint32_t)w->frames;
+		if (it.kind == IT_CHAIN) {
+			emit(w, it.parent, agg_name(w, IT_CHAIN, it.count), col[it.node], oth ? oth[it.node] : 0,
+			     o->fill ? (int)fill_of(w, "rgb(220,220,220)") : 0, 4);
+			st->collapsed += it.count;
+			stk[sp++] = (struct item){ it.target, me, it.depth + 1, 0, 0, 0, 0, IT_NODE };
+			continue;
+		}
 		int fill = 0, cls = 0;
 		if (o->fill) {
 			char rgb[24];
@@ -166,13 +247,23 @@ void flamejson_write(const struct ftree *t, const struct flamejson_opts *o, stru
 		}
 		emit(w, it.parent == UINT32_MAX ? -1 : (int64_t)it.parent, name_of(w, it.node), col[it.node],
 		     oth ? oth[it.node] : 0, fill, cls);
-		struct item agg = { FT_NONE, me, 0, 0, 0 };
+		if (run[it.node] != FT_NONE) {
+			/* the one child starts a collapsed chain */
+			stk[sp++] = (struct item){ t->child[it.node], me, it.depth + 1, run[it.node], runk[it.node], 0, 0,
+						   IT_CHAIN };
+			for (uint32_t c = t->child[it.node]; c != FT_NONE; c = t->sib[c])
+				if (kept(col, oth, o->keep_min, c))
+					stk[sp - 1].node = c;
+			continue;
+		}
+		bool deep = it.depth >= FLAMEJSON_MAX_DEPTH;
+		struct item agg = { FT_NONE, me, it.depth + 1, 0, 0, 0, 0, deep ? IT_DEEP : IT_AGG };
 		size_t first = sp + 1; /* the aggregate goes below the kept children */
 		stk[sp++] = agg;
 		for (uint32_t c = t->child[it.node]; c != FT_NONE; c = t->sib[c]) {
-			if (col[c] >= o->keep_min || (col[c] == 0 && oth && oth[c] >= o->keep_min)) {
-				stk[sp++] = (struct item){ c, me, 0, 0, 0 };
-			} else if (col[c] > 0 || (oth && oth[c] > 0)) {
+			if (!deep && kept(col, oth, o->keep_min, c)) {
+				stk[sp++] = (struct item){ c, me, it.depth + 1, 0, 0, 0, 0, IT_NODE };
+			} else if (weighs(col, oth, c)) {
 				stk[first - 1].count++;
 				stk[first - 1].w0 += col[c];
 				stk[first - 1].w1 += oth ? oth[c] : 0;
@@ -196,7 +287,8 @@ void flamejson_write(const struct ftree *t, const struct flamejson_opts *o, stru
 	sbuf_addf(out, "{\"total\":%lld,\"keep_min\":%lld,\"pruned\":%lld,\"pruned_frames\":%llu,\"frames\":%llu,",
 		  (long long)(t->n ? col[0] : 0), (long long)o->keep_min, (long long)st->pruned,
 		  (unsigned long long)st->pruned_frames, (unsigned long long)st->frames);
-	sbuf_addf(out, "\"scale\":%u,\"names\":[", t->scale);
+	sbuf_addf(out, "\"collapsed\":%llu,\"max_depth\":%d,\"scale\":%u,\"names\":[", (unsigned long long)st->collapsed,
+		  FLAMEJSON_MAX_DEPTH, t->scale);
 	sbuf_add(out, w->names.buf, w->names.len);
 	if (o->calls) {
 		sbuf_addstr(out, "],\"calls\":[");
@@ -225,4 +317,6 @@ void flamejson_write(const struct ftree *t, const struct flamejson_opts *o, stru
 	pool_free(w->agg);
 	free(stk);
 	free(scratch);
+	free(run);
+	free(runk);
 }

@@ -9,9 +9,23 @@
  * flamejson_keep_min(total): ceil(total * 0.1 / 1180), the SVG's default
  * --minwidth 0.1 on its default 1200 px image (1180 px drawn).
  *
+ * Bounded height: a frame at depth FLAMEJSON_MAX_DEPTH writes no child;
+ * its children become one frame "[N frames deeper than 512 levels]" holding
+ * their weight (counted as pruned). Deep single-callee chains (a path where
+ * each frame writes exactly one child and prunes none, as deep recursion or
+ * a 40,000-deep evented profile gives) longer than FLAMEJSON_CHAIN_MAX
+ * frames keep their first and last FLAMEJSON_CHAIN_KEEP frames; the frames
+ * between become one frame "[N frames of a single-callee chain]" weighing
+ * the first of them, so totals and self weights stay exact (its self is
+ * theirs summed); they are counted in "collapsed". Shorter chains (a
+ * program's start-up frames) are written whole. A graph's height is thus
+ * bounded whatever the stacks' depth, and searching it costs its written
+ * frames.
+ *
  * Shape (one object; arrays parallel, node 0 the root, a parent before its
  * children, siblings in drawing order):
  *   {"total": T, "keep_min": K, "pruned": P, "pruned_frames": F, "frames": N,
+ *    "collapsed": C, "max_depth": 512,
  *    "names": ["", "main", ...],          every name once, escaped (esc_json)
  *    "calls": [-1, 12, ...],              per name, from the callback (-1 unknown)
  *    "p": [-1, 0, 1, ...],                parent node
@@ -43,10 +57,17 @@ struct flamejson_opts {
 	/* differential trees: the fill of a node into rgb (NUL-terminated), and its class */
 	void (*fill)(void *ctx, uint32_t node, char rgb[24]);
 	int (*cls)(void *ctx, uint32_t node);
+	/* when set: every name written is interned into it (what the graph draws) */
+	struct pool *drawn;
 };
+
+#define FLAMEJSON_MAX_DEPTH 512
+#define FLAMEJSON_CHAIN_MAX 64
+#define FLAMEJSON_CHAIN_KEEP 16
 
 struct flamejson_stats {
 	uint64_t frames;        /* nodes written (aggregates included) */
+	uint64_t collapsed;     /* tree nodes inside collapsed chains */
 	uint64_t pruned_frames; /* tree nodes left out (subtrees counted whole) */
 	int64_t pruned;         /* their weight (column col) */
 };

@@ -23,7 +23,25 @@
 
 #include "base/sbuf.h"
 
-/* json: one JSON value (jsonw's output). */
+/* json: one JSON value (jsonw's output), an object; its strings are capped
+ * first (page_html_cap). */
 void page_html_write(struct sbuf *out, const char *title, const struct sbuf *json);
+
+/*
+ * Names are untrusted and may be huge: every JSON string longer than
+ * PAGE_NAME_CAP bytes (of JSON text) is written as its first and last
+ * PAGE_NAME_KEEP bytes (cut at character boundaries) around
+ * " … (N bytes, middle elided) … " (N its decoded length), distinct full
+ * strings getting distinct elided ones (" #2" ...). The full strings follow
+ * in a last member of the top-level object, "full_names": [[elided, full],
+ * ...], first come first kept while their sum stays within
+ * PAGE_FULL_BUDGET bytes: the page shows a full name on demand when it is
+ * there, and says it is not otherwise. So the page's size is bounded by what
+ * it draws, not by the names' lengths. Appends the result to out.
+ */
+#define PAGE_NAME_CAP 1000
+#define PAGE_NAME_KEEP 400
+#define PAGE_FULL_BUDGET (1u << 20)
+void page_html_cap(const char *json, size_t n, struct sbuf *out);
 
 #endif

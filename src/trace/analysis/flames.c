@@ -101,6 +101,18 @@ static void fam_offer(struct flames_family *fm, uint32_t name, gf_ns ns, uint64_
 		fm->ntop++;
 }
 
+void flames_act_family(const struct kfamily *kf, const struct trace *t, uint32_t name, int kind, struct sbuf *fam,
+		       struct sbuf *out)
+{
+	sbuf_reset(out);
+	if (kind == TA_MEMCPY || kind == TA_MEMSET) {
+		sbuf_addstr(out, kind == TA_MEMCPY ? "memcpy" : "memset");
+		return;
+	}
+	kfamily_of(kf, pool_str(t->names, name), pool_len(t->names, name), fam);
+	fold_frame_name(fam->buf, fam->len, false, out);
+}
+
 /* GPU activities per family, and each family's top real names. */
 static void count_acts(struct flames *f, const struct trace *t, const uint32_t *keep, uint32_t nk)
 {
@@ -127,13 +139,7 @@ static void count_acts(struct flames *f, const struct trace *t, const uint32_t *
 			continue;
 		const char *s = pool_str(t->names, id);
 		size_t n = pool_len(t->names, id);
-		sbuf_reset(&tmp);
-		if (kind[id] == TA_MEMCPY || kind[id] == TA_MEMSET) {
-			sbuf_addstr(&tmp, kind[id] == TA_MEMCPY ? "memcpy" : "memset");
-		} else {
-			kfamily_of(kf, s, n, &fam);
-			fold_frame_name(fam.buf, fam.len, false, &tmp);
-		}
+		flames_act_family(kf, t, id, kind[id], &fam, &tmp);
 		uint32_t fid = pool_intern(f->names, tmp.buf, tmp.len);
 		add_call(f, fid, cnt[id]);
 		if (fid >= nfo) {

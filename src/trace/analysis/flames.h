@@ -80,4 +80,11 @@ int64_t flames_calls(const struct flames *f, const char *name, size_t n);
 /* The family named so, or NULL. */
 const struct flames_family *flames_family(const struct flames *f, const char *name, size_t n);
 
+/* Into out (reset first): the GPU graph's leaf for an activity of kind
+ * `kind` (enum tact_kind) named `name` (a t->names id): "memcpy", "memset",
+ * or the kernel's family (kfamily_of, then fold_frame_name); fam is scratch. */
+struct kfamily;
+void flames_act_family(const struct kfamily *kf, const struct trace *t, uint32_t name, int kind, struct sbuf *fam,
+		       struct sbuf *out);
+
 #endif

@@ -196,11 +196,11 @@ struct gcause {
 
 /* Adds [lo, hi) to cause k's list (GC_EDGE..GC_LAUNCH are GAP_*), and to
  * the pieces when they are kept. */
-static void piece(struct gcause *gc, int k, gf_ns lo, gf_ns hi, uint32_t ri)
+static void piece(struct gcause *gc, int k, gf_ns lo, gf_ns hi, uint32_t ri, uint64_t key)
 {
 	actx_pairs_add(&gc->p[k], lo, hi);
 	if (gc->keep && hi > lo) {
-		struct gap_piece x = { lo, hi, ri, (uint8_t)k };
+		struct gap_piece x = { lo, hi, key, ri, (uint8_t)k };
 		vec_push(&gc->pieces, x);
 	}
 }
@@ -209,6 +209,14 @@ const char *gaps_cause_name(int cause)
 {
 	static const char *const n[GAP_NCAUSES] = { "edge", "sync", "host", "untraced", "queued", "launch" };
 	return cause >= 0 && cause < GAP_NCAUSES ? n[cause] : "?";
+}
+
+void gaps_key_label(const struct trace *t, int cause, uint64_t key, struct sbuf *b)
+{
+	if (cause == GAP_SYNC || cause == GAP_HOST)
+		host_label(t, key, b);
+	else if (cause == GAP_QUEUED)
+		wait_label(t, key, b);
 }
 
 /* Charges [lo, hi) of a host-late gap by what the launching thread was
@@ -224,17 +232,20 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 	trace_wsweep_init(&s, &c->walk, th, lo, hi);
 	while (trace_wsweep_next(&s, &a, &b, &r)) {
 		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
-			piece(gc, GC_UNTRACED, a, b, TRACE_NONE);
+			piece(gc, GC_UNTRACED, a, b, TRACE_NONE, 0);
 			continue;
 		}
-		piece(gc, GC_HOST, a, b, r);
 		gf_ns w = actx_span_in(&gc->steady, a, b);
-		if (w) {
+		uint64_t key = 0;
+		if (w || gc->keep) {
 			uint32_t site = actx_site(c, r);
 			uint32_t sn = site == TRACE_NONE ? UINT32_MAX : t->r[site].name;
 			uint32_t in = site == r ? UINT32_MAX : t->r[r].name;
-			kmap_add(&gc->hostm, (uint64_t)sn << 32 | in, w);
+			key = (uint64_t)sn << 32 | in;
 		}
+		piece(gc, GC_HOST, a, b, r, key);
+		if (w)
+			kmap_add(&gc->hostm, key, w);
 	}
 	trace_wsweep_release(&s);
 }
@@ -244,16 +255,16 @@ static void charge_queued(const struct actx *c, uint32_t na, uint32_t L, gf_ns l
 {
 	if (hi <= lo)
 		return;
-	piece(gc, GC_QUEUED, lo, hi, L);
 	gf_ns w = actx_span_in(&gc->steady, lo, hi);
-	if (!w)
-		return;
 	uint32_t wc = L == TRACE_NONE ? QW_NOLAUNCH : gc->wait_of[L];
 	if (wc == TRACE_NONE)
 		wc = QW_NONE;
 	else if (wc != QW_NOLAUNCH)
 		wc = c->t->r[wc].name;
-	kmap_add(&gc->qm, (uint64_t)wc << 32 | (uint32_t)c->t->act[na].stream, w);
+	uint64_t key = (uint64_t)wc << 32 | (uint32_t)c->t->act[na].stream;
+	piece(gc, GC_QUEUED, lo, hi, L, key);
+	if (w)
+		kmap_add(&gc->qm, key, w);
 }
 
 /* The blocking call that drained the device into the gap at af: B.start <
@@ -281,14 +292,13 @@ static void charge_sync(const struct actx *c, uint32_t B, gf_ns lo, gf_ns hi, st
 	const struct trace *t = c->t;
 	if (hi <= lo)
 		return;
-	piece(gc, GC_SYNC, lo, hi, B);
+	uint32_t site = actx_site(c, B);
+	uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[B].name
+					  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
+	piece(gc, GC_SYNC, lo, hi, B, key);
 	gf_ns w = actx_span_in(&gc->steady, lo, hi);
-	if (w) {
-		uint32_t site = actx_site(c, B);
-		uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[B].name
-						  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
+	if (w)
 		kmap_add(&gc->syncm, key, w);
-	}
 	gf_ns in = actx_span_in(&gc->sel, lo, hi);
 	gf_ns be = t->r[B].end > lo ? t->r[B].end : lo;
 	gf_ns after = actx_span_in(&gc->sel, be, hi);
@@ -315,11 +325,11 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	/* HTA's rule */
 	actx_pairs_add(&gc->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
 	if (!finite || (!full_short && na != TRACE_NONE && (t->act[na].flags & TAF_BEFORE))) {
-		piece(gc, GC_EDGE, cur, e, TRACE_NONE);
+		piece(gc, GC_EDGE, cur, e, TRACE_NONE, 0);
 		return;
 	}
 	if (full_short) {
-		piece(gc, GC_LAUNCH, cur, e, L);
+		piece(gc, GC_LAUNCH, cur, e, L, 0);
 		return;
 	}
 	if (!late) {
@@ -339,7 +349,7 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	if (i < bf) {
 		gf_ns dlo = h > cur ? h : cur;
 		if (bf - i < ACTX_KERNEL_WAIT_NS) {
-			piece(gc, GC_LAUNCH, dlo, e, L);
+			piece(gc, GC_LAUNCH, dlo, e, L, 0);
 			return;
 		}
 		/* while the host is still inside the launch call (a launch that
@@ -351,7 +361,7 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 			charge_host(c, t->r[L].thread, dlo, rr, gc);
 		dlo = rr > dlo ? rr : dlo;
 		if (bf - r < ACTX_KERNEL_WAIT_NS)
-			piece(gc, GC_LAUNCH, dlo, e, L);
+			piece(gc, GC_LAUNCH, dlo, e, L, 0);
 		else
 			charge_queued(c, na, L, dlo, e, gc);
 	}

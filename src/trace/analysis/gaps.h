@@ -73,13 +73,17 @@ struct gap_call {
 /* One classified piece of idle time (gaps_analyze_pieces): [lo, hi) of the
  * analysed device, its cause (GAP_*), and for a sync piece the blocking call
  * (range index) it is charged to, for a host piece the innermost range open
- * on the launching thread (TRACE_NONE: none). Pieces are disjoint and in
+ * on the launching thread, for a queued or launch piece the launch call
+ * (TRACE_NONE: none). key is what the piece is charged to in the key tables
+ * (sync sites, host stacks, queued waits: gaps_key_label names it exactly as
+ * they do; 0 for edge, untraced and launch pieces). Pieces are disjoint and in
  * time order; inside a step window they sum to its idle time, cause by
  * cause, exactly (they cover the span of the steps, gaps between steps
  * included: clip them to the windows). */
 enum gap_cause { GAP_EDGE = 0, GAP_SYNC, GAP_HOST, GAP_UNTRACED, GAP_QUEUED, GAP_LAUNCH, GAP_NCAUSES };
 struct gap_piece {
 	gf_ns lo, hi;
+	uint64_t key;
 	uint32_t ri;
 	uint8_t cause;
 };
@@ -128,6 +132,11 @@ void gaps_release(struct gaps_result *r);
 int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, struct gaps_result *r);
 /* "edge", "sync", "host", "untraced", "queued", "launch". */
 const char *gaps_cause_name(int cause);
+
+/* Appends the label of a piece's key (gap_piece.key) of cause GAP_SYNC,
+ * GAP_HOST or GAP_QUEUED: the label its key table (sync, host, queued) holds,
+ * byte for byte; nothing for the other causes. */
+void gaps_key_label(const struct trace *t, int cause, uint64_t key, struct sbuf *b);
 
 /* The sync piece charged to blocking call ri, or NULL. O(log n). */
 const struct gap_call *gaps_call(const struct gaps_result *r, uint32_t ri);

@@ -5,6 +5,7 @@
 #include "base/num.h"
 #include "stacks/render/flamejson.h"
 #include "stacks/render/page_html.h"
+#include "trace/write/explain.h"
 #include "trace/write/report_json.h"
 
 #include <stdlib.h>
@@ -25,12 +26,17 @@ static void us(struct sbuf *b, gf_ns ns)
 	num_fmt(b, ns, 3);
 }
 
-static void families(struct sbuf *b, const struct flames *f)
+/* The families the GPU graph draws (drawn: its written names), others left out. */
+static void families(struct sbuf *b, const struct flames *f, const struct pool *drawn)
 {
 	sbuf_addstr(b, "[");
+	bool first = true;
 	for (size_t i = 0; i < f->nfam; i++) {
 		const struct flames_family *fm = &f->fam[i];
-		sbuf_addstr(b, i ? ",{\"name\":" : "{\"name\":");
+		if (pool_find(drawn, pool_str(f->names, fm->name), pool_len(f->names, fm->name)) == UINT32_MAX)
+			continue;
+		sbuf_addstr(b, first ? "{\"name\":" : ",{\"name\":");
+		first = false;
 		esc_json_str(b, pool_str(f->names, fm->name), pool_len(f->names, fm->name));
 		sbuf_addf(b, ",\"count\":%llu,\"kernels\":%llu,\"us\":", (unsigned long long)fm->count,
 			  (unsigned long long)fm->kernels);
@@ -48,12 +54,143 @@ static void families(struct sbuf *b, const struct flames *f)
 	sbuf_addstr(b, "]");
 }
 
+/* ---- the step timeline ---- */
+
+/* One field of a segment, as the JSON writes it (times relative to lo). */
+static int64_t seg_field(const struct tl_seg *s, char f, gf_ns lo)
+{
+	switch (f) {
+	case 's': return s->lo - lo;
+	case 'd': return s->hi - s->lo;
+	case 'k': return s->count;
+	case 'b': return s->busy;
+	case 'c': return s->cls | (s->mixed ? 16 : 0);
+	case 'a': return s->aux;
+	case 'n': return s->name == UINT32_MAX ? -1 : (int64_t)s->name;
+	default: return s->name2 == UINT32_MAX ? -1 : (int64_t)s->name2;
+	}
+}
+
+/* "key":[...] of field f ('2' is name2, written "n2") of every segment. */
+static void ints(struct sbuf *b, char f, const struct tl_lane *l, gf_ns lo)
+{
+	sbuf_addf(b, f == '2' ? ",\"n2\":[" : ",\"%c\":[", f);
+	for (size_t i = 0; i < l->n; i++)
+		sbuf_addf(b, i ? ",%lld" : "%lld", (long long)seg_field(&l->seg[i], f, lo));
+	sbuf_addch(b, ']');
+}
+
+/* The idle lane's explanations ("x": an index into texts, interned) and the
+ * time of each cause of a merged segment ("m": 0 for a single piece). */
+static void idle_words(struct sbuf *b, const struct tl_lane *l, const struct actx *c, const struct gaps_result *gp,
+		       struct pool *texts)
+{
+	struct sbuf w = SBUF_INIT;
+	sbuf_addstr(b, ",\"x\":[");
+	for (size_t i = 0; i < l->n; i++) {
+		sbuf_reset(&w);
+		explain_piece(c, &gp->pieces[l->seg[i].ref], &w);
+		sbuf_addf(b, i ? ",%u" : "%u", pool_intern(texts, w.buf, w.len));
+	}
+	sbuf_addstr(b, "],\"m\":[");
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			sbuf_addch(b, ',');
+		if (l->seg[i].count == 1) {
+			sbuf_addch(b, '0');
+			continue;
+		}
+		for (int k = 0; k < GAP_NCAUSES; k++)
+			sbuf_addf(b, "%s%lld", k ? "," : "[", (long long)l->parts[i][k]);
+		sbuf_addch(b, ']');
+	}
+	sbuf_addch(b, ']');
+	sbuf_release(&w);
+}
+
+static void strings(struct sbuf *b, const struct pool *p)
+{
+	sbuf_addch(b, '[');
+	for (uint32_t i = 0; i < pool_count(p); i++) {
+		if (i)
+			sbuf_addch(b, ',');
+		esc_json_str(b, pool_str(p, i), pool_len(p, i));
+	}
+	sbuf_addch(b, ']');
+}
+
+static void thread_json(struct sbuf *b, const struct trace *t, uint32_t th)
+{
+	if (th == TRACE_NONE) {
+		sbuf_addstr(b, "null");
+		return;
+	}
+	const struct trace_thread *x = &t->th[th];
+	sbuf_addstr(b, "{\"pid\":");
+	if (x->pid == KEV_NONE)
+		sbuf_addstr(b, "null");
+	else
+		sbuf_addf(b, "%lld", (long long)x->pid);
+	sbuf_addstr(b, ",\"tid\":");
+	if (x->tid == KEV_NONE)
+		sbuf_addstr(b, "null");
+	else
+		sbuf_addf(b, "%lld", (long long)x->tid);
+	sbuf_addstr(b, ",\"name\":");
+	if (x->name == TRACE_NONE)
+		sbuf_addstr(b, "null");
+	else
+		esc_json_str(b, pool_str(t->names, x->name), pool_len(t->names, x->name));
+	sbuf_addch(b, '}');
+}
+
+static void timeline_json(struct sbuf *b, const struct timeline *tl, const struct report_html_rank *k)
+{
+	static const char *const kinds[] = { "idle", "stream", "comm", "streams", "frames", "calls" };
+	const struct step_row *row = &k->r->st.rows[tl->row];
+	struct pool *texts = pool_new();
+	sbuf_addstr(b, "{\"step\":");
+	if (k->r->st.whole_trace)
+		sbuf_addstr(b, "null");
+	else
+		sbuf_addf(b, "%lld", (long long)row->number);
+	sbuf_addf(b, ",\"median\":%s", tl->median ? "true" : "false");
+	sbuf_addf(b, ",\"row\":%zu,\"wall\":%lld,\"px\":%lld,\"width_px\":%u,\"device\":%d,\"thread\":", tl->row,
+		  (long long)(tl->hi - tl->lo), (long long)tl->px, tl->width_px, k->c->device);
+	thread_json(b, k->c->t, tl->thread);
+	sbuf_addstr(b, ",\"lanes\":[");
+	for (size_t i = 0; i < tl->nlane; i++) {
+		const struct tl_lane *l = &tl->lane[i];
+		sbuf_addf(b, "%s{\"kind\":\"%s\",\"stream\":", i ? ",\n" : "", kinds[l->kind]);
+		if (l->kind == TL_STREAM || l->kind == TL_COMM)
+			sbuf_addf(b, "%d", (int)l->stream);
+		else
+			sbuf_addstr(b, "null");
+		sbuf_addf(b, ",\"items\":%llu,\"merged\":%llu,\"items_ns\":%lld,\"merged_ns\":%lld",
+			  (unsigned long long)l->items, (unsigned long long)l->merged, (long long)l->items_ns,
+			  (long long)l->merged_ns);
+		const char *fields = l->kind == TL_IDLE ? "sdkbc" : l->kind == TL_FRAMES ? "sdkbcn2" : "sdkbcn2a";
+		for (const char *f = fields; *f; f++)
+			ints(b, *f, l, tl->lo);
+		if (l->kind == TL_IDLE)
+			idle_words(b, l, k->c, &k->r->gp, texts);
+		sbuf_addch(b, '}');
+	}
+	sbuf_addstr(b, "],\"names\":");
+	strings(b, tl->names);
+	sbuf_addstr(b, ",\"texts\":");
+	strings(b, texts);
+	sbuf_addch(b, '}');
+	pool_free(texts);
+}
+
 static void rank(struct sbuf *b, const struct report_html_rank *k)
 {
 	static const char *const key[FLAMES_N] = { "gpu", "cpu", "wall", "idle" };
 	const struct flames *f = k->f;
 	struct flamejson_stats st[FLAMES_N];
 	memset(st, 0, sizeof st);
+	struct pool *drawn = pool_new();
 	sbuf_addstr(b, "{\"file\":");
 	str(b, k->file);
 	sbuf_addf(b, ",\"steps\":%u,\"ts_gen\":", f->steps);
@@ -69,6 +206,7 @@ static void rank(struct sbuf *b, const struct report_html_rank *k)
 		o.keep_min = flamejson_keep_min(f->g[w].total[0]);
 		o.calls = calls_of;
 		o.ctx = (void *)f;
+		o.drawn = w == FLAMES_GPU ? drawn : NULL;
 		flamejson_write(&f->g[w], &o, b, &st[w]);
 	}
 	sbuf_addstr(b, "},\"why\":{");
@@ -81,8 +219,15 @@ static void rank(struct sbuf *b, const struct report_html_rank *k)
 		first = false;
 	}
 	sbuf_addstr(b, "},\"families\":");
-	families(b, f);
-	sbuf_addstr(b, "}");
+	families(b, f, drawn);
+	sbuf_addstr(b, ",\n\"timeline\":[");
+	for (size_t i = 0; i < k->ntl; i++) {
+		if (i)
+			sbuf_addstr(b, ",\n");
+		timeline_json(b, &k->tl[i], k);
+	}
+	sbuf_addstr(b, "]}");
+	pool_free(drawn);
 }
 
 void report_html_write(const struct report_html_rank *k, size_t n, const struct strag_result *s,

@@ -27,12 +27,16 @@
 #define GF_REPORT_HTML_H
 
 #include "trace/analysis/flames.h"
+#include "trace/analysis/timeline.h"
 #include "trace/write/report_out.h"
 
 struct report_html_rank {
-	const struct report *r;
+	const struct report *r;     /* built with gap_pieces (the timeline's idle lane) */
 	const struct flames *f;
 	const char *file;
+	const struct actx *c;
+	const struct timeline *tl;  /* the steps' timelines (timeline.h), ntl of them */
+	size_t ntl;
 };
 
 /* n ranks (n > 1: side by side with the straggler s, which may be NULL). */

@@ -2,6 +2,7 @@
  * prose format (report_fmt.h: text, Markdown), and the dispatch by format
  * (see report_out.h). */
 #include "trace/write/report_fmt.h"
+#include "trace/write/explain.h"
 #include "trace/write/report_json.h"
 
 #include "base/num.h"
@@ -157,17 +158,9 @@ static void gaps_section(const struct report *r, const struct report_fmt *f, str
 	rtable_head(&t, 1, "ms/step", RT_RIGHT);
 	rtable_head(&t, 2, "of idle", RT_RIGHT);
 	/* the gap model's six causes (gaps.h), each with its rule in a few words */
-	const char *names[6] = {
-		"edge: window edges, or launched before the window",
-		"sync: a blocking call drained the GPU, until the next launch",
-		"host: next launch not issued yet (traced host work)",
-		"untraced: next launch not issued yet, no traced range open",
-		"queued: launch issued, work waited to start",
-		"launch: gap or launch-to-start under 30 us",
-	};
 	gf_ns v[6] = { g->edge, g->sync, g->host, g->untraced, g->queued, g->launch };
 	for (int i = 0; i < 6; i++) {
-		rtable_cell(&t, names[i]);
+		rtable_cell(&t, explain_cause(i));
 		cell_ms(&t, v[i]);
 		cell_pct1(&t, v[i], idle);
 	}
