@@ -3,8 +3,10 @@
 # Chromium: renders a small profile with known answers using $GF and runs
 # svg_test.mjs on it (zoom, search "Matched: N%" also when zoomed, reset, no
 # console errors); then writes the report page of a corpus trace (the shipped
-# decode trace without the corpus), a two-rank page, a diff page and pages of
-# hostile names, and runs page_test.mjs on them (see its header).
+# decode trace without the corpus), a two-rank page, a diff page, pages of
+# hostile names, of Object.prototype names (tests/gen/gen_proto_page.py) and of
+# inputs that made unbounded pages (tests/gen/gen_page_stress.py), and runs
+# page_test.mjs on them (see its header).
 # GF_SCREENSHOT=FILE: also write the screenshot of the decode trace's page
 # there (the README's docs/report.png: GF_SCREENSHOT=$PWD/docs/report.png).
 # Prints PASS/FAIL lines; SKIP when chromium, node or playwright-core
@@ -47,6 +49,7 @@ run report --format html -o "$P/report.html" "$one"
 run fold -w wall -o "$P/wall.folded" "$one"
 (cd "$root" && run report --format html --unprofiled-step-ms 0.5 --expect-ms 0.25 -o "$P/decode.html" examples/decode-sync.json.gz) || exit 1
 (cd "$root" && run fold -w wall -o "$P/decode-wall.folded" examples/decode-sync.json.gz) || exit 1
+(cd "$root" && run report -o "$P/decode.txt" examples/decode-sync.json.gz) || exit 1
 run report --format html -o "$P/ranks.html" "$r0" "$r1"
 run diff --force --format html -o "$P/diff.html" "$r0" "$r1"
 python3 "$root/tests/gen/gen_hostile_page.py" "$root/examples/decode-sync.json.gz" "$T/hostile.json" || exit 1
@@ -54,5 +57,20 @@ run report --format html -o "$P/hostile.html" "$T/hostile.json"
 printf 'main;<img src=x onerror=alert(4)>;\xff\xfe bad 10\nmain;</script><script>alert(5)</script> 5\n' >"$T/hb.folded"
 printf 'main;<img src=x onerror=alert(4)>;\xff\xfe bad 20\nmain;</script><script>alert(5)</script> 3\n' >"$T/ha.folded"
 run diff --format html -o "$P/hdiff.html" "$T/hb.folded" "$T/ha.folded"
-(cd "$here" && timeout 180 node page_test.mjs "$P") || rc=1
+# every Object.prototype name in every name slot (two rotations), a file named __proto__
+for k in 0 1; do
+  python3 "$root/tests/gen/gen_proto_page.py" "$root/examples/decode-sync.json.gz" "$T/__proto__$k.json" $((k * 7)) || exit 1
+  run report --format html --step-marker valueOf -o "$P/proto$k.html" "$T/__proto__$k.json"
+done
+run diff --force --step-marker valueOf --format html -o "$P/pdiff.html" "$T/__proto__0.json" "$T/__proto__1.json"
+# pages that were unbounded (issue 22): 100k kernel families, two 10 MB names, 40,000-deep stacks
+for m in families longnames deep; do
+  python3 "$root/tests/gen/gen_page_stress.py" $m "$T/s_$m.json" || exit 1
+  run report --format html -o "$P/stress-$m.html" "$T/s_$m.json"
+done
+run diff --format html -o "$P/stress-deepdiff.html" "$T/s_deep.json" "$T/s_deep.json"
+python3 "$root/tests/gen/gen_page_stress.py" longnames "$T/s_5k.json" 5000 || exit 1
+run report --format html -o "$P/stress-name5k.html" "$T/s_5k.json"
+rm -f "$T"/s_*.json
+(cd "$here" && timeout 600 node page_test.mjs "$P") || rc=1
 exit ${rc:-0}

@@ -16,8 +16,22 @@ check_page() { # name trace [exact]
     "$T/$name.wall" "$T/$name.idle" ${3:-} | sed "s/^\(PASS\|FAIL\) /\1 html-$name-/"
 }
 check_page decode "$dec" exact
+# the step timeline against the raw trace and the independent gap model (tests/gen/timeline_check.py)
+check_timeline() { # name trace [--steps N,M | --median] [report options...]
+  local name=$1 tr=$2 how=$3; shift 3
+  gf report --format html "$@" -o "$T/tl-$name.html" "$tr"; expect_rc "timeline-$name-rc" 0
+  "$GF" report --format json "$@" -o "$T/tl-$name.json" "$tr" 2>/dev/null
+  python3 tests/gen/gapmodel.py "$tr" >"$T/tl-$name.gm" 2>/dev/null || echo '{"steps": []}' >"$T/tl-$name.gm"
+  if [ "$how" = --median ]; then set -- --median "$T/tl-$name.json"; else set -- "$how"; fi
+  python3 tests/gen/timeline_check.py "$T/tl-$name.html" "$tr" "$T/tl-$name.gm" "$@" | sed "s/^\(PASS\|FAIL\) /\1 html-$name-/"
+}
+check_timeline decode "$dec" --median
+check_timeline decode-asked "$dec" "--steps=3,5,6,7" --timeline 3,5..7
 if need_shared "html-corpus"; then
   check_page qwen "$GF_SHARED/corpus/traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
+  check_timeline qwen "$GF_SHARED/corpus/traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" --median
+  check_timeline nccl "$GF_SHARED/corpus/traces/hta/nccl_parser_config/nccl_data.json.gz" --median
+  check_timeline rank0 "$GF_SHARED/corpus/traces/hta/trace_filter/sampled_rank-0.json.gz" --median
   r0=$GF_SHARED/corpus/traces/hta/trace_filter/sampled_rank-0.json.gz
   r1=$GF_SHARED/corpus/traces/hta/trace_filter/sampled_rank-1.json.gz
   gf report --format html -o "$T/ranks.html" "$r0" "$r1"; expect_rc "html-ranks-rc" 0
@@ -47,6 +61,101 @@ gf report --format html -o "$T/nodir/x.html" "$dec"; expect_rc "html-unwritable"
 printf '{"traceEvents": [{"ph": "X", "ts": }' >"$T/cut.json"
 gf report --format html -o "$T/cut.html" "$T/cut.json"
 if [ "$rc" -ne 0 ] && [ ! -e "$T/cut.html" ]; then pass "html-bad-input-no-file"; else fail "html-bad-input-no-file" "rc $rc"; fi
+
+# --timeline: the steps asked for, none, and one-line usage errors (exit 2)
+gf report --format html --timeline none -o "$T/tn.html" "$dec"; expect_rc "timeline-none-rc" 0
+python3 - "$T/tn.html" <<'PY' && pass timeline-none || fail timeline-none "a timeline embedded"
+import json, re, sys
+d = json.loads(re.search(r'id="gf-data">(.*?)</script>', open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+assert d['ranks'][0]['timeline'] == []
+PY
+gf report --format html --timeline 3,x -o "$T/tx.html" "$dec"; expect_rc "timeline-bad-rc" 2
+expect_grep "timeline-bad-msg" "invalid argument for '--timeline'; expected median, none, or step numbers" "$T/err"
+gf report --format html --timeline 99 -o "$T/tx.html" "$dec"; expect_rc "timeline-absent-rc" 2
+expect_grep "timeline-absent-msg" "no selected step numbered 99 .the selected steps are numbered 3\.\.8" "$T/err"
+gf report --format html --timeline 1,2,3,4,5,6,7,8,9 -o "$T/tx.html" "$dec"; expect_rc "timeline-too-many-rc" 2
+expect_grep "timeline-too-many-msg" "at most 8 steps" "$T/err"
+gf report --format html --steps 3..4 --timeline 6 -o "$T/tx.html" "$dec"; expect_rc "timeline-unselected-rc" 2
+if [ ! -e "$T/tx.html" ]; then pass "timeline-errors-no-file"; else fail "timeline-errors-no-file" "a page was written"; fi
+if need_shared "html-timeline-whole"; then
+  whole=$GF_SHARED/corpus/traces/tracelens/inference/vllm_decode_full/graph_execution.json.gz
+  gf report --format html -o "$T/tw.html" "$whole"; expect_rc "timeline-whole-rc" 0
+  python3 - "$T/tw.html" <<'PY' && pass timeline-whole-trace || fail timeline-whole-trace "no whole-trace timeline"
+import json, re, sys
+d = json.loads(re.search(r'id="gf-data">(.*?)</script>', open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+t = d['ranks'][0]['timeline']
+assert len(t) == 1 and t[0]['step'] is None and t[0]['wall'] > 0 and any(L['kind'] == 'idle' for L in t[0]['lanes'])
+PY
+  gf report --format html --timeline 3 -o "$T/tx.html" "$whole"; expect_rc "timeline-whole-asked-rc" 2
+  expect_grep "timeline-whole-asked-msg" "the trace has no steps: its timeline is the whole trace" "$T/err"
+fi
+
+# pages that were unbounded (issue 22): bounded by what they draw
+for m in families longnames deep; do
+  python3 tests/gen/gen_page_stress.py $m "$T/s_$m.json"
+  gf report --format html -o "$T/s_$m.html" "$T/s_$m.json"; expect_rc "html-stress-$m-rc" 0
+done
+"$GF" fold -w wall -o "$T/s_deep.wall" "$T/s_deep.json" 2>/dev/null
+python3 - "$T" <<'PY' | sed 's/^/  /' ; [ "${PIPESTATUS[0]}" -eq 0 ] && pass html-stress-bounded || fail html-stress-bounded "see above"
+import json, os, re, sys
+T = sys.argv[1]
+def data(p):
+    return json.loads(re.search(r'id="gf-data">(.*?)</script>', open(p, encoding='utf-8').read(), re.S).group(1))
+bad = []
+# 100k kernel families, 2 drawn frames: the page lists the drawn ones only
+s = os.path.getsize(T + '/s_families.html'); d = data(T + '/s_families.html')
+fams = d['ranks'][0]['families']
+if s > 512 * 1024 or [f['name'] for f in fams] != ['gemm']: bad.append('families: %d bytes, %d families' % (s, len(fams)))
+# two 10 MB names: elided, their full text over the budget, every string short
+s = os.path.getsize(T + '/s_longnames.html'); d = data(T + '/s_longnames.html')
+def strings(o):
+    if isinstance(o, str): yield o
+    elif isinstance(o, list):
+        for x in o: yield from strings(x)
+    elif isinstance(o, dict):
+        for x in o.values(): yield from strings(x)
+long_ = [x for x in strings(d) if len(x.encode()) > 1200]
+el = [x for x in strings(d) if '(10485760 bytes, middle elided)' in x]
+if s > 512 * 1024 or long_ or 'full_names' in d or not el or not all(x.startswith('A' * 300) or x.startswith('B' * 300) or ' … (10485760 bytes' in x for x in el):
+    bad.append('longnames: %d bytes, %d long strings, %d elided' % (s, len(long_), len(el)))
+# 40,000-deep stacks: a few dozen rows, exact totals (the wall tree's root = fold's total)
+s = os.path.getsize(T + '/s_deep.html'); d = data(T + '/s_deep.html')
+tot = 0
+for line in open(T + '/s_deep.wall'):
+    if line.startswith('#') or not line.strip(): continue
+    a, _, b = line.rsplit(' ', 1)[1].strip().partition('.'); tot += int(a) * 1000 + int((b + '000')[:3])
+for k, g in d['ranks'][0]['graphs'].items():
+    if not g: continue
+    dep = [0] * len(g['p'])
+    for i in range(1, len(g['p'])): dep[i] = dep[g['p'][i]] + 1
+    if max(dep) > 40 or g['collapsed'] < 39000: bad.append('deep %s: depth %d, collapsed %d' % (k, max(dep), g['collapsed']))
+if d['ranks'][0]['graphs']['wall']['total'] != tot: bad.append('deep wall total %s vs fold %d' % (d['ranks'][0]['graphs']['wall']['total'], tot))
+if s > 512 * 1024: bad.append('deep: %d bytes' % s)
+if bad: print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+python3 tests/gen/gen_page_stress.py longnames "$T/s_5k.json" 5000
+gf report --format html -o "$T/s_5k.html" "$T/s_5k.json"
+python3 - "$T/s_5k.html" <<'PY' && pass html-longname-full-kept || fail html-longname-full-kept "the 5000-byte names are not in full_names"
+import json, re, sys
+d = json.loads(re.search(r'id="gf-data">(.*?)</script>', open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+full = dict(d['full_names'])
+assert sorted(full.values()) == ['A' * 5000, 'B' * 5000], sorted(len(v) for v in full.values())
+assert all(k.startswith(v[:300]) and k.endswith(v[-300:]) and '(5000 bytes, middle elided)' in k for k, v in full.items())
+PY
+# Object.prototype names in every slot: the page data is the JSON report's, names kept as they are
+for k in 0 1; do
+  python3 tests/gen/gen_proto_page.py "$dec" "$T/__proto__$k.json" $((k * 7))
+  gf report --format html --step-marker valueOf -o "$T/proto$k.html" "$T/__proto__$k.json"; expect_rc "html-proto$k-rc" 0
+  "$GF" report --format json --step-marker valueOf "$T/__proto__$k.json" >"$T/proto$k.json"
+  python3 - "$T/proto$k.html" "$T/proto$k.json" <<'PY' && pass html-proto$k-data || fail html-proto$k-data "prototype names changed"
+import json, re, sys
+d = json.loads(re.search(r'id="gf-data">(.*?)</script>', open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+assert d['report'] == json.load(open(sys.argv[2]))
+names = set(d['ranks'][0]['graphs']['wall']['names']) | set(d['ranks'][0]['graphs']['gpu']['names'])
+assert len(names & {'__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'}) >= 4, names
+PY
+done
 
 # usage
 gf syncs --format html "$dec"; expect_rc "html-syncs-refused" 2

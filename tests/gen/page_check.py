@@ -7,14 +7,15 @@ usage: page_check.py PAGE.html REPORT.json TRACE.json[.gz] FOLD_GPU FOLD_CPU FOL
 - the embedded "report" equals `report --format json` (same value);
 - each graph tree is well formed (a parent before its children, totals = self + children),
   its root total equals the folded file's total, every written frame that is not an
-  aggregate weighs at least keep_min, and the pruned weight equals the aggregates' weight;
+  aggregate weighs at least keep_min, and the pruned weight equals the aggregates' weight
+  (the "[N frames < minwidth]" and "[N frames deeper than 512 levels]" frames);
   with "exact" (a trace where nothing is pruned) the tree's stacks equal the folded stacks;
 - calls: for every cpu_op name, the number of cpu_op events of the raw trace with that
   name whose ts falls inside a ProfilerStep range (the steps of the page), computed here
   from the trace JSON with exact decimals, equals the page's "calls";
 - the gemm family: its kernel count and GPU time (kernels whose name holds "gemm",
   launched inside the steps, found by correlation here; an unattributed one by its own
-  start) equal the page's family.
+  start) equal the page's family; every family listed is a frame the GPU graph draws.
 """
 import gzip, json, re, sys
 from decimal import Decimal
@@ -64,7 +65,8 @@ for w, path in folds.items():
         kids[g['p'][i]] += g['v'][i]
     conserved = all(g['v'][i] >= kids[i] for i in range(n))
     names = g['names']
-    agg = [i for i in range(1, n) if re.fullmatch(r'\[\d+ frames? < minwidth\]', names[g['n'][i]])]
+    # aggregates hold pruned weight: light children, or children below the depth cap
+    agg = [i for i in range(1, n) if re.fullmatch(r'\[\d+ frames? (< minwidth|deeper than \d+ levels)\]', names[g['n'][i]])]
     heavy = all(g['v'][i] >= g['keep_min'] for i in range(1, n) if i not in set(agg))
     ok('page-graph-%s-shape' % w, wf and conserved and heavy and g['v'][0] == total == g['total'] and
        sum(g['v'][i] for i in agg) == g['pruned'] and g['keep_min'] == max(1, -(-total // 11800)),
@@ -113,6 +115,8 @@ for e in ev:
             gemm_n += 1
             gemm_ns += ns(e['dur'])
 fam = [f for f in P['families'] if f['name'] == 'gemm']
+gnames = set(P['graphs']['gpu']['names']) if P['graphs']['gpu'] else set()
+ok('page-families-drawn', all(f['name'] in gnames for f in P['families']), 'a family the GPU graph does not draw')
 ok('page-family-gemm', gemm_n > 0 and len(fam) == 1 and fam[0]['count'] == gemm_n and
    int(Decimal(str(fam[0]['us'])) * 1000) == gemm_ns and sum(int(Decimal(str(k['us'])) * 1000) for k in fam[0]['top']) <= gemm_ns,
    '%s vs %d kernels, %d ns' % (fam, gemm_n, gemm_ns))

@@ -62,7 +62,7 @@
       const row = el('tr');
       r.forEach((c, i) => {
         const td = el('td', { class: (i === 0 ? 'name' : '') + (wide.includes(i) ? ' prose' : '') });
-        if (stacks.includes(i)) stackText(td, txt(c)); else td.textContent = txt(c);
+        if (stacks.includes(i)) stackText(td, txt(c)); else wordsText(td, txt(c));
         row.append(td);
       });
       tb.append(row);
@@ -70,11 +70,18 @@
     t.append(tb);
     return el('div', { class: 'tbox' }, t);
   }
-  // a stack "a;b;c" as text that may wrap after its separators only (a
+  // text that wraps at its spaces only: each word a span that never breaks
+  // (browsers would break after a '/' of a path, or anywhere in a long name)
+  function wordsText(e, s) {
+    const parts = s.split(/( +)/);
+    for (const p of parts) if (p) e.append(/^ +$/.test(p) ? p : el('span', { class: 'w', text: p }));
+    return e;
+  }
+  // a stack "a;b;c" as text that may also wrap after its separators (a
   // <wbr> after each ';' not followed by a space: names keep their own "; ")
   function stackText(e, s) {
     const parts = s.split(/(?<=;)(?! )/);
-    parts.forEach((p, k) => { e.append(p); if (k < parts.length - 1) e.append(el('wbr')); });
+    parts.forEach((p, k) => { wordsText(e, p); if (k < parts.length - 1) e.append(el('wbr')); });
     return e;
   }
   function section(title, ...kids) { return el('section', null, el('h2', { text: title }), ...kids); }
@@ -440,7 +447,7 @@
           tr.append(el('td', { text: fmtNs(r.total, sc) }), el('td', { text: fmtNs(r.self, sc) }),
             el('td', { text: r.calls >= 0 && G.steps ? (r.calls / G.steps).toFixed(2) : (r.calls >= 0 ? String(r.calls) : '') }));
         }
-        tr.append(el('td', { class: 'name', text: r.name }));
+        tr.append(wordsText(el('td', { class: 'name' }), r.name));
         tb.append(tr);
       }
       if (rows.length > MAX_ROWS) tb.append(el('tr', null, el('td', { class: 'note', colspan: 4, text: (rows.length - MAX_ROWS) + ' more names not listed (search finds them)' })));
@@ -880,7 +887,7 @@
     const list = Array.isArray(P.timeline) ? P.timeline : [];
     const box = el('div', { class: 'tlview' });
     if (!list.length) { box.append(el('p', { class: 'empty', text: 'no timeline embedded (gpuflame report --format html --timeline STEPS embeds the steps asked for)' })); return { el: box, show: () => {}, rows: new Set() }; }
-    const head = el('p', { class: 'meta tlhead' });
+    const head = el('p', { class: 'tlhead' });
     const sel = list.length > 1 ? el('select', { class: 'tlstep', 'aria-label': 'timeline step' }) : null;
     const holder = el('div');
     box.append(el('div', { class: 'toolbar' }, head, sel ? el('label', null, 'step ', sel) : null), holder);

@@ -147,7 +147,8 @@ int timeline_pick(const struct steps_result *st, const struct timeline_spec *sp,
 
 /* ---- lanes ---- */
 
-/* One item offered to a lane, in time order. */
+/* One item offered to a lane, in time order; name is the trace's name id
+ * (the lane's segments are named once built: resolve_names). */
 struct item {
 	gf_ns lo, hi, aux;
 	uint32_t name, name2, ref;
@@ -354,15 +355,15 @@ static int cmp_key(const void *x, const void *y)
 	return (p->key > q->key) - (p->key < q->key);
 }
 
-static void act_item(struct timeline *tl, const struct actx *c, struct famcache *fc, uint32_t ai, struct item *it)
+static void act_item(const struct timeline *tl, const struct actx *c, uint32_t ai, struct item *it)
 {
 	const struct trace *t = c->t;
 	const struct trace_act *a = &t->act[ai];
 	it->lo = a->start > tl->lo ? a->start : tl->lo;
 	it->hi = a->end < tl->hi ? a->end : tl->hi;
 	it->aux = a->launch != TRACE_NONE ? a->start - t->r[a->launch].start : -1;
-	it->name = family(tl, t, fc, a);
-	it->name2 = intern_name(tl, t, a->name);
+	it->name = a->name;
+	it->name2 = UINT32_MAX;
 	it->ref = ai;
 	it->cls = a->kind;
 }
@@ -375,7 +376,7 @@ static int cmp_u32(const void *x, const void *y)
 
 /* One lane from the activities of keys[0..nk) (several streams' for
  * TL_STREAMS), by start (activity index order). */
-static void fill_acts(struct timeline *tl, const struct actx *c, struct famcache *fc, struct tl_lane *l,
+static void fill_acts(struct timeline *tl, const struct actx *c, struct tl_lane *l,
 		      const struct actref *ar, const struct lanekey *keys, size_t nk)
 {
 	VEC(uint32_t) v = VEC_INIT;
@@ -388,7 +389,7 @@ static void fill_acts(struct timeline *tl, const struct actx *c, struct famcache
 	filler_init(&f, l, tl->px);
 	for (size_t i = 0; i < v.n; i++) {
 		struct item it;
-		act_item(tl, c, fc, v.v[i], &it);
+		act_item(tl, c, v.v[i], &it);
 		offer(&f, &it);
 	}
 	flush(&f);
@@ -418,22 +419,16 @@ static void device_lanes(struct timeline *tl, const struct actx *c)
 	}
 	if (own)
 		qsort(keys.v, own, sizeof *keys.v, cmp_key);
-	struct famcache fc = { kfamily_new(), gf_xcalloc(pool_count(c->t->names) + 1, sizeof(uint32_t)), SBUF_INIT,
-			       SBUF_INIT };
 	for (size_t k = 0; k < own; k++) {
 		bool comm = keys.v[k].key & 1;
 		int32_t stream = (int32_t)((keys.v[k].key - comm) / 2);
 		struct tl_lane *l = new_lane(tl, comm ? TL_COMM : TL_STREAM, stream, TRACE_NONE);
-		fill_acts(tl, c, &fc, l, ar, &keys.v[k], 1);
+		fill_acts(tl, c, l, ar, &keys.v[k], 1);
 	}
 	if (keys.n > own) {
 		struct tl_lane *l = new_lane(tl, TL_STREAMS, -1, TRACE_NONE);
-		fill_acts(tl, c, &fc, l, ar, &keys.v[own], keys.n - own);
+		fill_acts(tl, c, l, ar, &keys.v[own], keys.n - own);
 	}
-	kfamily_free(fc.kf);
-	free(fc.of);
-	sbuf_release(&fc.fam);
-	sbuf_release(&fc.tmp);
 	vec_free(&keys);
 	free(ar);
 }
@@ -447,6 +442,26 @@ static uint32_t site_name(struct timeline *tl, const struct actx *c, uint32_t ri
 {
 	uint32_t s = actx_site(c, ri);
 	return s == TRACE_NONE || s == ri ? UINT32_MAX : intern_name(tl, c->t, c->t->r[s].name);
+}
+
+/* Names the segments of lane l from what they refer to, interning only the
+ * names drawn (a lane's members merged below a pixel are not named). */
+static void resolve_names(struct timeline *tl, const struct actx *c, struct famcache *fc, struct tl_lane *l)
+{
+	const struct trace *t = c->t;
+	for (size_t i = 0; i < l->n; i++) {
+		struct tl_seg *g = &l->seg[i];
+		if (l->kind == TL_IDLE) {
+			g->name = g->name2 = UINT32_MAX;
+		} else if (l->kind == TL_FRAMES || l->kind == TL_CALLS) {
+			g->name = intern_name(tl, t, t->r[g->ref].name);
+			g->name2 = site_name(tl, c, g->ref);
+		} else {
+			const struct trace_act *a = &t->act[g->ref];
+			g->name = family(tl, t, fc, a);
+			g->name2 = intern_name(tl, t, a->name);
+		}
+	}
 }
 
 static void frames_lane(struct timeline *tl, const struct actx *c, uint32_t th)
@@ -475,8 +490,8 @@ static void frames_lane(struct timeline *tl, const struct actx *c, uint32_t th)
 		cur.lo = a;
 		cur.hi = b;
 		if (r != TRACE_NONE) {
-			cur.name = intern_name(tl, t, t->r[r].name);
-			cur.name2 = site_name(tl, c, r);
+			cur.name = t->r[r].name;
+			cur.name2 = UINT32_MAX;
 			cur.cls = t->r[r].kind;
 		}
 	}
@@ -491,7 +506,7 @@ static void call_item(struct timeline *tl, const struct actx *c, struct filler *
 	const struct trace *t = c->t;
 	const struct trace_range *r = &t->r[i];
 	struct item it = { r->start > tl->lo ? r->start : tl->lo, r->end < tl->hi ? r->end : tl->hi, -1,
-			   intern_name(tl, t, r->name), site_name(tl, c, i), i, TLC_OTHER };
+			   r->name, UINT32_MAX, i, TLC_OTHER };
 	if (actx_blocking(c, i))
 		it.cls = TLC_BLOCKING;
 	else if (r->flags & TRF_LAUNCH)
@@ -554,6 +569,13 @@ void timeline_build(const struct actx *c, const struct steps_result *st, const s
 		frames_lane(tl, c, tl->thread);
 		calls_lane(tl, c, tl->thread);
 	}
+	struct famcache fc = { kfamily_new(), gf_xcalloc(pool_count(t->names) + 1, sizeof(uint32_t)), SBUF_INIT, SBUF_INIT };
+	for (size_t k = 0; k < tl->nlane; k++)
+		resolve_names(tl, c, &fc, &tl->lane[k]);
+	kfamily_free(fc.kf);
+	free(fc.of);
+	sbuf_release(&fc.fam);
+	sbuf_release(&fc.tmp);
 }
 
 void timeline_release(struct timeline *tl)
