@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# bench_html.sh — `gpuflame report --format html` (issue 13: the page of one
-# read of the trace) next to `gpuflame report --format json` on the same
-# generated trace, in the same run: wall, CPU (user + sys) and peak RSS of
-# both, the page's size, its pruned frames, and the targets: html / json wall
-# <= 1.3 and the page <= 8 MB on the 1 GB trace. Also at a third of the size,
-# for how cost grows (html 1000/333 wall and peak RSS ratios; the input grows
-# 3x). The trace is bench/gen_trace.c's (seed 1), the generator of
-# bench_scale.sh. Then, when Chromium and playwright-core are installed, the
-# 1 GB page's first paint, tab, zoom and search times (tests/browser/
-# page_timing.mjs; printed, not asserted).
+# bench_html.sh — `gpuflame report --format html` (issues 13 and 27: the page
+# of one read of the trace, with the step timeline of the median steady step)
+# next to `gpuflame report --format json` on the same generated trace, in the
+# same run: wall, CPU (user + sys) and peak RSS of both, the page's size, its
+# pruned frames and its timeline's blocks, and the targets: html / json wall
+# <= 1.3 and the page <= 8 MB on the 200 MB trace (issue 27). Also at a third
+# of the size, for how cost grows (html SIZE/small wall and peak RSS ratios;
+# the input grows 3x). The trace is bench/gen_trace.c's (seed 1), the
+# generator of bench_scale.sh. Then, when Chromium and playwright-core are
+# installed, the page's first paint, tab, zoom, search and timeline-zoom
+# times (tests/browser/page_timing.mjs; printed, not asserted).
 #
-# Environment: GF_REL (default build/rel/gpuflame), SIZE (MB, default 1000),
+# Environment: GF_REL (default build/rel/gpuflame), SIZE (MB, default 200; 1000 for issue 13's 1 GB trace),
 # BENCH_RUNS (best of N by wall time, default 3; runs interleaved),
 # DIR (bench/out/html), KEEP=1 keeps the traces.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 GF=${GF_REL:-build/rel/gpuflame}
-SIZE=${SIZE:-1000}
+SIZE=${SIZE:-200}
 RUNS=${BENCH_RUNS:-3}
 DIR=${DIR:-bench/out/html}
 KEEP=${KEEP:-}
@@ -78,6 +79,10 @@ for k, g in d['ranks'][0]['graphs'].items():
         print('  %-5s %7d frames drawn, %7d pruned (%.2f%% of the weight)' % (k, g['frames'], g['pruned_frames'], 100 * g['pruned'] / max(g['total'], 1)))
     else:
         print('  %-5s none: %s' % (k, d['ranks'][0]['why'].get(k, '')))
+for t in d['ranks'][0].get('timeline', []):
+    print('  timeline of step %s: %d lanes, %d blocks for %d items (%d merged below a pixel), %d bytes of JSON' % (
+        t['step'], len(t['lanes']), sum(len(L['s']) for L in t['lanes']), sum(L['items'] for L in t['lanes']),
+        sum(L['merged'] for L in t['lanes']), len(json.dumps(t))))
 PY
 echo "html / json wall at $SIZE MB: $r (cpu $(ratio "$(f "html.$SIZE" 2)" "$(f "json.$SIZE" 2)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "json.$SIZE" 3)"))"
 echo "html $SIZE/$small MB: wall $(ratio "$(f "html.$SIZE" 1)" "$(f "html.$small" 1)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "html.$small" 3)") (input x$(ratio "$bytes" "$(stat -c %s "$DIR/t$small.json")"))"

@@ -207,7 +207,9 @@ async function timeline(page, label, D, P, text) {
   await page.mouse.down(); await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2, { steps: 4 }); await page.mouse.up();
   const r2 = await range();
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  await page.keyboard.down('Control');
   await page.mouse.wheel(0, -300);
+  await page.keyboard.up('Control');
   const r3 = await range();
   await page.locator('button.tlreset').click();
   const r4 = await range();

@@ -1,6 +1,7 @@
-// page_timing.mjs — first paint, the time to draw every graph tab, and the
-// zoom click of the widest-drawn graph's widest non-root frame, on one page
-// (bench/bench_html.sh runs it on the 1 GB trace's page). Printed, not asserted.
+// page_timing.mjs — first paint, the time to draw every graph tab, the zoom
+// click of the widest-drawn graph's widest non-root frame, a search, and a
+// zoom of the step timeline, on one page (bench/bench_html.sh runs it on the
+// benchmark trace's page). Printed, not asserted.
 //
 // usage: node page_timing.mjs PAGE.html
 import { chromium } from 'playwright-core';
@@ -47,6 +48,17 @@ try {
   const s = await page.evaluate(() => { const i = document.getElementById('search'); const a = performance.now();
     i.value = 'aten'; i.dispatchEvent(new Event('input')); return performance.now() - a; });
   console.log(`  search 'aten' over every graph: ${s.toFixed(1)} ms`);
+  // the step timeline: blocks drawn, a zoom in and back
+  const tl = await page.evaluate(() => {
+    const n = document.querySelectorAll('svg.timeline g.seg').length;
+    const zin = document.querySelector('button.tlin'), reset = document.querySelector('button.tlreset');
+    if (!zin) return null;
+    const a = performance.now(); zin.click(); const zoomMs = performance.now() - a;
+    const b = performance.now(); reset.click(); const resetMs = performance.now() - b;
+    return { n, zoomMs, resetMs, merged: document.querySelector('.tlmerged')?.textContent || '' };
+  });
+  if (tl) console.log(`  timeline: ${tl.n} blocks, zoom ${tl.zoomMs.toFixed(1)} ms, reset ${tl.resetMs.toFixed(1)} ms\n  ${tl.merged}`);
+  else console.log('  timeline: none on the page');
   if (errors.length) { console.log('page errors: ' + errors.join(' | ')); rc = 1; }
 } finally {
   await browser.close();

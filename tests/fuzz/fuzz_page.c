@@ -8,7 +8,11 @@
  * no crash or sanitizer report; the page is valid UTF-8 with no raw
  * U+2028/U+2029; the data block holds no '<' (so no name can end it), and
  * the page has exactly two <script> elements; the written root total is the
- * tree's, and pruned weight never exceeds it.
+ * tree's, and pruned weight never exceeds it. The input is also handed to
+ * page_html_cap as it is (any bytes, not JSON): no crash, and the result is
+ * bounded (elided strings are shorter than they were; the full ones kept
+ * add at most the input again).
+ * Seeds: tests/fuzz/corpus/page/ (hostile names, pruning, a 3000-byte name).
  */
 #include "base/escape.h"
 #include "stacks/folded.h"
@@ -52,7 +56,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct folded_opts fo = { .strict = false, .reverse = false };
 	struct folded_stats st;
 	memset(&st, 0, sizeof st);
-	struct sbuf err = SBUF_INIT, json = SBUF_INIT, page = SBUF_INIT;
+	struct sbuf err = SBUF_INIT, json = SBUF_INIT, page = SBUF_INIT, capped = SBUF_INIT;
+	page_html_cap((const char *)data + 1, size - 1, &capped);
+	if (capped.len > 2 * size + 64)
+		abort();
+	sbuf_release(&capped);
 	if (folded_read_mem(&t, (const char *)data + 1, size - 1, "fuzz", &fo, &st, &err) == GF_OK && t.ncols == 1) {
 		ftree_sort(&t);
 		struct flamejson_opts o = { 0 };

@@ -7,7 +7,11 @@
  * Must never crash, leak or trip UBSan; asserted invariants: per step,
  * busy + idle = wall and the gap causes add up to idle; every output is
  * valid UTF-8 with no control byte but the newline (names are untrusted: the
- * writers escape them), whatever the names in the input.
+ * writers escape them), whatever the names in the input. With every part
+ * computed, the HTML page too: the four graphs, the step timelines (the
+ * median steady step, or a list of steps picked by the input) and the
+ * page's writer; the idle lane of each timeline adds up, cause by cause, to
+ * its step's gap row, and each lane's blocks to its items.
  * Seeds: tests/fuzz/corpus/report/ (small generated decode traces, a folded file).
  */
 #include "stacks/ops/pysync.h"
@@ -16,6 +20,9 @@
 #include "trace/model/trace.h"
 #include "base/escape.h"
 #include "stacks/render/pysync_out.h"
+#include "trace/analysis/flames.h"
+#include "trace/analysis/timeline.h"
+#include "trace/write/report_html.h"
 #include "trace/write/report_out.h"
 
 #include <stdlib.h>
@@ -36,6 +43,58 @@ static void check_out(const struct sbuf *b)
 			abort();
 		i += (size_t)k;
 	}
+}
+
+/* The page of r (built with every part and the gap pieces): timelines checked, page valid UTF-8. */
+static void page_path(const struct actx *cx, const struct report *r, const struct trace_sel *steps, unsigned sel)
+{
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	struct flames f;
+	if (flames_build(&f, cx, steps, NULL, &err)) {
+		sbuf_release(&err);
+		return;
+	}
+	struct timeline_spec sp;
+	timeline_parse((sel & 64) ? "1,3..5,7" : "median", &sp, &err);
+	size_t rows[TIMELINE_MAX_STEPS], n = 0;
+	struct timeline tl[TIMELINE_MAX_STEPS];
+	if (timeline_pick(&r->st, &sp, rows, &n, &err))
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		timeline_build(cx, &r->st, &r->gp, rows[i], (sel & 128) ? 50 : TIMELINE_WIDTH_PX, &tl[i]);
+		gf_ns cause[GAP_NCAUSES] = { 0 };
+		for (size_t k = 0; k < tl[i].nlane; k++) {
+			const struct tl_lane *l = &tl[i].lane[k];
+			uint64_t items = 0;
+			for (size_t j = 0; j < l->n; j++) {
+				items += l->seg[j].count;
+				if (l->seg[j].lo < tl[i].lo || l->seg[j].hi > tl[i].hi || l->seg[j].hi <= l->seg[j].lo)
+					abort();
+				for (int c = 0; l->kind == TL_IDLE && c < GAP_NCAUSES; c++)
+					cause[c] += l->parts[j][c];
+			}
+			if (items != l->items)
+				abort();
+		}
+		const struct gap_row *g = &r->gp.rows[rows[i]];
+		if (cx->dev != TRACE_NONE && (cause[0] != g->edge || cause[1] != g->sync || cause[2] != g->host ||
+					      cause[3] != g->untraced || cause[4] != g->queued || cause[5] != g->launch))
+			abort();
+	}
+	struct report_html_rank k = { r, &f, "fuzz", cx, tl, n };
+	report_html_write(&k, 1, NULL, &out);
+	const unsigned char *p = (const unsigned char *)out.buf;
+	for (size_t i = 0; i < out.len;) {
+		long cp;
+		i += (size_t)esc_utf8_next(p + i, out.len - i, &cp);
+		if (cp < 0 || cp == 0x2028 || cp == 0x2029)
+			abort();
+	}
+	for (size_t i = 0; i < n; i++)
+		timeline_release(&tl[i]);
+	flames_release(&f);
+	sbuf_release(&out);
+	sbuf_release(&err);
 }
 
 static void folded_path(const uint8_t *data, size_t size)
@@ -90,6 +149,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 							  RP_VERDICT };
 			if (sel & 32)
 				ro.parts = pick[(sel >> 6) & 3];
+			else
+				ro.gap_pieces = true; /* the page's timeline */
 			struct report r;
 			if (!report_build(&r, &cx, &ro, &err)) {
 				for (size_t i = 0; i < r.st.n && (r.parts & RP_GAPS); i++) {
@@ -120,6 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					check_out(&out);
 				}
 				sbuf_release(&out);
+				if (!(sel & 32))
+					page_path(&cx, &r, &ro.steps, sel);
 				comm_straggler_release(&sr);
 				free(cl[0]);
 				free(cl[1]);

@@ -777,7 +777,7 @@
     const zout = el('button', { type: 'button', class: 'tlout', text: 'Zoom out' });
     this.range = el('span', { class: 'note tlrange' });
     box.append(el('div', { class: 'toolbar' }, reset, zin, zout, this.range,
-      el('span', { class: 'note', text: 'wheel: zoom at the pointer; drag: pan; click a block: zoom to it' })));
+      el('span', { class: 'note', text: 'Ctrl+wheel: zoom at the pointer; drag: pan; click a block: zoom to it' })));
     this.svg = sv('svg', { class: 'timeline', role: 'img' });
     this.details = el('div', { class: 'details tldetails', text: ' ' });
     box.append(el('p', { class: 'note', text: 'Host lanes: ' + threadName(T) + ', the thread that launched the device\'s work.' }),
@@ -797,7 +797,12 @@
       const r = this.svg.getBoundingClientRect(), W = r.width - LABEL_W;
       return Math.min(Math.max((ev.clientX - r.left - LABEL_W) / Math.max(W, 1), 0), 1);
     };
-    this.svg.addEventListener('wheel', ev => { ev.preventDefault(); this.zoomBy(ev.deltaY < 0 ? 0.8 : 1.25, at(ev)); }, { passive: false });
+    // Ctrl (or Cmd) + wheel zooms; the plain wheel keeps scrolling the page
+    this.svg.addEventListener('wheel', ev => {
+      if (!ev.ctrlKey && !ev.metaKey) return;
+      ev.preventDefault();
+      this.zoomBy(ev.deltaY < 0 ? 0.8 : 1.25, at(ev));
+    }, { passive: false });
     let drag = null;
     this.svg.addEventListener('mousedown', ev => { drag = { x: ev.clientX, v0: this.v0, v1: this.v1, moved: false }; });
     window.addEventListener('mouseup', () => { setTimeout(() => { drag = null; }, 0); });
