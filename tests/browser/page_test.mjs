@@ -220,6 +220,7 @@ async function timeline(page, label, D, P, text) {
 // name's total, its direct callers and callees with their weights, as the
 // tooltips of the two small graphs show them.
 async function sandwichCheck(page, label, foldedFile, name, exact) {
+  await page.waitForSelector('.panel.active .sandwich:not([data-pending]) svg.mini.callees', { timeout: 10000 });
   const st = folded(foldedFile);
   let total = 0n;
   const callers = new Map(), callees = new Map();
@@ -363,6 +364,7 @@ try {
     ok('page-table-calls', callsCell === (G.calls[k] / D.ranks[0].steps).toFixed(2), `${callsCell} vs ${G.calls[k]}/${D.ranks[0].steps}`);
     // the selection holds on every weight: the other tabs show its callers and callees too
     await page.locator('.tabs button[data-tab="cpu"]').click();
+    await page.waitForSelector('.panel.active .sandwich:not([data-pending]) h3', { timeout: 10000 });
     const cpuHead = await page.locator('.panel.active .sandwich h3').textContent();
     const weights = await page.locator('.panel.active table.selweights tbody tr').count();
     ok('page-sandwich-every-weight', cpuHead.includes(name) && weights === 4, `${cpuHead} ${weights}`);
@@ -421,6 +423,7 @@ try {
       await page.locator('.tabs button[data-tab="wall"]').click();
       await page.locator('#search').fill('aten::item');
       await page.locator('#search').press('Enter');
+      await page.waitForSelector('.panel.active .sandwich:not([data-pending]) svg.mini.callees', { timeout: 10000 });
       await page.locator('#search').fill('item');
       await page.evaluate(() => { document.querySelector('.tabs').scrollIntoView(); window.scrollBy(0, -40); });
       await page.screenshot({ path: shot });
@@ -475,6 +478,7 @@ try {
     const g1 = await frames(page, 'gpu');
     const G1 = D.ranks[1].graphs.gpu;
     await page.locator(`.panel.active svg.flame g.fr[data-i="${g1.filter(f => f.i > 0).sort((a, b) => b.w - a.w)[0].i}"] rect`).click();
+    await page.waitForSelector('.panel.active .sandwich:not([data-pending]) svg.mini.callees', { timeout: 10000 });
     ok('page-ranks-sandwich', (await page.locator('.panel.active svg.mini.callers g.mf').count()) > 0 && (await page.locator('.panel.active svg.mini.callees g.mf').count()) > 0, 'no callers/callees on rank 1');
     await timeline(page, 'ranks-1', D, D.ranks[1], null);
     await layout(page, 'ranks-1');
@@ -518,6 +522,7 @@ try {
     ok('page-diff-search', hits > 0, `${hits}`);
     // callers/callees on the diff page too
     await page.locator('#search').press('Enter');
+    await page.waitForSelector('.sandwich:not([data-pending]) svg.mini.callers', { timeout: 10000 }).catch(() => {});
     ok('page-diff-sandwich', (await page.locator('svg.mini.callers').count()) === 1, 'no callers graph');
     await layout(page, 'diff-search-sandwich');
     ok('page-diff-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
@@ -534,6 +539,7 @@ try {
     }
     await page.locator('#search').fill('script|img');
     await page.locator('#search').press('Enter');
+    await page.waitForSelector('.sandwich:not([data-pending]) svg.mini', { timeout: 10000 }).catch(() => {});
     const counts = await page.evaluate(() => ({ img: document.querySelectorAll('img').length, iframe: document.querySelectorAll('iframe').length,
       script: document.scripts.length, b: document.querySelectorAll('b:not(.verdict b):not(.weightline b):not(.runs b)').length,
       svgOnload: document.querySelectorAll('svg[onload]').length,
@@ -629,6 +635,7 @@ try {
       const fr = G.n.findIndex(k => G.names[k].startsWith('AAAA'));
       ok(`page-longname-elided ${file}`, fr > 0 && G.names[G.n[fr]].length < 1000, `${fr}`);
       await page.evaluate(i => document.querySelector(`.panel.active svg.flame g.fr[data-i="${i}"] rect`)?.dispatchEvent(new MouseEvent('click', { bubbles: true })), fr);
+      await page.waitForSelector('.panel.active .sandwich:not([data-pending]) h3', { timeout: 10000 }).catch(() => {});
       const sw = await page.locator('.panel.active .sandwich').textContent();
       if (file === 'stress-name5k.html') {
         await page.locator('.panel.active button.showfull').click();

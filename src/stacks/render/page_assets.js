@@ -392,8 +392,8 @@
       const f = ev.target.closest('g.fr');
       if (!f) return;
       const i = +f.getAttribute('data-i');
-      if (i > 0) select(G.name(i));
-      G.setZoom(i === G.zoom ? 0 : i);
+      G.zoom = i === G.zoom ? 0 : i; G.zset = null;
+      if (i > 0) select(G.name(i)); else G.draw(); // select() redraws the active graph once
       updateMatched(G);
     });
     svg.addEventListener('mousemove', ev => {
@@ -447,7 +447,7 @@
           tr.append(el('td', { text: fmtNs(r.total, sc) }), el('td', { text: fmtNs(r.self, sc) }),
             el('td', { text: r.calls >= 0 && G.steps ? (r.calls / G.steps).toFixed(2) : (r.calls >= 0 ? String(r.calls) : '') }));
         }
-        tr.append(wordsText(el('td', { class: 'name' }), r.name));
+        tr.append(el('td', { class: 'name nw', text: r.name }));
         tb.append(tr);
       }
       if (rows.length > MAX_ROWS) tb.append(el('tr', null, el('td', { class: 'note', colspan: 4, text: (rows.length - MAX_ROWS) + ' more names not listed (search finds them)' })));
@@ -484,15 +484,26 @@
   }
 
   // ---- the selected name: highlighted in every graph, its callers and callees ----
+  // (only the shown graph is drawn now; a tab draws its own when shown)
   function select(name) {
     state.sel = name;
     for (const G of state.graphs) {
       const k = name == null ? -1 : (G.index.has(name) ? G.index.get(name) : -1);
       G.hlName = k;
       if (G.tbody) markRows(G);
-      if (G.svg && G.panel.classList.contains('active')) G.draw();
-      if (G.swEl) drawSandwich(G);
+      if (G.svg && G.panel.classList.contains('active') && G.panel.isConnected) {
+        G.draw();
+        laterSandwich(G);
+      }
     }
+  }
+  // the callers/callees are drawn just after the graph, so that a click
+  // zooms at once; only the latest request runs
+  let swTimer = 0;
+  function laterSandwich(G) {
+    clearTimeout(swTimer);
+    G.swEl.setAttribute('data-pending', '1');
+    swTimer = setTimeout(() => { drawSandwich(G); G.swEl.removeAttribute('data-pending'); }, 0);
   }
   // a merged tree drawn as a small flame graph; up: the root at the bottom
   function miniGraph(G, T, up, title, total) {
@@ -619,7 +630,7 @@
       bar_.querySelectorAll('button').forEach((b, j) => b.classList.toggle('active', j === k));
       list.forEach(([key, , panel, G], j) => {
         panel.classList.toggle('active', j === k);
-        if (j === k && G) { state.tab = key; G.draw(); updateMatched(G); drawSandwich(G); }
+        if (j === k && G) { state.tab = key; G.draw(); updateMatched(G); laterSandwich(G); }
       });
     }
     return { el: el('div', null, bar_, box), activate: activate };
