@@ -77,9 +77,9 @@ static void page_path(const struct actx *cx, const struct report *r, const struc
 				abort();
 		}
 		const struct gap_row *g = &r->gp.rows[rows[i]];
-		if (cx->dev != TRACE_NONE && (cause[0] != g->edge || cause[1] != g->sync || cause[2] != g->host ||
-					      cause[3] != g->untraced || cause[4] != g->queued || cause[5] != g->launch))
-			abort();
+		for (int c = 0; c < GAP_NCAUSES && cx->dev != TRACE_NONE; c++)
+			if (cause[c] != g->c[c])
+				abort();
 	}
 	struct report_html_rank k = { r, &f, "fuzz", cx, tl, n };
 	report_html_write(&k, 1, NULL, &out);
@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					const struct gap_row *g = &r.gp.rows[i];
 					if (s->busy + s->idle != s->wall)
 						abort();
-					if (g->edge + g->sync + g->launch + g->host + g->untraced + g->queued != s->idle)
+					if (gaps_idle(g) != s->idle)
 						abort();
 				}
 				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };

@@ -5,6 +5,7 @@
 #include "stacks/render/diff_out.h"
 #include "stacks/render/flamejson.h"
 #include "stacks/render/page_html.h"
+#include "stacks/weight.h"
 
 #include <string.h>
 
@@ -72,6 +73,11 @@ void diff_html_write(struct diff_result *r, const struct diff_html_opts *o, stru
 		esc_json_str(&json, wt, strlen(wt));
 	else
 		sbuf_addstr(&json, "null");
+	int wk = wt ? weight_find(wt) : -1;
+	if (wk >= 0 && weight_defs[wk].title) { /* what svg titles a graph of that weight */
+		sbuf_addstr(&json, ",\"weight_title\":");
+		esc_json_str(&json, weight_defs[wk].title, strlen(weight_defs[wk].title));
+	}
 	sbuf_addstr(&json, ",\"unit\":");
 	if (unit)
 		esc_json_str(&json, unit, strlen(unit));

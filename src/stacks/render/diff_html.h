@@ -8,7 +8,9 @@
  *
  * Embedded JSON, schema "gpuflame.page/1", kind "diff":
  *   {"title", "before", "after", "weight" (the folded header's weight=,
- *    null when the inputs do not say), "unit" (unit=, "samples" for sampled
+ *    null when the inputs do not say), "weight_title" (what svg titles a
+ *    graph of that weight: stacks/weight.h; absent for a weight it does not
+ *    know), "unit" (unit=, "samples" for sampled
  *    inputs without one, else null), "steps": [before's, after's] (0:
  *    unknown), "scale_note", "per_step",
  *    "graph": flamejson tree of AFTER's shape (widths = after, "b" = before,

@@ -9,11 +9,15 @@
   const SVGNS = 'http://www.w3.org/2000/svg';
   const D = JSON.parse(document.getElementById('gf-data').textContent);
   const app = document.getElementById('app');
-  const W_KEYS = ['gpu', 'cpu', 'wall', 'idle'];
-  const W_NAMES = new Map([['gpu', 'GPU time'], ['cpu', 'CPU time'], ['wall', 'Wall time'], ['idle', 'GPU idle']]);
-  const CAUSES = ['edge', 'sync', 'host', 'untraced', 'queued', 'launch'];
-  const CAUSE_COL = new Map([['busy', '#2e7d32'], ['edge', '#9e9e9e'], ['sync', '#c62828'], ['host', '#f9a825'],
-    ['untraced', '#6d4c41'], ['queued', '#1565c0'], ['launch', '#8e24aa']]);
+  // the weights and the gap causes come from the page's JSON (the C tables
+  // stacks/weight.h and trace/analysis/causes.h): no list of them here
+  const V = D.vocab || { weights: [], causes: [] };
+  const W_KEYS = V.weights.map(w => w.key);
+  const W_NAMES = new Map(V.weights.map(w => [w.key, w.title]));
+  const KERNEL_LEAVES = new Set(V.weights.filter(w => w.kernels).map(w => w.key)); // leaves are kernel families
+  const CAUSES = V.causes.map(c => c.key);
+  const CAUSE_COL = new Map([['busy', '#2e7d32'], ['other', '#bdbdbd']]);
+  for (const c of V.causes) CAUSE_COL.set(c.key, c.color);
   const ROW_H = 17;
   const MAX_ROWS = 3000;
   const BG = [250, 250, 250];
@@ -639,8 +643,8 @@
   // ---- patterns of the gap causes (colour and shape) ----
   function patternDefs(svg) {
     const defs = sv('defs');
-    const shapes = new Map([['busy', null], ['edge', 'M0,4 L8,4'], ['sync', 'M0,0 L8,8 M-2,6 L2,10 M6,-2 L10,2'], ['host', 'M0,8 L8,0 M-2,2 L2,-2 M6,10 L10,6'],
-      ['untraced', 'M4,0 L4,8'], ['queued', 'M0,0 L8,8 M8,0 L0,8'], ['launch', 'M2,2 h1 v1 h-1 z M6,6 h1 v1 h-1 z']]);
+    const shapes = new Map([['busy', null], ['other', null]]);
+    for (const c of V.causes) shapes.set(c.key, c.pattern);
     for (const [c, d] of shapes) {
       const p = sv('pattern', { id: 'pat-' + c, width: 8, height: 8, patternUnits: 'userSpaceOnUse' });
       p.append(sv('rect', { width: 8, height: 8, fill: CAUSE_COL.get(c) }));
@@ -676,8 +680,8 @@
       const gx = pad + k * (bw + 2);
       const grp = sv('g', { class: 'step' + (s.warmup ? ' warmup' : '') + (marked.has(k) ? ' timeline' : ''), 'data-step': s.index == null ? k : s.index });
       const parts = [['busy', s.gpu_busy_us]];
-      if (s.gaps) for (const c of CAUSES) parts.push([c, s.gaps[c + '_us']]);
-      else parts.push(['untraced', s.idle_us]);
+      if (s.gaps) for (const c of V.causes) parts.push([c.key, s.gaps[c.json]]);
+      else parts.push(['other', s.idle_us]);
       let acc = 0;
       const lines = ['step ' + (s.index == null ? k : s.index) + (s.warmup ? ' (warm-up)' : '') + ': wall ' + fmtUs(s.wall_us)];
       for (const [c, v] of parts) {
@@ -960,12 +964,12 @@
     const g = R.gaps;
     if (!g) return el('p', { class: 'empty', text: 'not computed' });
     const idle = (R.summary && R.summary.idle_us) || 0;
-    const rows = CAUSES.map(c => [c, fmtUs(g[c + '_us']), idle > 0 ? pct(g[c + '_us'], idle) : '']);
+    const rows = V.causes.map(c => [c.key, fmtUs(g[c.json]), idle > 0 ? pct(g[c.json], idle) : '']);
     const t = table(['cause (steady step)', 'idle', 'share of idle'], rows, 'gaps');
     t.querySelectorAll('tbody tr').forEach((tr, k) => tr.firstChild.prepend(legendKey(CAUSES[k], '')));
     const keys = [];
-    for (const [k, label] of [['sync_sites', 'sync'], ['host_stacks', 'host'], ['queued_waits', 'queued']])
-      for (const x of (Array.isArray(g[k]) ? g[k] : [])) keys.push([x.stack != null ? x.stack : x.wait, label, fmtUs(x.idle_per_step_us), (100 * num(x.share)).toFixed(2) + '%']);
+    for (const c of V.causes.filter(c => c.keys))
+      for (const x of (Array.isArray(g[c.keys]) ? g[c.keys] : [])) keys.push([x[c.key_field], c.key, fmtUs(x.idle_per_step_us), (100 * num(x.share)).toFixed(2) + '%']);
     return el('div', null, t, keys.length ? table(['where', 'cause', 'idle per step', 'share of the cause'], keys, 'gapkeys') : null,
       el('p', { class: 'note', text: 'median launch-to-start latency ' + fmtUs(g.latency && g.latency.median_launch_to_start_us) + ' over ' + num(g.latency && g.latency.launches) + ' launches' }));
   }
@@ -1033,7 +1037,7 @@
     for (const key of W_KEYS) {
       const g = graphs[key];
       if (!g) { list.push([key, W_NAMES.get(key), el('div', { class: 'panel', 'data-graph': key }, el('p', { class: 'empty', text: why.get(key) || 'no weight' })), null]); continue; }
-      const G = new Graph(key, g, P.steps, { kernels: key === 'gpu' ? kernels : null });
+      const G = new Graph(key, g, P.steps, { kernels: KERNEL_LEAVES.has(key) ? kernels : null });
       G.rank = k;
       state.graphs.push(G);
       if (state.re) G.setSearch(state.re);
@@ -1092,7 +1096,7 @@
     const n = D.noise || {};
     const steps = Array.isArray(D.steps) ? D.steps : [0, 0];
     const wname = D.weight == null ? 'not stated by the inputs (plain folded stacks)' :
-      (W_NAMES.get(D.weight) ? W_NAMES.get(D.weight) + ' (' + D.weight + ')' : D.weight);
+      (D.weight_title ? D.weight_title + ' (' + D.weight + ')' : D.weight);
     const unit = D.unit == null ? '' : ', in ' + D.unit;
     const run = (f, s) => txt(f) + (s > 0 ? ' (' + plural(s, 'step') + ')' : '');
     app.append(el('p', { class: 'weightline' }, el('b', { text: 'Weight compared: ' }), wname + unit + (D.per_step ? ', per step' : '')),

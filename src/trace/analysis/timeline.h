@@ -52,7 +52,7 @@
  * families once per distinct name.
  *
  * Layer: trace/analysis. Numbers and names only: the words are the
- * writers' (trace/write/explain.h). Never prints.
+ * writers' (trace/write/prose.h: prose_piece). Never prints.
  */
 #ifndef GF_TIMELINE_H
 #define GF_TIMELINE_H
