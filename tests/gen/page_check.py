@@ -17,23 +17,21 @@ usage: page_check.py PAGE.html REPORT.json TRACE.json[.gz] FOLD_GPU FOLD_CPU FOL
   launched inside the steps, found by correlation here; an unattributed one by its own
   start) equal the page's family; every family listed is a frame the GPU graph draws.
 """
-import gzip, json, re, sys
+import gzip, json, os, re, sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pagelib import Checks, page_data  # noqa: E402
 
 page, rep_json, trace = sys.argv[1:4]
 folds = dict(zip(['gpu', 'cpu', 'wall', 'idle'], sys.argv[4:8]))
 exact = len(sys.argv) > 8 and sys.argv[8] == 'exact'
-bad = 0
-
-def ok(name, cond, why=''):
-    global bad
-    print(('PASS %s' % name) if cond else ('FAIL %s: %s' % (name, why)))
-    bad += 0 if cond else 1
+C = Checks()
+ok = C.ok
 
 s = open(page, encoding='utf-8').read()
-m = re.search(r'<script type="application/json" id="gf-data">(.*?)</script>', s, re.S)
-ok('page-data-block', m is not None and s.count('<script') == 2)
-D = json.loads(m.group(1))
+D = page_data(page)
+ok('page-data-block', D is not None and s.count('<script') == 2)
 ok('page-schema', D['schema'] == 'gpuflame.page/1' and D['kind'] == 'report')
 R = json.load(open(rep_json, encoding='utf-8'))
 ok('page-report-equals-json', D['report'] == R, 'the embedded report differs from report --format json')
@@ -120,4 +118,4 @@ ok('page-families-drawn', all(f['name'] in gnames for f in P['families']), 'a fa
 ok('page-family-gemm', gemm_n > 0 and len(fam) == 1 and fam[0]['count'] == gemm_n and
    int(Decimal(str(fam[0]['us'])) * 1000) == gemm_ns and sum(int(Decimal(str(k['us'])) * 1000) for k in fam[0]['top']) <= gemm_ns,
    '%s vs %d kernels, %d ns' % (fam, gemm_n, gemm_ns))
-sys.exit(1 if bad else 0)
+sys.exit(1 if C.bad else 0)

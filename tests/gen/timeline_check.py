@@ -21,8 +21,11 @@ For each timeline of rank 0:
 - --median REPORT.json: the one timeline is the steady step whose wall is nearest the steady
   median wall of the report (earliest on a tie); --steps: exactly those step numbers.
 """
-import gzip, json, re, subprocess, sys
+import gzip, json, os, re, subprocess, sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pagelib import Checks, page_data  # noqa: E402
 
 args = sys.argv[1:]
 page, trace = args[0], args[1]
@@ -33,17 +36,9 @@ if '--steps' in args:
     want_steps = [int(x) for x in args[args.index('--steps') + 1].split(',')]
 if '--median' in args:
     median_rep = args[args.index('--median') + 1]
-bad = 0
-
-
-def ok(name, cond, why=''):
-    global bad
-    print(('PASS %s' % name) if cond else ('FAIL %s: %s' % (name, why)))
-    bad += 0 if cond else 1
-
-
-s = open(page, encoding='utf-8').read()
-D = json.loads(re.search(r'<script type="application/json" id="gf-data">(.*?)</script>', s, re.S).group(1))
+C = Checks()
+ok = C.ok
+D = page_data(page)
 P = D['ranks'][0]
 TL = P.get('timeline', [])
 op = gzip.open if trace.endswith('.gz') else open
@@ -149,4 +144,4 @@ for t in TL:
             n <= 2 * W + sum(1 for i in range(n) if d[i] >= px)
         ok('timeline-%s-merge-%s-%s' % (tag, L['kind'], L['stream']), good,
            'items %s merged %s segments %d px %d' % (L['items'], L['merged'], n, px))
-sys.exit(1 if bad else 0)
+sys.exit(1 if C.bad else 0)

@@ -170,6 +170,17 @@ static int64_t tree_check(const char *json, int *maxd, uint64_t *frames)
 	return ok;
 }
 
+/* t written into out (reset) with keep_min 1 and checked (tree_check): its root. */
+static int64_t write_checked(const struct ftree *t, struct sbuf *out, struct flamejson_stats *st, int *maxd,
+			     uint64_t *frames)
+{
+	struct flamejson_opts o = { 0 };
+	o.keep_min = 1;
+	sbuf_reset(out);
+	flamejson_write(t, &o, out, st);
+	return tree_check(out->buf, maxd, frames);
+}
+
 /* A 40,000-deep single-callee chain (all -> main -> f1 .. f40000) is
  * written as its top and 16 frames, one "[39968 frames of a single-callee
  * chain]" frame and its last 17: 35 frames, exact totals; a chain of 64 is
@@ -180,27 +191,22 @@ T_TEST(test_page__flamejson_chain)
 	ftree_init(&t, NULL, 0);
 	chain(&t, 40000, NULL);
 	ftree_sort(&t);
-	struct flamejson_opts o = { 0 };
-	o.keep_min = 1;
 	struct sbuf out = SBUF_INIT;
 	struct flamejson_stats st;
-	flamejson_write(&t, &o, &out, &st);
 	int maxd;
 	uint64_t frames;
-	T_EQ_I64(tree_check(out.buf, &maxd, &frames), 40000);
+	T_EQ_I64(write_checked(&t, &out, &st, &maxd, &frames), 40000);
 	T_EQ_I64(st.collapsed, 40001 - 2 * FLAMEJSON_CHAIN_KEEP - 1);
 	T_EQ_I64(frames, 2 * FLAMEJSON_CHAIN_KEEP + 3);
 	T_EQ_I64(maxd, 2 * FLAMEJSON_CHAIN_KEEP + 2);
 	T_TRUE(strstr(out.buf, "\"[39968 frames of a single-callee chain]\"") != NULL);
 	T_TRUE(strstr(out.buf, "\"f1\"") && strstr(out.buf, "\"f40000\"") && !strstr(out.buf, "\"f20000\""));
 	ftree_release(&t);
-	sbuf_reset(&out);
 	ftree_init(&t, NULL, 0);
 	chain(&t, FLAMEJSON_CHAIN_MAX - 1, NULL); /* main + 63: a chain of 64 */
 	ftree_sort(&t);
-	flamejson_write(&t, &o, &out, &st);
+	T_EQ_I64(write_checked(&t, &out, &st, &maxd, &frames), FLAMEJSON_CHAIN_MAX - 1);
 	T_EQ_I64(st.collapsed, 0);
-	T_EQ_I64(tree_check(out.buf, &maxd, &frames), FLAMEJSON_CHAIN_MAX - 1);
 	T_EQ_I64(maxd, FLAMEJSON_CHAIN_MAX);
 	ftree_release(&t);
 	sbuf_release(&out);
@@ -229,14 +235,11 @@ T_TEST(test_page__flamejson_depth)
 		f[i] = keep;
 	}
 	ftree_sort(&t);
-	struct flamejson_opts o = { 0 };
-	o.keep_min = 1;
 	struct sbuf out = SBUF_INIT;
 	struct flamejson_stats st;
-	flamejson_write(&t, &o, &out, &st);
 	int maxd;
 	uint64_t frames;
-	T_EQ_I64(tree_check(out.buf, &maxd, &frames), 1400000);
+	T_EQ_I64(write_checked(&t, &out, &st, &maxd, &frames), 1400000);
 	T_EQ_I64(maxd, FLAMEJSON_MAX_DEPTH + 1);
 	T_TRUE(strstr(out.buf, "frames deeper than 512 levels]") != NULL);
 	T_TRUE(st.pruned > 0 && st.pruned_frames > 0);

@@ -92,6 +92,16 @@ static void range_name(struct sbuf *b, const struct trace *t, uint32_t ri)
 	sbuf_add(b, pool_str(t->names, t->r[ri].name), pool_len(t->names, t->r[ri].name));
 }
 
+/* " (cudaLaunchKernel)": the call a piece names, when there is one. */
+static void call_aside(struct sbuf *b, const struct trace *t, uint32_t ri)
+{
+	if (ri == TRACE_NONE)
+		return;
+	sbuf_addstr(b, " (");
+	range_name(b, t, ri);
+	sbuf_addstr(b, ")");
+}
+
 void prose_piece(struct sbuf *b, const struct actx *c, const struct gap_piece *p)
 {
 	const struct trace *t = c->t;
@@ -119,22 +129,14 @@ void prose_piece(struct sbuf *b, const struct actx *c, const struct gap_piece *p
 		break;
 	case GAP_QUEUED:
 		sbuf_addstr(b, "The work was issued");
-		if (p->ri != TRACE_NONE) {
-			sbuf_addstr(b, " (");
-			range_name(b, t, p->ri);
-			sbuf_addstr(b, ")");
-		}
+		call_aside(b, t, p->ri);
 		sbuf_addstr(b, " before the GPU went idle but waited to start, behind ");
 		gaps_key_label(t, p->cause, p->key, b);
 		sbuf_addstr(b, ".");
 		break;
 	case GAP_LAUNCH:
 		sbuf_addstr(b, "Launch overhead: the gap between two activities, or from the launch call");
-		if (p->ri != TRACE_NONE) {
-			sbuf_addstr(b, " (");
-			range_name(b, t, p->ri);
-			sbuf_addstr(b, ")");
-		}
+		call_aside(b, t, p->ri);
 		sbuf_addstr(b, " to the start of its work, is under 30 us (HTA's kernel wait).");
 		break;
 	default: /* GAP_EDGE */
