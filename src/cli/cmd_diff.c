@@ -345,7 +345,7 @@ static bool parse_args(int argc, char **argv, struct diff_cli *d)
 	if (d->out && ends_with(d->out, ".html") && !d->svg)
 		d->html = true;
 	if (d->html && d->negate)
-		cli_usage_error("--negate is not supported with --format html (the page is AFTER's shape)");
+		cli_usage_error("--negate is not supported with --format html (the page draws BEFORE's shape with its widths selector)");
 	return true;
 }
 
