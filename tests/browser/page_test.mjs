@@ -19,6 +19,9 @@
 //                (toString, __proto__, ...) in every name slot,
 //   stress-*.html: pages that used to be unbounded (100k kernel families,
 //                two 10 MB names, a 40,000-deep stack, a 5 KB name)
+// and writes vocab.html itself: decode.html with a vocabulary the script has
+// never seen (two new gap causes, one with keys, and a new class of host
+// work, as issue 24 adds them), which must show wherever causes show.
 // Every page gets the layout checks (layout()): no text null, undefined or
 // NaN; nothing wider than the window; no table cell breaking a word or
 // narrower than it; text on frames and timeline blocks at 4.5:1 contrast or
@@ -28,7 +31,7 @@
 // callers and callees) there, and its step timeline with a gap hovered to
 // FILE-timeline.png: docs/report.png and docs/report-timeline.png are made so.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync, readFileSync, mkdirSync, copyFileSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, mkdirSync, copyFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -183,10 +186,11 @@ async function timeline(page, label, D, P, text) {
   // a gap: its tooltip has the explanation the report's words give
   const L = T.lanes.find(x => x.kind === 'idle');
   if (L) {
-    const causes = ['edge', 'sync', 'host', 'untraced', 'queued', 'launch'];
-    const want = ['sync', 'host', 'queued', 'launch', 'untraced', 'edge'].find(c => L.c.some(x => causes[x & 15] === c));
+    // the causes are the page's vocabulary (its JSON); hover the most telling one drawn
+    const causes = D.vocab.causes.map(c => c.key);
+    const want = ['sync', 'host', 'queued', 'launch', 'untraced', ...causes].find(c => L.c.some(x => causes[x & 255] === c));
     const tip = await hoverTip(page, `svg.timeline g.seg.idle.cause-${want} rect`);
-    const i = L.c.findIndex(x => causes[x & 15] === want);
+    const i = L.c.findIndex(x => causes[x & 255] === want);
     const words = T.texts[L.x[i]];
     ok(`timeline-gap-hover ${label}`, tip.includes(words) && (tip.startsWith('GPU idle') || tip.includes('merged')), tip.slice(0, 300));
     // the cause's words are the text report's gap table line, and a keyed cause names the report's key
@@ -611,6 +615,58 @@ try {
     }
     await layout(page, file.replace('.html', ''));
     ok(`page-proto-no-errors ${file}`, rec.errors.length === 0 && rec.requests.length === 0, rec.errors.slice(0, 3).join(' | '));
+    await page.close();
+  }
+
+  // ---- a vocabulary the script has never seen: new causes and classes show without a page change ----
+  if (has('decode.html')) {
+    const D = pageData('decode.html');
+    const html = readFileSync(join(dir, 'decode.html'), 'utf8');
+    const R = D.report, V = D.vocab;
+    const NEW = [{ key: 'alloc_wait', json: 'alloc_wait_us', label: 'allocator wait', rule: 'a rule this page does not know',
+      color: '#00897b', pattern: 'M0,0 L8,0', keys: 'alloc_sites', key_field: 'stack' },
+    { key: 'cold_start', json: 'cold_start_us', label: 'cold start', rule: 'another', color: '#5d4037', pattern: 'M0,8 L8,8' }];
+    V.causes.push(...NEW);
+    (V.classes = V.classes || []).push({ key: 'kv_cache', label: 'KV-cache management' });
+    R.gaps.alloc_wait_us = 12.345; R.gaps.cold_start_us = 0;
+    R.gaps.alloc_sites = [{ stack: 'engine.py(9): grow_kv_cache', idle_per_step_us: 12.345, share: 1 }];
+    // each step: half of its largest cause becomes the new cause (the bar keeps its height)
+    for (const st of R.steps) {
+      if (!st.gaps) continue;
+      const big = V.causes.slice(0, -2).reduce((a, c) => (st.gaps[c.json] || 0) > (st.gaps[a.json] || 0) ? c : a);
+      const half = st.gaps[big.json] / 2;
+      st.gaps[big.json] -= half; st.gaps.alloc_wait_us = half; st.gaps.cold_start_us = 0;
+    }
+    // the longest single idle block of the timeline becomes the new cause, with its words and a new class
+    const T = D.ranks[0].timeline[0], L = T.lanes.find(x => x.kind === 'idle');
+    let j = -1;
+    L.k.forEach((k, i) => { if (k === 1 && (j < 0 || L.d[i] > L.d[j])) j = i; });
+    const words = 'alloc_wait: the host waited for the caching allocator to grow the KV cache.';
+    L.c[j] = V.causes.findIndex(c => c.key === 'alloc_wait');
+    L.x[j] = T.texts.push(words) - 1;
+    L.h = L.k.map(() => -1); L.h[j] = V.classes.length - 1;
+    const json = JSON.stringify(D).replace(/</g, '\\u003c');
+    const m = html.match(/(<script type="application\/json" id="gf-data">)[\s\S]*?(<\/script>)/);
+    writeFileSync(join(dir, 'vocab.html'), html.slice(0, m.index) + m[1] + json + m[2] + html.slice(m.index + m[0].length));
+    const { page, rec } = await open('vocab.html');
+    const legends = await page.evaluate(() => [...document.querySelectorAll('.legend')].map(l => l.textContent));
+    ok('page-vocab-legends', legends.filter(t => t.includes('idle: alloc_wait') && t.includes('idle: cold_start')).length >= 2, legends.join(' | ').slice(0, 300));
+    const gaps = await page.evaluate(() => [...document.querySelectorAll('table.gaps tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)));
+    const row = gaps.find(r => r[0] === 'alloc_wait');
+    ok('page-vocab-gap-table', gaps.length === V.causes.length && row && row[1] === '12.345 us' && gaps.some(r => r[0] === 'cold_start'), JSON.stringify(gaps));
+    const pat = await page.evaluate(() => { const p = document.querySelector('#pat-alloc_wait rect'); return p ? p.getAttribute('fill') : null; });
+    ok('page-vocab-pattern', pat === '#00897b', String(pat));
+    const keys = await page.evaluate(() => [...document.querySelectorAll('table.gapkeys tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)));
+    ok('page-vocab-keys', keys.some(r => r[0] === 'engine.py(9): grow_kv_cache' && r[1] === 'alloc_wait' && r[2] === '12.345 us'), JSON.stringify(keys));
+    const bars = await page.locator('svg.bars rect.seg-alloc_wait').count();
+    ok('page-vocab-step-bars', bars === R.steps.filter(st => st.gaps && st.gaps.alloc_wait_us > 0).length && bars > 0, `${bars} bars`);
+    const seg = page.locator('svg.timeline g.seg.idle.cause-alloc_wait rect');
+    const fill = (await seg.count()) === 1 ? await seg.getAttribute('fill') : null;
+    ok('page-vocab-timeline-block', fill === 'rgb(0,137,123)', String(fill));
+    const tip = await hoverTip(page, 'svg.timeline g.seg.idle.cause-alloc_wait rect');
+    ok('page-vocab-timeline-hover', tip.includes(': alloc_wait') && tip.includes('host work: KV-cache management') && tip.includes(words), tip.slice(0, 300));
+    await layout(page, 'vocab');
+    ok('page-vocab-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.slice(0, 3).join(' | '));
     await page.close();
   }
 

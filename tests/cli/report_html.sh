@@ -48,6 +48,9 @@ assert [c['json'] for c in v['causes']] == fields, (v['causes'], fields)
 assert all(c['key'] + '_us' == c['json'] and c['color'].startswith('#') and c['pattern'] for c in v['causes'])
 keyed = [c['keys'] for c in v['causes'] if 'keys' in c]
 assert keyed == [k for k in row if isinstance(row[k], list)], keyed
+# the classes of host work: the keys issue 24 specifies (causes.h), each with a label
+assert [c['key'] for c in v['classes']] == ['allocator', 'warmup', 'data', 'python', 'sync', 'launch', 'other'], v['classes']
+assert all(c['label'] for c in v['classes'])
 PY
 if need_shared "html-corpus"; then
   check_page qwen "$GF_SHARED/corpus/traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"

@@ -108,12 +108,12 @@ for t in TL:
         L = idle[0]
         for i in range(len(L['s'])):
             if L['k'][i] == 1:
-                split[L['c'][i] & 15] += L['d'][i]
+                split[L['c'][i] & 255] += L['d'][i]
             else:
                 split = [a + b for a, b in zip(split, L['m'][i])]
         texts = t['texts']
         ok('timeline-%s-idle-words' % tag, all(0 <= x < len(texts) for x in L['x']) and
-           all(texts[L['x'][i]].startswith(causes[L['c'][i] & 15] + ': ') for i in range(len(L['s']))), 'an explanation of another cause')
+           all(texts[L['x'][i]].startswith(causes[L['c'][i] & 255] + ': ') for i in range(len(L['s']))), 'an explanation of another cause')
     if gm is not None:
         row = [r for r in gm['steps'] if r['index'] == t['step']]
         exp = [row[0][c] for c in causes] if row else None

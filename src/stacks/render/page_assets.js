@@ -16,6 +16,11 @@
   const W_NAMES = new Map(V.weights.map(w => [w.key, w.title]));
   const KERNEL_LEAVES = new Set(V.weights.filter(w => w.kernels).map(w => w.key)); // leaves are kernel families
   const CAUSES = V.causes.map(c => c.key);
+  const CLASSES = Array.isArray(V.classes) ? V.classes : []; // classes of host work
+  // a block's "c": the index of its cause (or kind), +256 when merged members differ
+  const CLS = c => c & 255;
+  function causeOf(c) { const k = CLS(c); return k < CAUSES.length ? CAUSES[k] : 'cause-' + k; }
+  function classOf(h) { return h >= 0 && h < CLASSES.length ? CLASSES[h].label || CLASSES[h].key : 'class ' + h; }
   const CAUSE_COL = new Map([['busy', '#2e7d32'], ['other', '#bdbdbd']]);
   for (const c of V.causes) CAUSE_COL.set(c.key, c.color);
   const ROW_H = 17;
@@ -736,8 +741,8 @@
     this.kernels = new Map();
   }
   Timeline.prototype.segColour = function (L, i) {
-    const c = L.c[i] & 15;
-    if (L.kind === 'idle') return rgbOf(CAUSE_COL.get(CAUSES[c]) || '#999999');
+    const c = CLS(L.c[i]);
+    if (L.kind === 'idle') return rgbOf(CAUSE_COL.get(causeOf(c)) || '#999999');
     if (L.kind === 'calls') return CALL_COL[c] || CALL_COL[2];
     const nm = L.n[i] >= 0 ? this.T.names[L.n[i]] : '';
     if (L.kind === 'frames') { const v = hashOf(nm); const b = KIND_COL[c] || KIND_COL[4]; return b.map((x, k) => Math.min(255, Math.round(x + (k === 1 ? 40 : 20) * v))); }
@@ -746,7 +751,7 @@
     return [60 + Math.round(60 * v), 150 + Math.round(70 * v), 80 + Math.round(60 * v)];
   };
   Timeline.prototype.label = function (L, i) {
-    if (L.kind === 'idle') return CAUSES[L.c[i] & 15] + (L.k[i] > 1 ? ' +' + (L.k[i] - 1) : '');
+    if (L.kind === 'idle') return causeOf(L.c[i]) + (L.k[i] > 1 ? ' +' + (L.k[i] - 1) : '');
     const nm = L.n[i] >= 0 ? this.T.names[L.n[i]] : '';
     return L.k[i] > 1 ? nm + ' +' + (L.k[i] - 1) : nm;
   };
@@ -754,13 +759,14 @@
     const T = this.T, k = L.k[i], out = [];
     const span = fmtNs(L.d[i]) + ' at +' + fmtNs(L.s[i]) + ' in the step';
     if (L.kind === 'idle') {
-      const c = CAUSES[L.c[i] & 15];
+      const c = causeOf(L.c[i]);
       if (k > 1) {
         out.push(plural(k, 'idle piece') + ' narrower than a pixel, merged: ' + fmtNs(L.b[i]) + ' idle over ' + span);
         const m = L.m && L.m[i];
         if (Array.isArray(m)) out.push(CAUSES.map((x, j) => [x, m[j]]).filter(x => x[1] > 0).map(x => x[0] + ' ' + fmtNs(x[1])).join(', '));
         out.push('the longest (' + c + '):');
       } else out.push('GPU idle ' + span + ': ' + c);
+      if (Array.isArray(L.h) && L.h[i] >= 0) out.push('host work: ' + classOf(L.h[i]));
       out.push(T.texts[L.x[i]]);
       return out;
     }
@@ -773,7 +779,7 @@
       if (k === 1) out.push(span);
       if (n2) out.push('Python site: ' + n2);
     } else if (L.kind === 'calls') {
-      out.push(nm + ' (' + ['launch', 'blocking call', 'runtime call'][L.c[i] & 15] + ')');
+      out.push(nm + ' (' + ['launch', 'blocking call', 'runtime call'][CLS(L.c[i])] + ')');
       if (k === 1) out.push(span);
       if (L.a[i] >= 0) out.push('its work started ' + fmtNs(L.a[i]) + ' after the call began');
       if (n2) out.push('Python site: ' + n2);
@@ -894,7 +900,7 @@
         if (b < v0 || a > v1) continue;
         const x = LABEL_W + (Math.max(a, v0) - v0) * sc, w = (Math.min(b, v1) - Math.max(a, v0)) * sc;
         const g = bar(x, y, Math.max(w, 1), LANE_H, this.segColour(L, i), this.label(L, i),
-          'seg ' + L.kind + (L.kind === 'idle' ? ' cause-' + CAUSES[L.c[i] & 15] : '') + (L.k[i] > 1 ? ' merged' : ''));
+          'seg ' + L.kind + (L.kind === 'idle' ? ' cause-' + causeOf(L.c[i]) : '') + (L.k[i] > 1 ? ' merged' : ''));
         g.setAttribute('data-l', li); g.setAttribute('data-s', i);
         frag.append(g);
         drawn++;

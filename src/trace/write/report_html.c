@@ -64,7 +64,7 @@ static int64_t seg_field(const struct tl_seg *s, char f, gf_ns lo)
 	case 'd': return s->hi - s->lo;
 	case 'k': return s->count;
 	case 'b': return s->busy;
-	case 'c': return s->cls | (s->mixed ? 16 : 0);
+	case 'c': return s->cls | (s->mixed ? 256 : 0); /* cls is 8 bits: any cause */
 	case 'a': return s->aux;
 	case 'n': return s->name == UINT32_MAX ? -1 : (int64_t)s->name;
 	default: return s->name2 == UINT32_MAX ? -1 : (int64_t)s->name2;
@@ -199,7 +199,8 @@ static const struct {
 _Static_assert(GF_ARRAY_LEN(look) == GAP_NCAUSES, "a look for every gap cause");
 
 /* The vocabulary the page's script loops over (it keeps no list of its
- * own): the graphs' weights with their titles, the gap causes. */
+ * own): the graphs' weights with their titles, the gap causes, the classes
+ * of host work (an idle lane's "h": a class index per block, -1 none). */
 static void vocab(struct sbuf *b)
 {
 	sbuf_addstr(b, "\"vocab\":{\"weights\":[");
@@ -233,6 +234,14 @@ static void vocab(struct sbuf *b)
 			sbuf_addstr(b, ",\"key_field\":");
 			str(b, c->key_field);
 		}
+		sbuf_addstr(b, "}");
+	}
+	sbuf_addstr(b, "],\"classes\":[");
+	for (int k = 0; k < HW_NCLASSES; k++) {
+		sbuf_addstr(b, k ? ",{\"key\":" : "{\"key\":");
+		str(b, causes_class[k].key);
+		sbuf_addstr(b, ",\"label\":");
+		str(b, causes_class[k].label);
 		sbuf_addstr(b, "}");
 	}
 	sbuf_addstr(b, "]}");
