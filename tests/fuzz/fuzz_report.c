@@ -97,7 +97,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					const struct gap_row *g = &r.gp.rows[i];
 					if (s->busy + s->idle != s->wall)
 						abort();
-					if (g->edge + g->sync + g->launch + g->host + g->untraced + g->queued != s->idle)
+					gf_ns sum = 0;
+					for (int c = 0; c < GAP_NCAUSES; c++)
+						sum += g->c[c];
+					if (sum != s->idle)
 						abort();
 				}
 				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };
