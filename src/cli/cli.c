@@ -421,17 +421,13 @@ void cli_import_warn(const struct import_stats *st, const char *name, int kind)
 
 struct input *cli_import(struct input *in, int kind, const struct import_opts *o)
 {
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT;
 	struct import_stats st;
-	int rc = import_fold(in, kind, o, &out, &st, &err);
+	struct input *conv;
+	int rc = import_open(&conv, in, kind, o, &st, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_import_warn(&st, input_name(in), kind);
-	struct input *conv;
-	rc = input_open_owned(&conv, out.alloc ? out.buf : NULL, out.len, input_path(in), input_name(in), INPUT_FOLDED,
-			      &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_input(in);
 	register_input(conv);
 	sbuf_release(&err);
