@@ -38,7 +38,7 @@
  * in the distinct names' bytes. A rule set keeps its rules' DFA states:
  * one caller at a time.
  *
- * Layer: fold. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_KFAMILY_H
 #define GF_KFAMILY_H
