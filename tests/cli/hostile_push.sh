@@ -8,17 +8,8 @@
 # never a stuck test); no check depends on how fast the machine is (only lower bounds on
 # the waits the server asked for).
 . "$(dirname "$0")/lib.sh"
-SRV=
-stop_srv() { [ -n "$SRV" ] && kill "$SRV" 2>/dev/null; wait "$SRV" 2>/dev/null; SRV=; }
-trap 'stop_srv; rm -rf "$T"' EXIT
-start_srv() { # BEHAVIOUR...
-  stop_srv
-  rm -f "$T/port" "$T/log"; : >"$T/log"
-  python3 tests/gen/hostile_http.py "$T/port" "$T/log" "$@" &
-  SRV=$!
-  for _ in $(seq 1 200); do [ -s "$T/port" ] && break; sleep 0.05; done
-  URL="http://127.0.0.1:$(cat "$T/port")"
-}
+. "$(dirname "$0")/http_srv.inc"
+start_srv() { srv_start tests/gen/hostile_http.py "$@"; } # BEHAVIOUR...
 # push ARGS...: bounded by 120 s (a hang shows as exit 124)
 push() { timeout 120 "$GF" push --app hx "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 reqs() { wc -l <"$T/log"; }
@@ -118,7 +109,7 @@ AUTH="http://alice:s3cret%21pw@127.0.0.1:$(cat "$T/port")"
 push --url "$AUTH" --retries 0 "$G/v2.folded"; expect_rc "push-basic-auth-401-rc" 3
 expect_grep "push-basic-auth-401-redacted" "http://alice:\*\*\*@127.0.0.1:[0-9]+ answered HTTP 401" "$T/err"
 expect_nogrep "push-basic-auth-401-hidden" "s3cret" "$T/err"
-stop_srv
+srv_stop
 for u in "http://alice:s3cretpw@127.0.0.1:1" "http://alice:s3cretpw@127.0.0.1:99999" "https://alice:s3cretpw@h" \
   "http://alice:s3cretpw@h/p?q=1"; do
   push --url "$u" --retries 0 "$G/v2.folded"

@@ -97,50 +97,39 @@ import json; d=json.load(open('$T/out')); print(d['total'])" 2>/dev/null)" "$((1
 # it). Release build: ASan keeps freed memory in quarantine.
 GFR=${GF_REL:-$GF}
 TIMEBIN=/usr/bin/time
+# rss_check NAME WHAT F1 F4 ARGS...: the peak RSS of gpuflame ARGS F4 stays
+# under 4x that of ARGS F1 plus 8 MB (an ARG '@' stands for the file too)
+rss_check() {
+  local name=$1 what=$2 f1=$3 f4=$4 a r1 r4 k1 k4
+  shift 4
+  local -a a1=() a4=()
+  for a in "$@"; do if [ "$a" = @ ]; then a1+=("$f1"); a4+=("$f4"); else a1+=("$a"); a4+=("$a"); fi; done
+  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" "${a1[@]}" "$f1" >/dev/null 2>&1
+  r1=$?
+  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" "${a4[@]}" "$f4" >/dev/null 2>&1
+  r4=$?
+  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
+  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
+    fail "$name" "$1 failed on $what (exit $r1, $r4)"
+  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
+    pass "$name"
+  else
+    fail "$name" "peak RSS ${k1} KB on $what, ${k4} KB on 4x as much: grows faster than the input"
+  fi
+}
 if [ -x "$TIMEBIN" ]; then
   python3 "$GEN" --shape steps -n 1000 -o "$T/st1.json" && python3 "$GEN" --shape steps -n 4000 -o "$T/st4.json"
-  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/st1.json" >/dev/null 2>&1
-  r1=$?
-  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/st4.json" >/dev/null 2>&1
-  r4=$?
-  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
-  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
-    fail "scale-report-nested-steps-rss" "report failed on nested steps (exit $r1, $r4)"
-  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
-    pass "scale-report-nested-steps-rss"
-  else
-    fail "scale-report-nested-steps-rss" "peak RSS ${k1} KB at 1000 nested steps, ${k4} KB at 4000: grows faster than the input"
-  fi
+  rss_check "scale-report-nested-steps-rss" "1000 nested steps" "$T/st1.json" "$T/st4.json" report
   # two ranks of overlapping steps: each NCCL kernel is one collective,
   # not one per step holding it
-  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/o1.json" "$T/o1.json" >/dev/null 2>&1
-  r1=$?
-  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/o4.json" "$T/o4.json" >/dev/null 2>&1
-  r4=$?
-  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
-  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
-    fail "scale-report-ranks-overlap-rss" "report of two ranks failed on overlapping steps (exit $r1, $r4)"
-  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
-    pass "scale-report-ranks-overlap-rss"
-  else
-    fail "scale-report-ranks-overlap-rss" "peak RSS ${k1} KB at N=$N overlapping steps, ${k4} KB at 4N: grows faster than the input"
-  fi
+  rss_check "scale-report-ranks-overlap-rss" "two ranks of N=$N overlapping steps" "$T/o1.json" "$T/o4.json" report @
   # the deep speedscope profile: memory linear too
-  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" top "$T/deep1.speedscope.json" >/dev/null 2>&1
-  r1=$?
-  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" top "$T/deep4.speedscope.json" >/dev/null 2>&1
-  r4=$?
-  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
-  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
-    fail "scale-speedscope-deep-rss" "top failed on the deep speedscope profile (exit $r1, $r4)"
-  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
-    pass "scale-speedscope-deep-rss"
-  else
-    fail "scale-speedscope-deep-rss" "peak RSS ${k1} KB at $((2 * N)) nested frames, ${k4} KB at $((8 * N)): grows faster than the input"
-  fi
+  rss_check "scale-speedscope-deep-rss" "$((2 * N)) nested speedscope frames" "$T/deep1.speedscope.json" \
+    "$T/deep4.speedscope.json" top
 else
   skip "scale-report-nested-steps-rss" "GNU time absent"
   skip "scale-report-ranks-overlap-rss" "GNU time absent"
+  skip "scale-speedscope-deep-rss" "GNU time absent"
 fi
 
 # the answers are still right on the deep trace: one sync site, the user's
