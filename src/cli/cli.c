@@ -551,13 +551,19 @@ void cli_write_out(const char *path, const struct sbuf *out)
 	sbuf_release(&err);
 }
 
-void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t)
+bool cli_out_terminal(const char *path)
+{
+	return (!path || !strcmp(path, "-")) && isatty(STDOUT_FILENO);
+}
+
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t, bool terminal),
+		    const struct ftree *t)
 {
 	struct sbuf err = SBUF_INIT;
 	struct ofile of;
 	if (ofile_open(&of, path, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (write(of.fp, t)) {
+	if (write(of.fp, t, cli_out_terminal(path))) {
 		ofile_write_error(&of, errno, &err);
 		ofile_abort(&of);
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);

@@ -111,10 +111,15 @@ char **cli_inputs(int argc, char **argv, int optind_, size_t *n);
 /* Writes out to path (NULL or "-" = stdout) all-or-nothing with ofile;
  * dies with GF_EXIT_OUTPUT when it cannot. */
 void cli_write_out(const char *path, const struct sbuf *out);
-/* Same with the text written by write(fp, t) (folded_write,
- * merge_write_sorted...), which returns non-zero on a write error. */
+/* Same with the text written by write(fp, t, terminal) (folded_write,
+ * merge_write_sorted...), which returns non-zero on a write error;
+ * terminal is cli_out_terminal(path). */
 struct ftree;
-void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t);
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t, bool terminal),
+		    const struct ftree *t);
+/* Whether output to path (NULL or "-" = stdout) reaches a terminal: the
+ * writers of names escape them then. The one place that asks. */
+bool cli_out_terminal(const char *path);
 /* Same with a library writer write(fp, arg, err) returning enum gf_err (a
  * failed write to fp counts as GF_EOUTPUT): dies with gf_err_exit() of it
  * and err's message, leaving no file. */

@@ -404,7 +404,6 @@ static int write_html(struct diff_result *r, const struct diff_cli *d, FILE *fp)
 static void write_output(struct diff_result *r, const struct diff_cli *d)
 {
 	struct sbuf err = SBUF_INIT;
-	folded_out_set_terminal((!d->out || !strcmp(d->out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
 	struct ofile of;
 	if (ofile_open(&of, d->out, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
@@ -419,7 +418,7 @@ static void write_output(struct diff_result *r, const struct diff_cli *d)
 		so.alpha = d->o.alpha;
 		so.min_share = d->o.min_share;
 		rc = diff_out_svg(r, &so, of.fp, &err);
-	} else if (diff_out_text(of.fp, r, d->negate)) {
+	} else if (diff_out_text(of.fp, r, d->negate, cli_out_terminal(d->out))) {
 		rc = GF_EOUTPUT;
 	}
 	if (rc) {

@@ -331,7 +331,6 @@ static int cmd_fold(int argc, char **argv)
 		warn_threads(&st, &a, disp);
 	}
 	/* folded text to a terminal shows control bytes and invalid UTF-8 escaped */
-	folded_out_set_terminal((!a.out || !strcmp(a.out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(a.out, folded_write, &tree);
 	ftree_release(&tree);
 	trace_release(&t);

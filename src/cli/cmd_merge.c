@@ -107,8 +107,7 @@ static int cmd_merge(int argc, char **argv)
 		ins[i] = cli_open_folded(paths[i], 1); /* inflated on this thread: there may be many */
 	/* stdout, a FIFO or a device is written once, never rewound: the
 	 * library checks the order first (no staging copy anywhere) */
-	struct merge_sink sink = { of.fp, of.tmp ? restart_out : NULL, of.fp };
-	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
+	struct merge_sink sink = { of.fp, of.tmp ? restart_out : NULL, of.fp, cli_out_terminal(out) };
 	struct merge_stats st;
 	int rc = merge_inputs(ins, n, &sink, &o, &st, &err);
 	if (rc) {
