@@ -144,4 +144,5 @@ const struct cli_command cmd_norm_def = {
 	.doc = "diff.md",
 	.exits = "0 ok, 1 bad input, 2 usage error, 3 output not written, 4 a limit (GPUFLAME_MAX_TOKEN, "
 		 "GPUFLAME_MAX_INPUT) or out of memory.",
+	.output = "folded stacks",
 };

@@ -199,4 +199,5 @@ const struct cli_command cmd_push_def = {
 	.doc = "store.md",
 	.exits = "0 pushed, 1 bad input, 2 usage error or a profile Pyroscope cannot take, 3 refused or "
 		 "unreachable server.",
+	.output = "Pyroscope (HTTP ingest)",
 };

@@ -29,17 +29,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Writes the table to outpath (stdout: NULL or "-"), all or nothing. */
-static void write_table(const struct top_view *v, int fmt, const char *outpath)
+struct table_job {
+	const struct top_view *v;
+	int fmt;
+};
+
+static int write_table(struct ofile *of, void *arg, struct sbuf *err)
 {
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, outpath, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	top_out_write(v, fmt, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
+	const struct table_job *j = arg;
+	top_out_write(j->v, j->fmt, of->fp);
+	return GF_OK;
 }
 
 static const struct cli_opt opts[] = {
@@ -102,7 +101,8 @@ static int cmd_top(int argc, char **argv)
 		v.n = (size_t)limit;
 	v.rows = rows;
 	v.nstacks = top_stacks(&t);
-	write_table(&v, fmt, outpath);
+	struct table_job j = { &v, fmt };
+	cli_write_with(outpath, write_table, &j);
 	free(rows);
 	ftree_release(&t);
 	return GF_EXIT_OK;

@@ -18,10 +18,7 @@ _Static_assert(GF_ARRAY_LEN(top_out_formats) == TOP_OUT_N + 1, "a name per forma
 /* 100 * v / d with two decimals (half away from zero); d > 0. */
 static void pct(struct sbuf *b, int64_t v, int64_t d)
 {
-	bool neg = v < 0;
-	__int128 a = neg ? -(__int128)v : v;
-	__int128 q = (a * 20000 + d) / ((__int128)d * 2);
-	sbuf_addf(b, "%s%lld.%02d", neg ? "-" : "", (long long)(q / 100), (int)(q % 100));
+	num_fmt_pct(b, v, d, 2, NUM_HALF_AWAY);
 }
 
 /* Display width in code points of valid UTF-8. */
