@@ -338,14 +338,15 @@ static void apply_total(struct svg_cli *c, unsigned scale, int64_t real)
 	}
 }
 
-/* Reads the inputs into t: the pruned trie for named regular files, the
- * folded reader otherwise; applies --total. Mapped inputs are read here:
- * the caller has armed mapguard. */
+/* Reads the inputs into t as the renderer's strategy says (svg.h:
+ * svg_read_strategy: the pruned trie for named regular files, the folded
+ * reader otherwise); applies --total. Mapped inputs are read here: the
+ * caller has armed mapguard. */
 static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
 {
 	struct input **kept = NULL;
 	struct ftrie *tr = NULL;
-	if (!c->flamechart && !c->fulltree && all_regular(nin, ins)) {
+	if (svg_read_strategy(c->flamechart, c->fulltree, all_regular(nin, ins)) == SVG_READ_PRUNED) {
 		tr = read_pruned(t, nin, ins, &c->fo, &kept);
 		if (!tr) { /* differential input: read again with the folded reader */
 			ftree_release(t);
@@ -359,9 +360,7 @@ static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
 	apply_total(c, scale, real);
 	if (tr) {
 		/* materialise what the renderer can draw (and the children of it) */
-		double mw = real > 0 ? svg_min_weight(&c->o, real) : 0;
-		int64_t keep = mw <= 0 || mw != mw ? 0 : mw >= 9.0e18 ? INT64_MAX : (int64_t)mw;
-		ftrie_build(tr, keep);
+		ftrie_build(tr, svg_keep_min(&c->o, real));
 		ftrie_free(tr);
 		close_all(kept, nin);
 	}
