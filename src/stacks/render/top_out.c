@@ -128,42 +128,46 @@ static void write_text(const struct top_view *v, const char *tot, struct sbuf *o
 	sbuf_release(&tmp);
 }
 
-static void write_tsv(const struct top_view *v, const char *tot, struct sbuf *out, FILE *fp)
+/* TSV and Markdown rows: the same cells, in their own punctuation and
+ * with the name escaped for each. */
+struct row_fmt {
+	const char *start, *pre, *post, *name_pre, *end;
+	void (*esc)(struct sbuf *b, const char *s, size_t n);
+};
+
+static void write_rows(const struct top_view *v, const struct row_fmt *f, struct sbuf *out, FILE *fp)
 {
 	size_t len;
-	for (int k = 0; k < 5; k++)
-		sbuf_addf(out, "%s\t", key[k]);
-	sbuf_addstr(out, "name\n");
 	for (size_t i = 0; i < v->n; i++) {
+		sbuf_addstr(out, f->start);
 		for (int k = 0; k < 5; k++) {
+			sbuf_addstr(out, f->pre);
 			add_cell(out, &v->rows[i], k, v->all, v->t->scale);
-			sbuf_addch(out, '\t');
+			sbuf_addstr(out, f->post);
 		}
+		sbuf_addstr(out, f->name_pre);
 		const char *nm = row_name(v, i, &len);
-		esc_term(out, nm, len);
-		sbuf_addch(out, '\n');
+		f->esc(out, nm, len);
+		sbuf_addstr(out, f->end);
 		flush_some(out, fp);
 	}
 }
 
+static void write_tsv(const struct top_view *v, const char *tot, struct sbuf *out, FILE *fp)
+{
+	static const struct row_fmt f = { "", "", "\t", "", "\n", esc_term };
+	for (int k = 0; k < 5; k++)
+		sbuf_addf(out, "%s\t", key[k]);
+	sbuf_addstr(out, "name\n");
+	write_rows(v, &f, out, fp);
+}
+
 static void write_md(const struct top_view *v, const char *tot, struct sbuf *out, FILE *fp)
 {
-	size_t len;
+	static const struct row_fmt f = { "|", " ", " |", " ", " |\n", esc_md };
 	sbuf_addstr(out, "| self | self % | total | total % | stacks | frame |\n"
 			 "|---:|---:|---:|---:|---:|:---|\n");
-	for (size_t i = 0; i < v->n; i++) {
-		sbuf_addstr(out, "|");
-		for (int k = 0; k < 5; k++) {
-			sbuf_addch(out, ' ');
-			add_cell(out, &v->rows[i], k, v->all, v->t->scale);
-			sbuf_addstr(out, " |");
-		}
-		sbuf_addstr(out, " ");
-		const char *nm = row_name(v, i, &len);
-		esc_md(out, nm, len);
-		sbuf_addstr(out, " |\n");
-		flush_some(out, fp);
-	}
+	write_rows(v, &f, out, fp);
 }
 
 static void write_json(const struct top_view *v, const char *tot, struct sbuf *out, FILE *fp)
