@@ -36,8 +36,7 @@ static const struct cli_opt opts[] = {
 	{ "label", 0, OPT_LABEL, "K=V", "a label (add: kept in every profile's header as label.K; list: filter)",
 	  NULL, CLI_OPT_REPEAT },
 	{ "weight", 0, OPT_WEIGHT, "W",
-	  "add: the weight of a folded file without a header; diff: the weight compared, gpu (default), cpu, "
-	  "wall, idle, calls, samples",
+	  "add: the weight of a folded file without a header: %V (diff: see 'gpuflame store diff --help')",
 	  cli_values_weights, 0 },
 	{ "since", 0, OPT_SINCE, "D", "list: added on or after D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
 	{ "until", 0, OPT_UNTIL, "D", "list: added before D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
@@ -343,11 +342,11 @@ const struct cli_command cmd_store_def = {
 		       "  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
 		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
 		       "  show [--json] RUN\n"
-		       "  diff [diff's options] [--weight W] BASE TARGET\n"
+		       "  diff [--weight W] [options] BASE TARGET\n"
 		       "  trend --metric M [--svg|--json] [-o FILE]\n"
 		       "  gc --keep N\n\n"
-		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); all of "
-		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help').\n\n"
+		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); the "
+		       "comparison's options and outputs are 'gpuflame diff's ('gpuflame store diff --help').\n\n"
 		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store trend --metric step_wall",
