@@ -564,45 +564,22 @@ void cli_folded_warn(const struct folded_stats *st, const char *name)
 	sbuf_release(&first);
 }
 
-void cli_write_out(const char *path, const struct sbuf *out)
+bool cli_out_terminal(const char *path)
 {
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, path, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	fwrite(out->buf, 1, out->len, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
+	return (!path || !strcmp(path, "-")) && isatty(STDOUT_FILENO);
 }
 
-void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t)
+void cli_write_with(const char *path, int (*write)(struct ofile *of, void *arg, struct sbuf *err), void *arg)
 {
 	struct sbuf err = SBUF_INIT;
 	struct ofile of;
 	if (ofile_open(&of, path, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (write(of.fp, t)) {
-		ofile_write_error(&of, errno, &err);
-		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
-}
-
-void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct sbuf *err), void *arg)
-{
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, path, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	int rc = write(of.fp, arg, &err);
-	if (!rc && ferror(of.fp)) {
-		ofile_write_error(&of, errno, &err);
+	int rc = write(&of, arg, &err);
+	if (!rc && ferror(of.fp))
 		rc = GF_EOUTPUT;
-	}
+	if (rc == GF_EOUTPUT && !err.len)
+		ofile_write_error(&of, errno, &err);
 	if (rc) {
 		ofile_abort(&of);
 		cli_die(gf_err_exit(rc), "%s", err.buf);
@@ -610,6 +587,37 @@ void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct s
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	sbuf_release(&err);
+}
+
+static int write_sbuf(struct ofile *of, void *arg, struct sbuf *err)
+{
+	const struct sbuf *out = arg;
+	fwrite(out->buf, 1, out->len, of->fp);
+	return GF_OK;
+}
+
+void cli_write_out(const char *path, const struct sbuf *out)
+{
+	cli_write_with(path, write_sbuf, (void *)out);
+}
+
+struct tree_job {
+	int (*write)(FILE *fp, const struct ftree *t, bool terminal);
+	const struct ftree *t;
+	bool terminal;
+};
+
+static int write_tree(struct ofile *of, void *arg, struct sbuf *err)
+{
+	const struct tree_job *j = arg;
+	return j->write(of->fp, j->t, j->terminal) ? GF_EOUTPUT : GF_OK;
+}
+
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t, bool terminal),
+		    const struct ftree *t)
+{
+	struct tree_job j = { write, t, cli_out_terminal(path) };
+	cli_write_with(path, write_tree, &j);
 }
 
 void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name)

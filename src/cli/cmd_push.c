@@ -222,4 +222,5 @@ const struct cli_command cmd_push_def = {
 	.exits = "0 pushed (a \"pushed\" line that standard output could not take goes to standard error), 1 bad "
 		 "input, 2 usage error or a profile Pyroscope cannot take, 3 refused, unreachable or timed-out server "
 		 "(what was pushed before stays pushed).",
+	.output = "Pyroscope (HTTP ingest)",
 };

@@ -18,6 +18,7 @@
 #include "input/input.h"
 #include "store/store.h"
 #include "store/store_collect.h"
+#include "cli/diffopts.h"
 #include "cli/values.h"
 #include "trace/analysis/fold.h"
 
@@ -38,8 +39,7 @@ static const struct cli_opt opts[] = {
 	{ "label", 0, OPT_LABEL, "K=V", "a label (add: kept in every profile's header as label.K; list: filter)",
 	  NULL, CLI_OPT_REPEAT },
 	{ "weight", 0, OPT_WEIGHT, "W",
-	  "add: the weight of a folded file without a header; diff: the weight compared, gpu (default), cpu, "
-	  "wall, idle, calls, samples",
+	  "add: the weight of a folded file without a header: %V (diff: see 'gpuflame store diff --help')",
 	  cli_values_weights, 0 },
 	{ "since", 0, OPT_SINCE, "D", "list: added on or after D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
 	{ "until", 0, OPT_UNTIL, "D", "list: added before D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
@@ -250,15 +250,42 @@ static int store_gc_cmd(int argc, char **argv)
 	return GF_EXIT_OK;
 }
 
-/* ---- diff: gpuflame diff's command line, its sides read from the store ---- */
+/* ---- diff: the comparison of gpuflame diff (diffopts.h), its sides read from the store ---- */
 
-static struct store *diff_store;
-static const char *diff_weight = "gpu";
+static const struct cli_opt diff_opts[] = {
+	{ "db", 0, OPT_DB, "URL", "the store (as for the other actions; default $GPUFLAME_DB, else ./gpuflame.db)",
+	  NULL, 0 },
+	{ "weight", 'w', 'w', "W", "the weight compared: %V (default gpu)", cli_values_weights, 0 },
+	DIFFOPTS_ROWS,
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
 
-static void diff_load(struct ftree *t, const char *spec)
+static int store_diff_cmd(int argc, char **argv);
+
+/* `store diff` has a table and a --help of its own (not in the command list:
+ * its man page is gpuflame-store(1)'s). */
+static const struct cli_command cmd_store_diff_def = {
+	.name = "store diff",
+	.fn = store_diff_cmd,
+	.summary = "diff two releases or runs of the store",
+	.synopsis = "[--db URL] [--weight W] [options] BASE TARGET",
+	.description = "Compares two sides of the store as 'gpuflame diff' compares two profiles: a side is a "
+		       "release (its runs summed, per step) or a run (run:N, or N). The comparison's options and "
+		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added.\n\n"
+		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
+		       "  gpuflame store diff --top 10 --weight idle v1.4 v1.5",
+	.opts = diff_opts,
+	.operands = CLI_OPERAND_NONE,
+	.doc = "store.md",
+	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
+		 "3 output not written.",
+};
+
+/* One side of the comparison from the store. */
+static void diff_side(struct store *s, const char *spec, const char *weight, struct ftree *t)
 {
 	struct sbuf name = SBUF_INIT, err = SBUF_INIT;
-	int rc = store_side(diff_store, spec, diff_weight, t, &name, &err);
+	int rc = store_side(s, spec, weight, t, &name, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&name);
@@ -267,40 +294,33 @@ static void diff_load(struct ftree *t, const char *spec)
 
 static int store_diff_cmd(int argc, char **argv)
 {
-	/* --db and --weight are taken out; the rest is diff's command line */
-	char **av = gf_xcalloc((size_t)argc + 1, sizeof *av);
-	int ac = 0;
-	const char *db = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = !strcmp(a, "--db") ? &db : !strcmp(a, "--weight") || !strcmp(a, "-w") ? &diff_weight : NULL;
-		if (dst && i + 1 < argc) {
-			*dst = argv[++i];
-		} else if (!strncmp(a, "--db=", 5)) {
-			db = a + 5;
-		} else if (!strncmp(a, "--weight=", 9)) {
-			diff_weight = a + 9;
-		} else {
-			if (!strcmp(a, "--")) {
-				while (i < argc)
-					av[ac++] = argv[i++];
-				break;
-			}
-			av[ac++] = argv[i];
-		}
+	cli_cmd = cmd_store_diff_def.name;
+	struct diffopts d;
+	diffopts_init(&d);
+	const char *db = NULL, *weight = weight_defs[FW_GPU].name;
+	int c;
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_store_diff_def, argc, argv, &optarg)) != -1) {
+		if (c == OPT_DB)
+			db = cli_nonempty("--db", optarg);
+		else if (c == 'w')
+			weight = weight_defs[cli_pick(&cmd_store_diff_def, 'w', optarg)].name;
+		else
+			diffopts_option(&cmd_store_diff_def, c, optarg, &d);
 	}
-	cli_pick(&cmd_store_def, OPT_WEIGHT, diff_weight);
-	struct store_cli c = { .db = db };
-	bool help = false;
-	for (int i = 1; i < ac; i++)
-		help |= !strcmp(av[i], "--help") || !strcmp(av[i], "-h");
-	if (!help)
-		diff_store = open_store(&c, STORE_READ);
-	cmd_diff_loader = diff_load;
-	int rc = cmd_diff_def.fn(ac, av);
-	store_close(diff_store);
-	free(av);
-	return rc;
+	if (argc - optind != 2)
+		cli_usage_error("expected two sides, BASE and TARGET (a release, or run:N), got %d", argc - optind);
+	diffopts_finish(&d);
+	struct store_cli sc = { .db = db };
+	struct store *s = open_store(&sc, STORE_READ);
+	struct ftree before, after;
+	ftree_init(&before, NULL, 0);
+	ftree_init(&after, NULL, 0);
+	diff_side(s, argv[optind], weight, &before);
+	diff_side(s, argv[optind + 1], weight, &after);
+	store_close(s);
+	diffopts_run(&d, &before, &after, argv[optind], argv[optind + 1]);
+	return GF_EXIT_OK;
 }
 
 static int cmd_store(int argc, char **argv)
@@ -329,11 +349,11 @@ const struct cli_command cmd_store_def = {
 		       "  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
 		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
 		       "  show [--json] RUN\n"
-		       "  diff [diff's options] [--weight W] BASE TARGET\n"
+		       "  diff [--weight W] [options] BASE TARGET\n"
 		       "  trend --metric M [--svg|--json] [-o FILE]\n"
 		       "  gc --keep N\n\n"
-		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); all of "
-		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help').\n\n"
+		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); the "
+		       "comparison's options and outputs are 'gpuflame diff's ('gpuflame store diff --help').\n\n"
 		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store trend --metric step_wall",
@@ -344,4 +364,5 @@ const struct cli_command cmd_store_def = {
 		 "could not take goes to standard error), 1 bad input, not a store, or a database error (nothing was "
 		 "changed), 2 usage error (unknown run or release, unlike profiles), 3 the database could not be "
 		 "written.",
+	.output = "SQLite or PostgreSQL (list, show, trend: text, JSON; trend: SVG)",
 };

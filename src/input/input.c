@@ -188,6 +188,12 @@ const char *input_format_name(int format)
 	}
 }
 
+bool input_format_read(int format)
+{
+	return format == INPUT_FOLDED || format == INPUT_TRACE || format == INPUT_SPEEDSCOPE ||
+	       format == INPUT_PERF_SCRIPT;
+}
+
 /* ---- the hint ---- */
 
 /* Appends path as a shell word: as is when it holds only safe bytes, else

@@ -177,6 +177,10 @@ int input_sniff(const void *b, size_t n);
  * "perf script output", "a pprof profile", "an SQLite database (an Nsight
  * Systems export?)". */
 const char *input_format_name(int format);
+/* Whether a format is read (traces, folded stacks, speedscope, perf
+ * script), or only named in the one-line hint (pprof, SQLite): --version
+ * lists both from here. */
+bool input_format_read(int format);
 
 /*
  * The one-line message for an input of the wrong kind, into err (cleared

@@ -310,24 +310,12 @@ void ftree_path(const struct ftree *t, uint32_t node, struct sbuf *b)
 
 /* ---- sorting ---- */
 
-static const struct pool *sort_pool;
-
-static int cmp_name_ids(const void *a, const void *b)
+/* Two nodes by the rank of their names (rank: per node). */
+static int cmp_nodes_by_rank(const void *a, const void *b, void *rank)
 {
+	const uint32_t *r = rank;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t lx = pool_len(sort_pool, x), ly = pool_len(sort_pool, y);
-	int c = memcmp(pool_str(sort_pool, x), pool_str(sort_pool, y), GF_MIN(lx, ly));
-	if (c)
-		return c;
-	return lx < ly ? -1 : lx > ly;
-}
-
-static uint32_t *rank_tab;
-
-static int cmp_nodes_by_rank(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return rank_tab[x] < rank_tab[y] ? -1 : rank_tab[x] > rank_tab[y];
+	return r[x] < r[y] ? -1 : r[x] > r[y];
 }
 
 void ftree_sort(struct ftree *t)
@@ -339,12 +327,10 @@ void ftree_sort(struct ftree *t)
 	uint32_t *ids = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *ids);
 	for (uint32_t i = 0; i < nn; i++)
 		ids[i] = i;
-	sort_pool = t->names;
-	qsort(ids, nn, sizeof *ids, cmp_name_ids);
+	pool_sort_ids(t->names, ids, nn);
 	uint32_t *rank = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *rank);
 	for (uint32_t i = 0; i < nn; i++)
 		rank[ids[i]] = i;
-	sort_pool = NULL;
 	free(ids); /* each table is freed once the next is made: 8 bytes per name at most */
 	/* node rank table: rank of each node's name */
 	uint32_t *nrank = gf_xmalloc((size_t)t->n * sizeof *nrank);
@@ -352,7 +338,6 @@ void ftree_sort(struct ftree *t)
 		nrank[i] = rank[t->name[i]];
 	nrank[0] = 0;
 	free(rank);
-	rank_tab = nrank;
 	{
 		uint32_t *kids = NULL;
 		size_t kcap = 0;
@@ -367,7 +352,7 @@ void ftree_sort(struct ftree *t)
 			}
 			if (k < 2)
 				continue;
-			qsort(kids, k, sizeof *kids, cmp_nodes_by_rank);
+			qsort_r(kids, k, sizeof *kids, cmp_nodes_by_rank, nrank);
 			t->child[p] = kids[0];
 			for (size_t i = 0; i + 1 < k; i++)
 				t->sib[kids[i]] = kids[i + 1];
@@ -375,7 +360,6 @@ void ftree_sort(struct ftree *t)
 		}
 		free(kids);
 	}
-	rank_tab = NULL;
 	free(nrank);
 }
 

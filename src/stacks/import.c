@@ -115,24 +115,13 @@ int import_agg_add(struct import_agg *a, const char *s, size_t n, int64_t w, str
 	return GF_OK;
 }
 
-static const struct pool *sort_pool;
-
-static int cmp_stack(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	uint32_t la = pool_len(sort_pool, a), lb = pool_len(sort_pool, b);
-	int c = memcmp(pool_str(sort_pool, a), pool_str(sort_pool, b), GF_MIN(la, lb));
-	return c ? c : la < lb ? -1 : la > lb;
-}
-
 void import_agg_write(const struct import_agg *a, struct sbuf *out)
 {
 	uint32_t n = pool_count(a->stacks);
 	uint32_t *ids = gf_xreallocarray(NULL, n ? n : 1, sizeof *ids);
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = i;
-	sort_pool = a->stacks;
-	qsort(ids, n, sizeof *ids, cmp_stack);
+	pool_sort_ids(a->stacks, ids, n);
 	for (uint32_t i = 0; i < n; i++) {
 		sbuf_add(out, pool_str(a->stacks, ids[i]), pool_len(a->stacks, ids[i]));
 		sbuf_addch(out, ' ');

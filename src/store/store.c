@@ -298,7 +298,7 @@ static void header_text(const struct ftree_meta *m, struct sbuf *out)
 	FILE *fp = open_memstream(&buf, &len);
 	if (!fp)
 		gf_xmalloc(SIZE_MAX); /* the out-of-memory exit */
-	folded_write_meta(fp, m);
+	folded_write_meta(fp, m, false);
 	fclose(fp);
 	while (len && buf[len - 1] == '\n')
 		len--;

@@ -22,6 +22,20 @@ static const char *keep(struct store_collect *c, char *s)
 	return c->strs[c->nstrs++] = s;
 }
 
+/* The report's times it records (ns), with idle by cause (causes.h). */
+static const char *const ns_metrics[] = { "step_wall", "busy", "idle", "sync_wait" };
+
+bool store_collect_ns(const char *metric)
+{
+	for (size_t i = 0; i < GF_ARRAY_LEN(ns_metrics); i++)
+		if (!strcmp(metric, ns_metrics[i]))
+			return true;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		if (!strcmp(metric, causes_gap[k].metric))
+			return true;
+	return false;
+}
+
 static void metric(struct store_collect *c, const char *key, int64_t v)
 {
 	if (c->in.nmetrics < STORE_MAX_METRICS)
@@ -171,12 +185,12 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 		const struct step_row *s = &r.st.steady;
 		const struct gap_row *g = &r.gp.steady;
 		metric(c, "steps", (int64_t)r.st.n);
-		metric(c, "step_wall", s->wall);
-		metric(c, "busy", s->busy);
-		metric(c, "idle", s->idle);
+		metric(c, ns_metrics[0], s->wall);
+		metric(c, ns_metrics[1], s->busy);
+		metric(c, ns_metrics[2], s->idle);
 		for (int k = 0; k < GAP_NCAUSES; k++)
 			metric(c, causes_gap[k].metric, g->c[k]);
-		metric(c, "sync_wait", s->sync_wait);
+		metric(c, ns_metrics[3], s->sync_wait);
 		metric(c, "syncs", (int64_t)s->syncs);
 		metric(c, "kernels", (int64_t)s->kernels);
 		metric(c, "launches", (int64_t)s->launches);

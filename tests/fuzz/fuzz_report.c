@@ -97,10 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					const struct gap_row *g = &r.gp.rows[i];
 					if (s->busy + s->idle != s->wall)
 						abort();
-					gf_ns sum = 0;
-					for (int c = 0; c < GAP_NCAUSES; c++)
-						sum += g->c[c];
-					if (sum != s->idle)
+					if (gaps_idle(g) != s->idle)
 						abort();
 				}
 				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };

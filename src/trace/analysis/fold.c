@@ -1032,7 +1032,10 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 			rc = GF_EINPUT;
 			goto out;
 		}
+	/* conservation: every weight added is under the root, once */
+	GF_ASSERT(o->normalise || out->total[0] == f->total);
 	ftree_sort(out);
+	GF_ASSERT(o->normalise || out->total[0] == f->total);
 	set_meta(f, nsel, f->levels, scale);
 	if (st) {
 		st->steps = nsel;
