@@ -88,7 +88,8 @@ echo "html / json wall at $SIZE MB: $r (cpu $(ratio "$(f "html.$SIZE" 2)" "$(f "
 echo "html $SIZE/$small MB: wall $(ratio "$(f "html.$SIZE" 1)" "$(f "html.$small" 1)"), peak RSS $(ratio "$(f "html.$SIZE" 3)" "$(f "html.$small" 3)") (input x$(ratio "$bytes" "$(stat -c %s "$DIR/t$small.json")"))"
 if command -v node >/dev/null && [ -x /usr/bin/chromium ] && [ -d tests/browser/node_modules/playwright-core ]; then
 	echo "-- the $SIZE MB page in headless Chromium (tests/browser/page_timing.mjs; printed, not asserted):"
-	(cd tests/browser && timeout 120 node page_timing.mjs "$root/$DIR/page$SIZE.html") || echo "page timing failed"
+	case $DIR in /*) pg=$DIR/page$SIZE.html ;; *) pg=$root/$DIR/page$SIZE.html ;; esac
+	(cd tests/browser && timeout 120 node page_timing.mjs "$pg") || echo "page timing failed"
 else
 	echo "-- page timing skipped: node, /usr/bin/chromium or tests/browser/node_modules missing (scripts/deps.sh test)"
 fi
