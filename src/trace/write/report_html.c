@@ -198,6 +198,13 @@ static const struct {
 };
 _Static_assert(GF_ARRAY_LEN(look) == GAP_NCAUSES, "a look for every gap cause");
 
+/* ,"k":"v" (or {"k":"v" opening an object when open is set) */
+static void kv(struct sbuf *b, bool open, const char *k, const char *v)
+{
+	sbuf_addf(b, "%s\"%s\":", open ? "{" : ",", k);
+	str(b, v);
+}
+
 /* The vocabulary the page's script loops over (it keeps no list of its
  * own): the graphs' weights with their titles, the gap causes, the classes
  * of host work (an idle lane's "h": a class index per block, -1 none). */
@@ -205,44 +212,34 @@ static void vocab(struct sbuf *b)
 {
 	sbuf_addstr(b, "\"vocab\":{\"weights\":[");
 	for (int w = 0; w < FLAMES_N; w++) {
-		sbuf_addstr(b, w ? ",{\"key\":" : "{\"key\":");
-		str(b, weight_defs[w].name);
-		sbuf_addstr(b, ",\"title\":");
-		str(b, weight_defs[w].title);
-		if (w == FW_GPU) /* its leaves are kernel families: their top kernels (families) */
-			sbuf_addstr(b, ",\"kernels\":true");
-		sbuf_addstr(b, "}");
+		sbuf_addstr(b, w ? "," : "");
+		kv(b, true, "key", weight_defs[w].name);
+		kv(b, false, "title", weight_defs[w].title);
+		/* its leaves are kernel families: their top kernels (families) */
+		sbuf_addstr(b, w == FW_GPU ? ",\"kernels\":true}" : "}");
 	}
 	sbuf_addstr(b, "],\"causes\":[");
 	for (int k = 0; k < GAP_NCAUSES; k++) {
 		const struct cause_def *c = &causes_gap[k];
-		sbuf_addstr(b, k ? ",{\"key\":" : "{\"key\":");
-		str(b, c->key);
-		sbuf_addstr(b, ",\"json\":");
-		str(b, c->json);
-		sbuf_addstr(b, ",\"label\":");
-		str(b, c->label);
-		sbuf_addstr(b, ",\"rule\":");
-		str(b, c->rule);
-		sbuf_addstr(b, ",\"color\":");
-		str(b, look[k].color);
-		sbuf_addstr(b, ",\"pattern\":");
-		str(b, look[k].pattern);
+		sbuf_addstr(b, k ? "," : "");
+		kv(b, true, "key", c->key);
+		kv(b, false, "json", c->json);
+		kv(b, false, "label", c->label);
+		kv(b, false, "rule", c->rule);
+		kv(b, false, "color", look[k].color);
+		kv(b, false, "pattern", look[k].pattern);
 		if (c->keys) { /* the report JSON's array of its keys and their field */
-			sbuf_addstr(b, ",\"keys\":");
-			str(b, c->keys);
-			sbuf_addstr(b, ",\"key_field\":");
-			str(b, c->key_field);
+			kv(b, false, "keys", c->keys);
+			kv(b, false, "key_field", c->key_field);
 		}
-		sbuf_addstr(b, "}");
+		sbuf_addch(b, '}');
 	}
 	sbuf_addstr(b, "],\"classes\":[");
 	for (int k = 0; k < HW_NCLASSES; k++) {
-		sbuf_addstr(b, k ? ",{\"key\":" : "{\"key\":");
-		str(b, causes_class[k].key);
-		sbuf_addstr(b, ",\"label\":");
-		str(b, causes_class[k].label);
-		sbuf_addstr(b, "}");
+		sbuf_addstr(b, k ? "," : "");
+		kv(b, true, "key", causes_class[k].key);
+		kv(b, false, "label", causes_class[k].label);
+		sbuf_addch(b, '}');
 	}
 	sbuf_addstr(b, "]}");
 }
