@@ -1,9 +1,10 @@
 /*
- * report_fmt.h — what a prose format (text, Markdown; HTML would be one more)
- * implements so that report_out.c writes the report's sections once: escaped
- * prose, titles, headings, bold labels, tables, long cells, the final pass,
- * and the few separators that differ. JSON has its own writer
- * (report_json.h): it is a schema, not prose.
+ * report_fmt.h — what a prose format (text, Markdown) implements so that
+ * report_out.c writes the report's sections once: escaped prose, titles,
+ * headings, bold labels, tables, long cells, the final pass, and the few
+ * separators that differ. JSON has its own writer (report_json.h): it is a
+ * schema, not prose; the HTML page (report_html.h) embeds that JSON and
+ * the page's script lays it out.
  *
  *   report_out.c: f->heading(out, "Launches"); sbuf_addstr(out, f->lead); ...
  *

@@ -4,8 +4,8 @@
  * analysis result (trace/analysis/report.h) and nothing else.
  *
  * Files: report_out.c writes the sections once for every prose format
- * through report_fmt.h, which report_text.c and report_md.c implement (an
- * HTML writer is one more such file); report_json.c writes the JSON.
+ * through report_fmt.h, which report_text.c and report_md.c implement;
+ * report_json.c writes the JSON, which the HTML page (report_html.h) embeds.
  * A part the report did not compute (report.h: report.parts) is left out of
  * the prose and is null in the JSON.
  *
