@@ -35,6 +35,7 @@ static void prefix(void)
 /* ---- process set-up and the end of stdout ---- */
 
 static bool stdout_done; /* checked and closed, or dying anyway */
+static bool stdout_lost; /* cli_done could not write: said on stderr, the exit code stands */
 
 static int close_stdout(void)
 {
@@ -47,7 +48,7 @@ static int close_stdout(void)
 		bad = true;
 		e = errno;
 	}
-	if (!bad)
+	if (!bad || stdout_lost)
 		return 0;
 	prefix();
 	fprintf(stderr, "write failure on standard output: %s\n", strerror(e ? e : EIO));
@@ -152,6 +153,34 @@ void cli_die(int exit_code, const char *fmt, ...)
 	fflush(stdout);
 	message_raw(NULL, &raw);
 	exit(exit_code);
+}
+
+void cli_done(const char *fmt, ...)
+{
+	struct sbuf raw = SBUF_INIT, line = SBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	esc_term(&line, raw.buf ? raw.buf : "", raw.len); /* names are the user's: no control byte reaches the terminal */
+	sbuf_release(&raw);
+	/* a closed pipe is an error here, not a signal that would hide the work done */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	errno = 0;
+	bool bad = stdout_lost || fprintf(stdout, "%s\n", line.buf) < 0 || fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	sigaction(SIGPIPE, &old, NULL);
+	if (bad) {
+		prefix();
+		if (stdout_lost)
+			fprintf(stderr, "%s\n", line.buf);
+		else
+			fprintf(stderr, "standard output failed (%s); %s\n", strerror(e ? e : EIO), line.buf);
+		stdout_lost = true;
+	}
+	sbuf_release(&line);
 }
 
 void cli_warn(const char *fmt, ...)
@@ -408,17 +437,13 @@ void cli_import_warn(const struct import_stats *st, const char *name, int kind)
 
 struct input *cli_import(struct input *in, int kind, const struct import_opts *o)
 {
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT;
 	struct import_stats st;
-	int rc = import_fold(in, kind, o, &out, &st, &err);
+	struct input *conv;
+	int rc = import_open(&conv, in, kind, o, &st, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_import_warn(&st, input_name(in), kind);
-	struct input *conv;
-	rc = input_open_owned(&conv, out.alloc ? out.buf : NULL, out.len, input_path(in), input_name(in), INPUT_FOLDED,
-			      &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_input(in);
 	register_input(conv);
 	sbuf_release(&err);

@@ -51,6 +51,12 @@ int cli_finish(int rc);
 /* Removes temporary outputs, prints the message, exits with exit_code. */
 GF_NORETURN void cli_die(int exit_code, const char *fmt, ...) GF_PRINTF(2, 3);
 void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
+/* The one-line message of work that is done for good (a run committed, a
+ * profile delivered): on stdout, flushed at once. When stdout fails (full,
+ * closed, a closed pipe: no SIGPIPE), the line goes to stderr after
+ * "standard output failed (REASON); " and the exit code stays what the work
+ * says (docs/cli.md, "Exit codes"); later lines go to stderr too. */
+void cli_done(const char *fmt, ...) GF_PRINTF(1, 2);
 /* Bad usage: one line, the message and where to look ("; see 'gpuflame fold
  * --help'"), exit GF_EXIT_USAGE. */
 GF_NORETURN void cli_usage_error(const char *fmt, ...) GF_PRINTF(1, 2);

@@ -7,8 +7,10 @@
  *   gpuflame store trend --metric step_wall
  * The database: --db URL, else $GPUFLAME_DB, else ./gpuflame.db (SQLite);
  * postgresql://... for PostgreSQL. The work is in src/store/ (docs/store.md).
- * Exit: 0 ok, 1 bad input or database error, 2 usage error (unknown run or
- * release, unlike profiles), 3 the database could not be written.
+ * Exit: 0 ok (a run added, or found already stored; its line goes to stderr
+ * when stdout fails), 1 bad input, not a store or database error, 2 usage
+ * error (unknown run or release, unlike profiles), 3 the database could
+ * not be written.
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
@@ -18,6 +20,7 @@
 #include "store/store_collect.h"
 #include "cli/diffopts.h"
 #include "cli/values.h"
+#include "trace/analysis/fold.h"
 
 #include <getopt.h> /* optind */
 #include <stdlib.h>
@@ -77,9 +80,8 @@ static void add_label(struct store_cli *c, const char *kv)
 	const char *eq = strchr(kv, '=');
 	if (!eq || eq == kv)
 		cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", kv);
-	for (const char *p = kv; p < eq; p++)
-		if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')))
-			cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
+	if (!fold_label_key_ok(kv, (size_t)(eq - kv)))
+		cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
 	if (c->nlabels == STORE_MAX_LABELS)
 		cli_usage_error("at most %d --label options", STORE_MAX_LABELS);
 	c->labels[c->nlabels++] = kv;
@@ -113,11 +115,11 @@ static int parse_args(int argc, char **argv, struct store_cli *c)
 	return optind;
 }
 
-static struct store *open_store(const struct store_cli *c)
+static struct store *open_store(const struct store_cli *c, int mode)
 {
 	struct store *s;
 	struct sbuf err = SBUF_INIT;
-	int rc = store_open(&s, c->db ? c->db : store_default_url(), &err);
+	int rc = store_open(&s, c->db ? c->db : store_default_url(), mode, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&err);
@@ -137,7 +139,7 @@ static int store_add_cmd(int argc, char **argv)
 		cli_usage_error("add needs --release R");
 	if (first == argc)
 		cli_usage_error("add needs at least one TRACE or FOLDED file");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_CREATE);
 	struct store_collect_opts o = { .release = c.release, .weight = c.weight, .step_marker = c.marker };
 	o.threads = cli_threads(c.threads);
 	memcpy(o.labels, c.labels, sizeof c.labels);
@@ -152,12 +154,17 @@ static int store_add_cmd(int argc, char **argv)
 		int rc = store_collect_input(&col, in, trace, &o, &err);
 		cli_close_input(in);
 		int64_t id = 0;
+		bool dup = false;
 		if (!rc)
-			rc = store_add(s, &col.in, &id, &err);
+			rc = store_add(s, &col.in, &id, &dup, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(argv[i]), err.buf);
-		printf("added run %lld: release %s, %s %s, %zu profile%s\n", (long long)id, c.release, col.in.kind,
-		       col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
+		if (dup)
+			cli_done("run %lld is already stored: release %s, %s %s (the same content; not added again)",
+				 (long long)id, c.release, col.in.kind, col.in.source);
+		else
+			cli_done("added run %lld: release %s, %s %s, %zu profile%s", (long long)id, c.release, col.in.kind,
+				 col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
 		store_collect_release(&col);
 	}
 	store_close(s);
@@ -181,7 +188,7 @@ static int store_list_cmd(int argc, char **argv)
 		cli_usage_error("list takes no operand (filters: --release, --label, --since, --until)");
 	if (c.nlabels > 1)
 		cli_usage_error("list filters by one --label");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct store_filter f = { c.release, c.nlabels ? c.labels[0] : NULL, c.since, c.until };
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_list(s, &f, c.json, &out, &err);
@@ -198,7 +205,7 @@ static int store_show_cmd(int argc, char **argv)
 		cli_usage_error("show takes one RUN (its id, see 'gpuflame store list')");
 	const char *r = argv[first];
 	int64_t id = cli_int("RUN", !strncmp(r, "run:", 4) ? r + 4 : r, 1, INT64_MAX);
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_show(s, id, c.json, &out, &err);
 	store_close(s);
@@ -214,7 +221,7 @@ static int store_trend_cmd(int argc, char **argv)
 	if (!c.metric)
 		cli_usage_error("trend needs --metric M (step_wall, busy, idle, weight.gpu...: 'gpuflame store --help' "
 				"lists them)");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	bool svg = c.svg || (c.out && strlen(c.out) > 4 && !strcmp(c.out + strlen(c.out) - 4, ".svg"));
 	int rc = store_trend(s, c.metric, svg ? STORE_TREND_SVG : c.json ? STORE_TREND_JSON : STORE_TREND_TEXT, &out, &err);
@@ -230,15 +237,15 @@ static int store_gc_cmd(int argc, char **argv)
 		cli_usage_error("gc takes no operand");
 	if (!c.keep)
 		cli_usage_error("gc needs --keep N (the newest N releases are kept)");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_UPDATE);
 	struct sbuf err = SBUF_INIT;
 	int64_t runs = 0, stacks = 0;
 	int rc = store_gc(s, c.keep, &runs, &stacks, &err);
 	store_close(s);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	printf("deleted %lld run%s and %lld stack%s no run uses\n", (long long)runs, runs == 1 ? "" : "s",
-	       (long long)stacks, stacks == 1 ? "" : "s");
+	cli_done("deleted %lld run%s and %lld stack%s no run uses", (long long)runs, runs == 1 ? "" : "s",
+		 (long long)stacks, stacks == 1 ? "" : "s");
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }
@@ -305,7 +312,7 @@ static int store_diff_cmd(int argc, char **argv)
 		cli_usage_error("expected two sides, BASE and TARGET (a release, or run:N), got %d", argc - optind);
 	diffopts_finish(&d);
 	struct store_cli sc = { .db = db };
-	struct store *s = open_store(&sc);
+	struct store *s = open_store(&sc, STORE_READ);
 	struct ftree before, after;
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
@@ -353,7 +360,9 @@ const struct cli_command cmd_store_def = {
 	.opts = opts,
 	.operands = CLI_OPERAND_ANY,
 	.doc = "store.md",
-	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
-		 "3 the database could not be written.",
+	.exits = "0 ok (add: the run was added, or was already stored; gc: done; a line that standard output "
+		 "could not take goes to standard error), 1 bad input, not a store, or a database error (nothing was "
+		 "changed), 2 usage error (unknown run or release, unlike profiles), 3 the database could not be "
+		 "written.",
 	.output = "SQLite or PostgreSQL (list, show, trend: text, JSON; trend: SVG)",
 };

@@ -104,6 +104,10 @@ int import_agg_add(struct import_agg *a, const char *s, size_t n, int64_t w, str
 		memset(a->w + a->cap, 0, (c - a->cap) * sizeof *a->w);
 		a->cap = c;
 	}
+	if (!num_add(&a->total, w)) {
+		sbuf_setf(err, "weights overflow 64-bit integers (their total)");
+		return GF_EINPUT;
+	}
 	if (!num_add(&a->w[id], w)) {
 		sbuf_setf(err, "weights overflow 64-bit integers");
 		return GF_EINPUT;
@@ -341,5 +345,55 @@ int import_fold(struct input *in, int kind, const struct import_opts *o, struct 
 	if (!rc)
 		import_agg_write(&a, out);
 	import_agg_free(&a);
+	return rc;
+}
+
+/* ---- an import as a folded input ---- */
+
+static int tree_text(void *obj, struct sbuf *out, struct sbuf *err)
+{
+	import_tree_text(obj, out);
+	return GF_OK;
+}
+
+static void tree_release(void *obj)
+{
+	ftree_release(obj);
+	free(obj);
+}
+
+static const struct input_obj_ops tree_ops = { "ftree", tree_text, tree_release };
+
+int import_open(struct input **out, struct input *in, int kind, const struct import_opts *o,
+		struct import_stats *st, struct sbuf *err)
+{
+	static const struct import_opts none;
+	struct sbuf text = SBUF_INIT;
+	*out = NULL;
+	if (kind != IMPORT_SPEEDSCOPE) {
+		int rc = import_fold(in, kind, o, &text, st, err);
+		if (!rc)
+			rc = input_open_owned(out, text.alloc ? text.buf : NULL, text.len, input_path(in), input_name(in),
+					      INPUT_FOLDED, err);
+		else
+			sbuf_release(&text);
+		return rc;
+	}
+	memset(st, 0, sizeof *st);
+	struct sbuf all = SBUF_INIT;
+	int rc = read_all(in, &all, err);
+	struct ftree *t = gf_xmalloc(sizeof *t);
+	ftree_init(t, NULL, 0);
+	if (!rc)
+		rc = import_speedscope_tree(all.buf ? all.buf : "", all.len, input_name(in), o ? o : &none, t, &text, st,
+					    err);
+	sbuf_release(&all);
+	if (rc) {
+		tree_release(t);
+		sbuf_release(&text);
+		return rc;
+	}
+	rc = input_open_obj(out, t, &tree_ops, text.buf, text.len, input_path(in), input_name(in), INPUT_FOLDED, err);
+	sbuf_release(&text);
 	return rc;
 }

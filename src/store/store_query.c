@@ -47,12 +47,12 @@ int store_list(struct store *s, const struct store_filter *f, bool json, struct 
 		return rc;
 	const char *rel = f->release ? f->release : "";
 	store_eng_bind_i64(st, 1, f->release != NULL);
-	store_eng_bind_text(st, 2, rel, strlen(rel));
+	store_bind_name(s, st, 2, rel, strlen(rel));
 	const char *lab = f->label ? f->label : "=";
 	const char *eq = strchr(lab, '=');
 	store_eng_bind_i64(st, 3, f->label != NULL);
 	store_eng_bind_text(st, 4, lab, (size_t)(eq - lab));
-	store_eng_bind_text(st, 5, eq + 1, strlen(eq + 1));
+	store_bind_name(s, st, 5, eq + 1, strlen(eq + 1));
 	store_eng_bind_i64(st, 6, f->since);
 	store_eng_bind_i64(st, 7, f->until ? f->until : INT64_MAX);
 	/* rows are collected first: the label query runs on the same connection */
