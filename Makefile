@@ -133,9 +133,12 @@ $(FB)/libgpuflame-fuzz.a: $(FUZZ_OBJ)
 $(FB)/%: tests/fuzz/%.c $(FB)/libgpuflame-fuzz.a
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libgpuflame-fuzz.a $(LIBS)
 
+# the fast tier builds with CHECK_JOBS jobs (the machine's two cores) unless
+# make was given its own -j
+CHECK_JOBS ?= 2
 check:
-	$(MAKE) MODE=asan all units replay
-	tests/check.sh
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) MODE=asan all units replay
+	CHECK_JOBS=$(CHECK_JOBS) tests/check.sh
 
 test:
 	scripts/deps.sh test
