@@ -177,6 +177,30 @@ static int cmp_win(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* Collective x of activity ai: its kernel, its args, its step (pmax: the
+ * prefix maxima of the rows' ends), its launch. */
+static void coll_fill(const struct actx *c, const struct steps_result *st, const gf_ns *pmax, uint32_t ai,
+		      struct coll *x)
+{
+	const struct trace *t = c->t;
+	const struct trace_act *a = &t->act[ai];
+	const struct trace_coll *k = trace_coll_of(t, ai);
+	x->name = a->name;
+	x->group = k ? k->pg : TRACE_NONE;
+	x->desc = k ? k->pg_desc : TRACE_NONE;
+	x->ranks = k ? k->pg_ranks : TRACE_NONE;
+	x->coll = k ? k->coll : TRACE_NONE;
+	x->dtype = k ? k->dtype : TRACE_NONE;
+	x->seq = k ? k->seq : KEV_NONE;
+	x->nelems = k ? k->nelems : KEV_NONE;
+	x->group_size = k ? k->group_size : KEV_NONE;
+	x->enqueue = a->launch != TRACE_NONE ? t->r[a->launch].start : KEV_NONE;
+	x->start = a->start;
+	x->dur = a->end - a->start;
+	long s = steps_row_at(st, pmax, a->start);
+	x->step = s < 0 ? KEV_NONE : st->rows[s].number;
+}
+
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n)
 {
@@ -206,6 +230,7 @@ void comm_collectives(const struct actx *c, const struct steps_result *st, struc
 			w[2 * m + 1] = w[2 * i + 1];
 			m++;
 		}
+		gf_ns *pmax = steps_pmax(st);
 		size_t k = 0;
 		for (uint32_t i = m ? trace_act_lower(t, w[0]) : t->nact; i < t->nact; i++) {
 			const struct trace_act *a = &t->act[i];
@@ -217,9 +242,11 @@ void comm_collectives(const struct actx *c, const struct steps_result *st, struc
 				continue;
 			if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
 				continue;
-			struct coll x = { a->name, a->start, a->end - a->start };
+			struct coll x;
+			coll_fill(c, st, pmax, i, &x);
 			vec_push(&v, x);
 		}
+		free(pmax);
 		free(w);
 	}
 	*out = v.v;

@@ -45,15 +45,24 @@ struct comm_result {
 int comm_analyze(const struct actx *c, const struct steps_result *st, struct comm_result *r);
 void comm_release(struct comm_result *r);
 
-/* One collective instance of one rank. */
+/* One collective instance of one rank: a comm kernel with the
+ * communication args the model found for it (trace.h: struct trace_coll;
+ * pool ids TRACE_NONE and integers KEV_NONE when absent). */
 struct coll {
-	uint32_t name;   /* pool id (share one pool across the ranks' traces) */
+	uint32_t name;    /* the kernel's pool id */
+	uint32_t group;   /* process group name (kev.pg_name) */
+	uint32_t desc, ranks, coll, dtype; /* its description, rank list, collective name, dtype */
+	int64_t seq;      /* Seq as written */
+	int64_t nelems, group_size;
+	int64_t step;     /* number of the first selected step holding its start */
+	gf_ns enqueue;    /* start of its launching call, KEV_NONE when unattributed */
 	gf_ns start, dur;
 };
 
 /* The rank's collectives: its comm kernels starting inside any of its step
  * rows, each once (steps that nest or overlap do not repeat a kernel), by
- * start. O(n + steps log steps). Caller frees *out. */
+ * start, with their group, collective and sequence number when the trace
+ * has them. O(n log n + steps log steps). Caller frees *out. */
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n);
 

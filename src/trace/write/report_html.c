@@ -48,7 +48,7 @@ static void families(struct sbuf *b, const struct flames *f)
 	sbuf_addstr(b, "]");
 }
 
-static void rank(struct sbuf *b, const struct report_html_rank *k)
+void report_html_rank_json(struct sbuf *b, const struct report_html_rank *k)
 {
 	static const char *const key[FLAMES_N] = { "gpu", "cpu", "wall", "idle" };
 	const struct flames *f = k->f;
@@ -104,7 +104,7 @@ void report_html_write(const struct report_html_rank *k, size_t n, const struct 
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			sbuf_addstr(&json, ",\n");
-		rank(&json, &k[i]);
+		report_html_rank_json(&json, &k[i]);
 	}
 	sbuf_addstr(&json, "]}");
 	page_html_write(out, title.buf, &json);

@@ -35,6 +35,9 @@ struct report_html_rank {
 	const char *file;
 };
 
+/* One rank's object of "ranks" above (also a summary's "page", ranks/summary.h). */
+void report_html_rank_json(struct sbuf *b, const struct report_html_rank *k);
+
 /* n ranks (n > 1: side by side with the straggler s, which may be NULL). */
 void report_html_write(const struct report_html_rank *k, size_t n, const struct strag_result *s,
 		       struct sbuf *out);
