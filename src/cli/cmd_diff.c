@@ -36,11 +36,14 @@
 #include "stacks/folded_out.h"
 #include "stacks/render/diff_html.h"
 #include "stacks/render/diff_out.h"
+#include "cli/rankdiff.h"
+#include "base/rtable.h"
 
 #include <errno.h>
 #include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum {
@@ -437,6 +440,24 @@ static void write_output(struct diff_result *r, const struct diff_cli *d)
 	sbuf_release(&err);
 }
 
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return strcmp(p, "-") && !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* BEFORE and AFTER folders of many ranks: compared rank by rank (rankdiff.h). */
+static void many_ranks(const struct diff_cli *d)
+{
+	if (d->svg || d->html || d->negate)
+		cli_usage_error("two folders of ranks are compared as a table (text); for one rank's graph run "
+				"'gpuflame diff' on its two files");
+	if (d->fc.o.weight == FW_CALLS)
+		cli_usage_error("--weight calls: summaries hold the gpu, cpu, wall and idle weights");
+	struct ranks_diff_opts o = { d->o, d->force, (size_t)d->top, 0 };
+	rankdiff_run(d->paths[0], d->paths[1], fold_weight_name(d->fc.o.weight), &o, REP_TEXT, d->out);
+}
+
 static int cmd_diff(int argc, char **argv)
 {
 	struct diff_cli d;
@@ -445,6 +466,14 @@ static int cmd_diff(int argc, char **argv)
 	struct diff_result r;
 	d.paths[0] = argv[optind];
 	d.paths[1] = argv[optind + 1];
+	if (is_dir(d.paths[0]) || is_dir(d.paths[1])) {
+		if (!is_dir(d.paths[0]) || !is_dir(d.paths[1]))
+			cli_usage_error("'%s' is a folder and '%s' is not: compare two folders of ranks, or two profiles",
+					is_dir(d.paths[0]) ? d.paths[0] : d.paths[1],
+					is_dir(d.paths[0]) ? d.paths[1] : d.paths[0]);
+		many_ranks(&d);
+		return GF_EXIT_OK;
+	}
 	compare(&r, &d, argv[optind], argv[optind + 1]);
 	if (d.top) {
 		if (diff_out_top(stdout, &r, (size_t)d.top) || fflush(stdout) || ferror(stdout))
@@ -465,9 +494,12 @@ const struct cli_command cmd_diff_def = {
 		       "into flamegraph.pl), renders a differential flame graph, or (--format html) writes one self-contained page. BEFORE and AFTER are folded "
 		       "files (plain, gzip or zstd) or PyTorch profiler traces, folded on the fly with the fold "
 		       "options below, as 'gpuflame fold' does. Weights are compared per step when both step counts "
-		       "are known; profiles of different weight, unit or rank are refused unless --force.\n\n"
+		       "are known; profiles of different weight, unit or rank are refused unless --force. Two "
+		       "folders of many ranks (summaries, or folded files with their rank= headers) are compared "
+		       "rank by rank: which ranks and which stacks changed.\n\n"
 		       "  gpuflame diff before.folded after.folded --svg -o diff.svg\n"
-		       "  gpuflame diff --top 20 before.json.gz after.json.gz",
+		       "  gpuflame diff --top 20 before.json.gz after.json.gz\n"
+		       "  gpuflame diff sums-v1.4/ sums-v1.5/",
 	.opts = opts,
 	.operands = CLI_OPERAND_ANY,
 	.doc = "diff.md",

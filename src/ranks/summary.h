@@ -162,4 +162,16 @@ struct summary {
 int summary_parse(struct summary *s, const char *buf, size_t len, const char *name, struct sbuf *err);
 void summary_free(struct summary *s);
 
+/*
+ * The weight w ("gpu", "cpu", "wall", "idle") of a parsed summary's page as
+ * a call tree t (ftree_init'ed by the caller, scale 3: ns), each frame's
+ * self weight its stack's; the page's aggregates of pruned frames
+ * ("[N frames < minwidth]") become "[pruned]", so that ranks and runs
+ * compare. The header gets weight, unit=us, steps and rank. @return GF_OK,
+ * GF_EUSAGE when the summary has no page or that graph (its why), or
+ * GF_EINPUT.
+ */
+struct ftree;
+int summary_tree(const struct summary *s, const char *w, struct ftree *t, struct sbuf *err);
+
 #endif

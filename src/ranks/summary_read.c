@@ -3,6 +3,7 @@
 #include "ranks/summary.h"
 
 #include "base/num.h"
+#include "stacks/ftree.h"
 #include "stacks/import_json.h"
 
 #include <stdlib.h>
@@ -532,4 +533,104 @@ void summary_free(struct summary *s)
 		free(s->idle[i].stack);
 	free(s->idle);
 	memset(s, 0, sizeof *s);
+}
+
+/* The frames of graph g (flamejson: names, p, n, v) into t. */
+static int graph_tree(struct rd *r, uint32_t g, struct ftree *t)
+{
+	size_t nn, np, nv, nx;
+	uint32_t names = array_of(r, g, "names", false, &nn), p = array_of(r, g, "p", false, &np),
+		 n = array_of(r, g, "n", false, &nx), v = array_of(r, g, "v", false, &nv);
+	if (r->failed)
+		return GF_EINPUT;
+	if (np != nx || np != nv || !np)
+		return bad(r, g, "arrays p, n and v of one length", "p"), GF_EINPUT;
+	uint32_t *id = gf_xcalloc(nn ? nn : 1, sizeof *id);
+	size_t k = 0;
+	for (uint32_t c = import_json_child(r->j, names); c; c = r->j->n[c].next, k++) {
+		if (type(r, c) != IMPORT_JSON_STR)
+			return free(id), bad(r, c, "a string", "names"), GF_EINPUT;
+		size_t len;
+		const char *s = import_json_text(r->j, c, &len);
+		if (len > 2 && s[0] == '[' && strstr(s, " frames < minwidth]"))
+			s = "[pruned]", len = 8;
+		id[k] = pool_intern(t->names, s, len);
+	}
+	int64_t *pv = gf_xcalloc(np, sizeof *pv), *nv_ = gf_xcalloc(np, sizeof *nv_), *vv = gf_xcalloc(np, sizeof *vv);
+	uint32_t cs[3] = { p, n, v };
+	int64_t *dst[3] = { pv, nv_, vv };
+	for (int q = 0; q < 3 && !r->failed; q++) {
+		size_t i = 0;
+		for (uint32_t c = import_json_child(r->j, cs[q]); c && !r->failed; c = r->j->n[c].next, i++)
+			num_at(r, c, q == 0 ? "p" : q == 1 ? "n" : "v", 0, &dst[q][i]);
+	}
+	/* node i hangs under its parent's node (a parent comes first); the
+	 * totals are the page's, checked to hold their children */
+	uint32_t *node = gf_xcalloc(np, sizeof *node);
+	int64_t *self = gf_xcalloc(np, sizeof *self);
+	for (size_t i = 0; i < np && !r->failed; i++) {
+		if (vv[i] < 0 || (i == 0 ? pv[i] != -1 : pv[i] < 0 || pv[i] >= (int64_t)i) || nv_[i] < 0 ||
+		    nv_[i] >= (int64_t)nn)
+			bad(r, g, "a tree: parents before children, names listed, weights >= 0", NULL);
+		else
+			self[i] = vv[i];
+	}
+	for (size_t i = 1; i < np && !r->failed; i++)
+		if ((self[pv[i]] -= vv[i]) < 0)
+			bad(r, g, "a tree whose frames hold their children's weight", NULL);
+	for (size_t i = 0; i < np && !r->failed; i++) {
+		node[i] = i ? ftree_child(t, node[pv[i]], id[nv_[i]]) : 0;
+		if (__builtin_add_overflow(t->total[node[i]], vv[i], &t->total[node[i]]))
+			bad(r, g, "weights whose sum fits in int64", NULL);
+	}
+	free(node);
+	free(self);
+	free(pv);
+	free(nv_);
+	free(vv);
+	free(id);
+	return r->failed ? GF_EINPUT : GF_OK;
+}
+
+int summary_tree(const struct summary *s, const char *w, struct ftree *t, struct sbuf *err)
+{
+	if (!s->page_len) {
+		sbuf_setf(err, "'%s': the summary has no flame graphs (it was made with summarise --no-flames)", s->file);
+		return GF_EUSAGE;
+	}
+	struct import_json j;
+	if (import_json_parse(&j, s->text + s->page_off, s->page_len, s->file, err)) {
+		import_json_free(&j);
+		return GF_EINPUT;
+	}
+	struct rd r = { &j, s->file, err, false };
+	int rc = GF_EINPUT;
+	uint32_t graphs = member(&r, 0, "graphs");
+	uint32_t g = graphs ? member(&r, graphs, w) : 0;
+	int64_t steps = 0;
+	if (g && int_of(&r, 0, "steps", &steps)) {
+		if (is_null(&r, g)) {
+			uint32_t why = import_json_get(&j, import_json_get(&j, 0, "why"), w);
+			size_t n = 0;
+			const char *txt = why && type(&r, why) == IMPORT_JSON_STR ? import_json_text(&j, why, &n) : "no weight";
+			sbuf_setf(err, "'%s': no %s graph in the summary: %.*s", s->file, w, (int)(why ? n : 9), txt);
+			rc = GF_EUSAGE;
+		} else {
+			t->scale = 3;
+			rc = graph_tree(&r, g, t);
+		}
+	}
+	import_json_free(&j);
+	if (rc)
+		return rc;
+	char b[32];
+	ftree_meta_set(&t->meta, "weight", w);
+	ftree_meta_set(&t->meta, "unit", "us");
+	snprintf(b, sizeof b, "%lld", (long long)(steps > 0 ? steps : 1));
+	ftree_meta_set(&t->meta, "steps", b);
+	if (s->rank >= 0) {
+		snprintf(b, sizeof b, "%lld", (long long)s->rank);
+		ftree_meta_set(&t->meta, "rank", b);
+	}
+	return GF_OK;
 }
