@@ -6,16 +6,20 @@
  *   gpuflame report trace.json.gz
  *   gpuflame report --skip 2 --expect-ms 11 --format json trace.json.gz > r.json
  *   gpuflame report rank0.json.gz rank1.json.gz      # one trace per rank
+ *   gpuflame report --from-summaries sums/            # gpuflame summarise's outputs
  *
  * Output (docs/report.md): the per-step table (wall, GPU busy, kernel,
  * memcpy, idle, sync wait, syncs, launches, kernels, median kernel), a
  * one-sentence verdict and the next action, GPU idle by cause, the launch
- * diagnosis, the hidden syncs, NCCL overlap, the top calls per step; with
- * several traces, one column per rank and the straggler. --format html
- * writes the one-file page (report_html.h: the report plus the four flame
- * graphs of the same steps, from the same read of each trace). Exit: 0 ok, 1 bad
- * input, 2 usage (incl. an empty step selection), 3 output not written,
- * 4 internal.
+ * diagnosis, the hidden syncs, NCCL overlap, the top calls per step.
+ * --format html writes the one-file page (report_html.h: the report plus
+ * the four flame graphs of the same steps, from the same read of the trace).
+ * Several traces are ranks: each is summarised (rankrun.h; -j N at a time)
+ * and freed before the next, and the summaries combined (ranks/ranks.h:
+ * the straggler per process group, distributions, skew); --from-summaries
+ * combines summaries made elsewhere, with the same bytes out. Exit: 0 ok,
+ * 1 bad input, 2 usage (incl. an empty step selection), 3 output not
+ * written, 4 internal.
  */
 #include "cli/cli.h"
 #include "cli/tropts.h"
@@ -173,9 +177,9 @@ static int cmd_report(int argc, char **argv)
 	struct sbuf out = SBUF_INIT;
 	if (o.format == REP_HTML) {
 		struct report_html_rank h = { &k.r, &k.f, in.file };
-		report_html_write(&h, 1, NULL, &out);
+		report_html_write(&h, &out);
 	} else {
-		report_out(&in, 1, NULL, o.format, &out);
+		report_out(&in, o.format, &out);
 	}
 	cli_write_out(o.output, &out);
 	sbuf_release(&out);
@@ -191,13 +195,18 @@ const struct cli_command cmd_report_def = {
 	.name = "report",
 	.fn = cmd_report,
 	.summary = "per-step GPU busy/idle table, gap causes and a verdict",
-	.synopsis = "[options] [TRACE...]",
+	.synopsis = "[options] [TRACE...]  |  --from-summaries [options] FILE|DIR...",
 	.description = "Per-step GPU busy/idle table of a PyTorch profiler (Kineto) trace, why the GPU idles "
 		       "(syncs, launch overhead, host work), hidden syncs, NCCL overlap and a one-sentence verdict. "
-		       "Several traces are ranks: shown side by side with the straggler, never merged. '-' reads "
-		       "stdin; with no TRACE, stdin too (a note says so when it is a terminal).\n\n"
+		       "Several traces are ranks, never merged: the straggler of each process group, the "
+		       "distribution of every per-rank figure with its outlying ranks, the skew of step times "
+		       "(each trace summarised and freed before the next, -j N at a time). --from-summaries combines "
+		       "the summaries of 'gpuflame summarise' (a Slurm job array, GNU parallel: docs/scale.md) with "
+		       "the same output. '-' reads stdin; with no TRACE, stdin too (a note says so when it is a "
+		       "terminal).\n\n"
 		       "  gpuflame report --skip 2 trace.json.gz\n"
-		       "  gpuflame report --format json -o r.json rank0.json.gz rank1.json.gz",
+		       "  gpuflame report --format json -o r.json rank0.json.gz rank1.json.gz\n"
+		       "  gpuflame report --from-summaries sums/",
 	.opts = opts,
 	.operands = CLI_OPERAND_TRACE,
 	.doc = "report.md",

@@ -42,6 +42,7 @@ struct inst {
 	size_t last_entry;
 	gf_ns min;
 	uint32_t argmin;     /* pair of the member with the shortest duration */
+	uint32_t ties;       /* other members with that duration: nobody arrived last */
 	bool mismatch;
 };
 
@@ -155,8 +156,8 @@ static int group_of(struct comb *c, const struct summary *s, const struct summar
 			struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 			rank_list_text(&a, sg->ranks, sg->nranks);
 			rank_list_text(&b, g->ranks, g->nranks);
-			int rc = fail(c, "'%s': process group '%s' has ranks %s, but %s in the summaries before: "
-					 "summaries of different runs",
+			int rc = fail(c, "'%s': process group '%s' has ranks %s, but %s in the ranks before: "
+					 "not ranks of one run",
 				      nm(c, i), sg->name, a.buf, b.buf);
 			sbuf_release(&a);
 			sbuf_release(&b);
@@ -341,20 +342,20 @@ static int check_run(struct comb *c, const struct summary *s, size_t i)
 		return GF_OK;
 	}
 	if ((c->run || s->run) && (!c->run || !s->run || strcmp(c->run, s->run)))
-		return fail(c, "'%s': run '%s', but '%s' is run '%s': summaries of different runs", nm(c, i),
+		return fail(c, "'%s': run '%s', but '%s' is run '%s': not ranks of one run", nm(c, i),
 			    s->run ? s->run : "(none)", c->first_name, c->run ? c->run : "(none)");
 	if (strcmp(c->options, s->options))
 		return fail(c, "'%s': summarised with '%s', but '%s' with '%s': the steps and options must be the "
 			       "same for every rank",
 			    nm(c, i), s->options, c->first_name, c->options);
-	if (s->world_size != c->world)
-		return fail(c, "'%s': world size %lld, but %lld in '%s': summaries of different runs", nm(c, i),
-			    (long long)s->world_size, (long long)c->world, c->first_name);
 	if ((s->rank >= 0) != c->ranks_known)
 		return fail(c, "'%s': %s, but '%s' %s: ranks must be known for every trace or for none "
 			       "(summarise --rank N gives one)",
 			    nm(c, i), s->rank >= 0 ? "has a rank" : "has no rank (no distributedInfo.rank)",
 			    c->first_name, c->ranks_known ? "has one" : "has none");
+	if (s->world_size != c->world)
+		return fail(c, "'%s': world size %lld, but %lld in '%s': not ranks of one run", nm(c, i),
+			    (long long)s->world_size, (long long)c->world, c->first_name);
 	return GF_OK;
 }
 
@@ -487,12 +488,18 @@ static void match(struct comb *c, struct ranks *r, const size_t *pos)
 			seen[x->inst] = 1;
 			in->min = d;
 			in->argmin = x->pair;
+			in->ties = 0;
 			continue;
 		}
 		size_t ra = pos[c->pairs.v[x->pair].rank], rb = pos[c->pairs.v[in->argmin].rank];
-		if (d < in->min || (d == in->min && ra < rb)) {
+		if (d < in->min) {
 			in->min = d;
 			in->argmin = x->pair;
+			in->ties = 0;
+		} else if (d == in->min) {
+			in->ties++;
+			if (ra < rb)
+				in->argmin = x->pair;
 		}
 	}
 	free(seen);
@@ -502,7 +509,8 @@ static void match(struct comb *c, struct ranks *r, const size_t *pos)
 		g->instances++;
 		if (in->count == g->members) {
 			g->matched++;
-			c->pairs.v[in->argmin].last++;
+			if (!in->ties)
+				c->pairs.v[in->argmin].last++;
 			if (in->mismatch) {
 				if (!g->mismatched) {
 					g->mismatch_at = (long)pos[c->pairs.v[in->argmin].rank];
@@ -531,7 +539,7 @@ static void match(struct comb *c, struct ranks *r, const size_t *pos)
 		struct ranks_rank *k = &c->rk.v[pos[x->rank]];
 		k->fig[RF_WAIT] += x->wait;
 		k->fig[RF_LAST] += (int64_t)x->last;
-		if (!c->g.v[x->group].matched)
+		if (!x->last) /* arrived last nowhere: no straggler */
 			continue;
 		long b = best[x->group];
 		const struct pair *y = b < 0 ? NULL : &c->pairs.v[b];
@@ -747,7 +755,8 @@ static void verdicts(struct ranks *r)
 		}
 		v.v[i].count++;
 	}
-	qsort(v.v, v.n, sizeof *v.v, cmp_verdict);
+	if (v.n)
+		qsort(v.v, v.n, sizeof *v.v, cmp_verdict);
 	r->verdicts = v.v;
 	r->nverdicts = v.n;
 }
@@ -839,7 +848,8 @@ static int compare(struct comb *c, struct ranks *r, const size_t *pos)
 			if (!strcmp(sb.kernels[j].name, x->name))
 				x->b = per_step(sb.kernels[j].gpu, nb);
 	}
-	qsort(kd.v, kd.n, sizeof *kd.v, cmp_kdiff);
+	if (kd.n)
+		qsort(kd.v, kd.n, sizeof *kd.v, cmp_kdiff);
 	size_t keep = 0;
 	while (keep < kd.n && keep < RANKS_KERNEL_DIFF && kd.v[keep].a > kd.v[keep].b)
 		keep++;
@@ -978,7 +988,14 @@ static void fleet_verdict(struct ranks *r, const char *median_action)
 		}
 	} else {
 		const struct ranks_verdict *x = r->nverdicts ? &r->verdicts[0] : NULL;
-		sbuf_addstr(&v, "No collective matched across the ranks");
+		uint64_t matched = 0;
+		for (size_t g = 0; g < r->ngroups; g++)
+			matched += r->groups[g].matched;
+		if (matched)
+			sbuf_addf(&v, "No straggler: every one of the %llu matched collectives took as long on every rank",
+				  (unsigned long long)matched);
+		else
+			sbuf_addstr(&v, "No collective matched across the ranks");
 		if (x && x->cause)
 			sbuf_addf(&v, "; the verdict of most ranks is %s (%zu of %zu)", x->cause, x->count, r->n);
 		sbuf_addch(&v, '.');

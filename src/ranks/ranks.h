@@ -24,7 +24,7 @@
  *
  * Checks (one line naming the file, GF_EINPUT): the same schema (summary.h),
  * run id (--run), options, world size and process-group membership on
- * every summary ("summaries of different runs"), no rank twice, ranks known
+ * every summary ("not ranks of one run"), no rank twice, ranks known
  * on all or none, and unless o.partial every rank 0..world_size-1 present.
  *
  * Ranks: by rank number (in input order when the traces have none).
@@ -40,9 +40,10 @@
  * of its group (every rank with a collective in it) has it, mismatched when
  * matched but their collective names or sizes differ. For a matched
  * instance: min = the shortest duration; each member's wait = its duration
- * - min; the member with the shortest duration arrived last. A group's
- * straggler is the member that arrived last most often (ties: the smallest
- * total wait, then the lower rank); clear when strictly more often than
+ * - min; the member with the shortest duration arrived last (when two or
+ * more share it, nobody did). A group's straggler is the member that
+ * arrived last most often (ties: the smallest total wait, then the lower
+ * rank), none when no member ever did; clear when strictly more often than
  * every other member. Durations only: clocks of different hosts need not
  * agree.
  *

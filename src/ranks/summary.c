@@ -354,7 +354,7 @@ void summary_write(const struct summary_src *src, struct sbuf *out)
 	write_kernels(&j, src->c, &src->r->st);
 	struct sbuf b = SBUF_INIT;
 	struct report_in in = { src->r, src->file, 0 };
-	report_json_write(&in, 1, NULL, &b);
+	report_json_write(&in, &b);
 	while (b.len && b.buf[b.len - 1] == '\n')
 		b.buf[--b.len] = 0;
 	jsonw_key(&j, "report");

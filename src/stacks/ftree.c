@@ -310,10 +310,11 @@ void ftree_path(const struct ftree *t, uint32_t node, struct sbuf *b)
 
 /* ---- sorting ---- */
 
-static const struct pool *sort_pool;
-
-static int cmp_name_ids(const void *a, const void *b)
+/* The comparators take their tables as qsort_r's argument (never a static:
+ * trees are sorted on several threads at once, report -j N). */
+static int cmp_name_ids(const void *a, const void *b, void *ctx)
 {
+	const struct pool *sort_pool = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	size_t lx = pool_len(sort_pool, x), ly = pool_len(sort_pool, y);
 	int c = memcmp(pool_str(sort_pool, x), pool_str(sort_pool, y), GF_MIN(lx, ly));
@@ -322,10 +323,9 @@ static int cmp_name_ids(const void *a, const void *b)
 	return lx < ly ? -1 : lx > ly;
 }
 
-static uint32_t *rank_tab;
-
-static int cmp_nodes_by_rank(const void *a, const void *b)
+static int cmp_nodes_by_rank(const void *a, const void *b, void *ctx)
 {
+	const uint32_t *rank_tab = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	return rank_tab[x] < rank_tab[y] ? -1 : rank_tab[x] > rank_tab[y];
 }
@@ -339,12 +339,10 @@ void ftree_sort(struct ftree *t)
 	uint32_t *ids = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *ids);
 	for (uint32_t i = 0; i < nn; i++)
 		ids[i] = i;
-	sort_pool = t->names;
-	qsort(ids, nn, sizeof *ids, cmp_name_ids);
+	qsort_r(ids, nn, sizeof *ids, cmp_name_ids, (void *)t->names);
 	uint32_t *rank = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *rank);
 	for (uint32_t i = 0; i < nn; i++)
 		rank[ids[i]] = i;
-	sort_pool = NULL;
 	free(ids); /* each table is freed once the next is made: 8 bytes per name at most */
 	/* node rank table: rank of each node's name */
 	uint32_t *nrank = gf_xmalloc((size_t)t->n * sizeof *nrank);
@@ -352,7 +350,6 @@ void ftree_sort(struct ftree *t)
 		nrank[i] = rank[t->name[i]];
 	nrank[0] = 0;
 	free(rank);
-	rank_tab = nrank;
 	{
 		uint32_t *kids = NULL;
 		size_t kcap = 0;
@@ -367,7 +364,7 @@ void ftree_sort(struct ftree *t)
 			}
 			if (k < 2)
 				continue;
-			qsort(kids, k, sizeof *kids, cmp_nodes_by_rank);
+			qsort_r(kids, k, sizeof *kids, cmp_nodes_by_rank, nrank);
 			t->child[p] = kids[0];
 			for (size_t i = 0; i + 1 < k; i++)
 				t->sib[kids[i]] = kids[i + 1];
@@ -375,7 +372,6 @@ void ftree_sort(struct ftree *t)
 		}
 		free(kids);
 	}
-	rank_tab = NULL;
 	free(nrank);
 }
 

@@ -13,15 +13,10 @@
  * A step costs O(log n) (prefix sums over the two unions' pieces), however
  * many steps hold the same kernels.
  *
- * Straggler (several traces, one per rank; ranks are never merged): the
- * collectives of each rank are its comm kernels starting inside its selected
- * steps (each kernel once, even where steps nest or overlap),
- * matched across ranks by (kernel name, occurrence number of that name).
- * For each instance found on every rank: min = the shortest duration,
- * each rank's wait = its duration - min; the rank with the shortest duration
- * arrived last (TB plugin / TraceLens / DeepSpeed rule; durations only, so
- * clock offsets between hosts do not matter). The straggler is the rank that
- * arrived last most often (ties: the smallest total wait, then input order).
+ * Collectives (for the straggler among ranks, ranks/ranks.h): the comm
+ * kernels of a rank starting inside its selected steps (each kernel once,
+ * even where steps nest or overlap), with the process group, collective and
+ * sequence number the trace gives them (trace.h: struct trace_coll).
  *
  * Layer: analyze. Never prints.
  */
@@ -65,24 +60,5 @@ struct coll {
  * has them. O(n log n + steps log steps). Caller frees *out. */
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n);
-
-struct strag_rank {
-	gf_ns wait;          /* Σ (dur - min) over matched instances */
-	uint64_t last;       /* instances where this rank arrived last */
-};
-
-struct strag_result {
-	size_t nranks;
-	struct strag_rank *r;
-	uint64_t matched;    /* instances present on every rank */
-	uint64_t unmatched;  /* instances missing on some rank */
-	long straggler;      /* index into the ranks, -1 when nothing matched */
-	bool clear;          /* it arrived last strictly more often than every other rank */
-};
-
-/* colls[k][0..ncolls[k]) for rank k. @return GF_OK. */
-int comm_straggler(struct coll *const *colls, const size_t *ncolls, size_t nranks,
-		   struct strag_result *r);
-void comm_straggler_release(struct strag_result *r);
 
 #endif

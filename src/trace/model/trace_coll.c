@@ -121,7 +121,8 @@ void trace_coll_resolve(struct trace *t, const trace_coll_notes *v)
 		c.act = a;
 		vec_push(&out, c);
 	}
-	qsort(ops.v, ops.n, sizeof *ops.v, cmp_opnote);
+	if (ops.n)
+		qsort(ops.v, ops.n, sizeof *ops.v, cmp_opnote);
 	for (uint32_t a = 0; ops.n && a < t->nact; a++) {
 		const struct trace_act *x = &t->act[a];
 		if (x->kind != TA_KERNEL || !(x->flags & TAF_NCCL) || x->launch == TRACE_NONE || (own && own[a]))
@@ -134,7 +135,8 @@ void trace_coll_resolve(struct trace *t, const trace_coll_notes *v)
 		c.own = false;
 		vec_push(&out, c);
 	}
-	qsort(out.v, out.n, sizeof *out.v, cmp_coll);
+	if (out.n)
+		qsort(out.v, out.n, sizeof *out.v, cmp_coll);
 	free(own);
 	vec_free(&ops);
 	t->coll = out.v;
