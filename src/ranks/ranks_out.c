@@ -53,17 +53,16 @@ static void ms3(struct sbuf *b, gf_ns ns)
 static void head(const struct ranks *r, const struct report_fmt *f, struct sbuf *out)
 {
 	struct sbuf b = SBUF_INIT;
-	sbuf_addf(&b, "%zu rank%s", r->n, r->n == 1 ? "" : "s");
+	sbuf_addf(&b, "gpuflame report: %zu rank%s", r->n, r->n == 1 ? "" : "s");
 	if (r->world_size > 0)
 		sbuf_addf(&b, " of world size %lld", (long long)r->world_size);
 	sbuf_addstr(&b, " (never merged)");
-	f->title(out, "gpuflame report: ", b.buf);
+	f->title(out, b.buf, ""); /* our own words and numbers: nothing to escape */
 	if (*r->options) {
-		sbuf_addstr(out, "options: ");
+		sbuf_addstr(out, "summarised with ");
 		f->text(out, r->options);
-		sbuf_addch(out, '\n');
+		sbuf_addf(out, "\n%s", f->gap);
 	}
-	sbuf_addstr(out, f->gap);
 	f->strong(out, "Verdict:");
 	f->text(out, r->verdict);
 	sbuf_addf(out, "\n%s", f->gap);
