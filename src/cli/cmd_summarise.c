@@ -31,8 +31,7 @@ static const struct cli_opt opts[] = {
 	  NULL, 0 },
 	{ "expect-ms", 0, TRO_EXPECT, "X", "your speed-of-light step estimate (the report's distance line)", NULL, 0 },
 	{ "run", 0, TRO_RUN, "ID",
-	  "the run the rank belongs to (a Slurm job id): report --from-summaries refuses summaries of different "
-	  "runs",
+	  "the run the rank belongs to (a Slurm job id): summaries of different runs are never combined",
 	  NULL, 0 },
 	{ "rank", 0, TRO_RANK, "N", "the trace's rank, when its distributedInfo has none (or says otherwise)", NULL,
 	  0 },

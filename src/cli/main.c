@@ -37,7 +37,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: gpuflame <command> [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++)
-		fprintf(fp, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(fp, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(fp, "\nRun 'gpuflame <command> --help' or 'man gpuflame-<command>' for a command's options.\n"
 		    "  --version                    version, decoders and features built in\n"
 		    "  --print-man [COMMAND]        the man page gpuflame(1) or gpuflame-COMMAND(1)\n"

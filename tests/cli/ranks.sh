@@ -227,6 +227,22 @@ gf summarise "$T/norank.json" -o "$T/norank.summary.json"
 cp "$T/s2/r0.summary.json.zst" "$T/norank0.summary.json.zst"
 bad ranks-all-or-none "has no rank \(no distributedInfo\.rank\), but '.*' has one: ranks must be known for every trace or for none \(summarise --rank N gives one\)" report --from-summaries --partial "$T/norank0.summary.json.zst" "$T/norank.summary.json"
 
+# ---- 1,024 ranks (summaries written directly, tests/gen/gen_summaries.py) ----
+python3 tests/gen/gen_summaries.py "$T/k" --world 1024 --steps 6 --slow-rank 100 || fail gen "gen_summaries failed"
+gf report --from-summaries "$T/k"
+expect_rc k-report-rc 0
+cp "$T/out" "$T/k.txt"
+lines=$(wc -l <"$T/k.txt")
+if [ "$lines" -le 100 ]; then pass k-text-short; else fail k-text-short "$lines lines at 1,024 ranks"; fi
+# a third into each half: ranks 170 and 682; the others wait 511 x 420 us x 6
+expect_grep k-group1 "^  1 +group_a +512 +6 +0 +rank 170 +6 of 6 \(100%\) +1287\.720 +2\.520$" "$T/k.txt"
+expect_grep k-group2 "^  2 +group_b +512 +6 +0 +rank 682 +6 of 6 \(100%\) +1287\.720 +2\.520$" "$T/k.txt"
+expect_grep k-outlier "^  step wall ms +1024 +1\.000 +1\.003 +1\.006 +5\.000 +rank 100 \(5\.000\)$" "$T/k.txt"
+expect_nogrep k-no-columns "^  per rank " "$T/k.txt"
+gf report --from-summaries --format json "$T/k"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (len(d["per_rank"])==1024 and len(d["grid"]["wall_us"])==1024 and d["figures"][0]["outliers"]==[100]))' "$T/out" \
+  && pass k-json || fail k-json "$(head -c 300 "$T/out")"
+
 # ---- the corpus: NCCL kernels that carry their own args (no Seq) ----
 if need_shared corpus-nccl-args; then
   N=$GF_SHARED/corpus/traces/hta/nccl_parser_config/nccl_data.json.gz
