@@ -39,7 +39,7 @@ static const struct cli_opt opts[] = {
 	{ "format", 'f', 'f', "F",
 	  "html: one self-contained page with the four flame graphs (GPU, CPU, wall, GPU idle) of the same "
 	  "steps, tables and per-step bars (needs -o or a pipe); or text (default), md, json",
-	  tropts_report_formats, 0 },
+	  rtable_formats, 0 },
 	TROPTS_COMMON,
 	{ "threads", 'j', 'j', "N",
 	  "traces: one trace is read on N cores (1 or 2; default 2 when there are); several are read N at a time, "

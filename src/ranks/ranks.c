@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(RF_LAUNCH - RF_EDGE + 1 == GAP_NCAUSES && RF_SYNC - RF_EDGE == GAP_SYNC && RF_HOST - RF_EDGE == GAP_HOST &&
+		       RF_UNTRACED - RF_EDGE == GAP_UNTRACED && RF_QUEUED - RF_EDGE == GAP_QUEUED && RF_LAUNCH - RF_EDGE == GAP_LAUNCH,
+	       "the idle figures follow the gap causes' order (causes.h)");
+
 const struct ranks_figdef ranks_figs[RF_N] = {
 	[RF_WALL] = { "step_wall_us", "step wall ms", RU_NS },
 	[RF_BUSY] = { "gpu_busy_us", "GPU busy ms", RU_NS },
@@ -395,7 +399,7 @@ static void add_rank(struct comb *c, const struct summary *s, size_t i)
 	f[RF_OVERLAP] = fig_or_none(w->overlap);
 	f[RF_EXPOSED] = fig_or_none(w->exposed);
 	f[RF_WAIT] = f[RF_LAST] = INT64_MIN;
-	for (int q = 0; q < SUMMARY_CAUSES; q++)
+	for (int q = 0; q < GAP_NCAUSES; q++)
 		f[RF_EDGE + q] = fig_or_none(w->cause[q]);
 	k->cell = gf_xcalloc(s->nsteps ? s->nsteps : 1, sizeof *k->cell);
 	k->ncell = s->nsteps;
@@ -933,102 +937,6 @@ static int pages(struct comb *c, struct ranks *r)
 	return rc;
 }
 
-/* --- the verdict ---------------------------------------------------------- */
-
-static void ms(struct sbuf *b, gf_ns ns)
-{
-	num_fmt_fixed(b, ns, 6, 3, false);
-	sbuf_addstr(b, " ms");
-}
-
-/* A kernel's name short enough for a sentence: without "void ", template
- * arguments and parameters; at most 80 bytes (cut at a UTF-8 boundary). */
-static void kernel_short(struct sbuf *b, const char *k)
-{
-	if (!strncmp(k, "void ", 5))
-		k += 5;
-	size_t n = strcspn(k, "<(");
-	if (!n)
-		n = strlen(k);
-	if (n > 80) {
-		n = 77;
-		while (n && ((unsigned char)k[n] & 0xc0) == 0x80)
-			n--;
-		sbuf_add(b, k, n);
-		sbuf_addstr(b, "...");
-		return;
-	}
-	sbuf_add(b, k, n);
-}
-
-static void fleet_verdict(struct ranks *r, const char *median_action)
-{
-	struct sbuf v = SBUF_INIT, a = SBUF_INIT, na = SBUF_INIT, nb = SBUF_INIT;
-	const struct ranks_cmp *m = &r->cmp;
-	if (m->group >= 0) {
-		const struct ranks_group *g = &r->groups[m->group];
-		ranks_name(r, (size_t)g->straggler, &na);
-		if (!g->clear) {
-			sbuf_addf(&v, "No clear straggler: the ranks arrive last about equally often (%s most often, at "
-				      "%llu of %llu matched collectives",
-				  na.buf, (unsigned long long)g->last, (unsigned long long)g->matched);
-			if (!r->fallback)
-				sbuf_addf(&v, " of process group '%s'", g->name);
-			sbuf_addstr(&v, ").");
-		} else {
-			sbuf_addf(&v, "%s is the straggler", na.buf);
-			if (!r->fallback)
-				sbuf_addf(&v, " of process group '%s' (%zu ranks)", g->name, g->members);
-			sbuf_addf(&v, ": it arrived last at %llu of %llu matched collectives (",
-				  (unsigned long long)g->last, (unsigned long long)g->matched);
-			report_fmt_pct(&v, (gf_ns)g->last, (gf_ns)g->matched);
-			sbuf_addstr(&v, "), and the other ranks waited ");
-			ms(&v, g->waited);
-			sbuf_addstr(&v, " in total for it.");
-		}
-	} else {
-		const struct ranks_verdict *x = r->nverdicts ? &r->verdicts[0] : NULL;
-		uint64_t matched = 0;
-		for (size_t g = 0; g < r->ngroups; g++)
-			matched += r->groups[g].matched;
-		if (matched)
-			sbuf_addf(&v, "No straggler: every one of the %llu matched collectives took as long on every rank",
-				  (unsigned long long)matched);
-		else
-			sbuf_addstr(&v, "No collective matched across the ranks");
-		if (x && x->cause)
-			sbuf_addf(&v, "; the verdict of most ranks is %s (%zu of %zu)", x->cause, x->count, r->n);
-		sbuf_addch(&v, '.');
-	}
-	if (m->a >= 0 && m->b >= 0) {
-		const struct ranks_rank *ka = &r->rank[m->a], *kb = &r->rank[m->b];
-		sbuf_reset(&na);
-		ranks_name(r, (size_t)m->a, &na);
-		ranks_name(r, (size_t)m->b, &nb);
-		sbuf_addf(&a, "Compare %s with the median rank of its group, %s: its step wall is ", na.buf, nb.buf);
-		ms(&a, ka->fig[RF_WALL]);
-		sbuf_addstr(&a, " against ");
-		ms(&a, kb->fig[RF_WALL]);
-		if (m->nk) {
-			sbuf_addstr(&a, ", and ");
-			kernel_short(&a, m->k[0].name);
-			sbuf_addstr(&a, " runs ");
-			ms(&a, m->k[0].a - m->k[0].b);
-			sbuf_addstr(&a, " longer per step there");
-		}
-		sbuf_addstr(&a, "; its time before the collectives is the cause.");
-	} else if (median_action) {
-		ranks_name(r, r->median, &nb);
-		sbuf_addf(&a, "For the median rank, %s: %s", nb.buf, median_action);
-	} else {
-		sbuf_addstr(&a, "Look at one rank's report: gpuflame report TRACE.");
-	}
-	r->verdict = sbuf_detach(&v, NULL);
-	r->action = sbuf_detach(&a, NULL);
-	sbuf_release(&na);
-	sbuf_release(&nb);
-}
-
 /* --- the combine ---------------------------------------------------------- */
 
 static void comb_free(struct comb *c)
@@ -1103,8 +1011,6 @@ int ranks_combine(const struct ranks_source *src, const struct ranks_opts *o, st
 	verdicts(r);
 	rc = compare(&c, r, pos);
 	free(pos);
-	if (!rc)
-		fleet_verdict(r, r->n ? r->rank[r->median].action : NULL);
 	if (!rc && o->pages)
 		rc = pages(&c, r);
 	comb_free(&c);
@@ -1145,8 +1051,6 @@ void ranks_free(struct ranks *r)
 	}
 	free(r->pages);
 	free(r->options);
-	free(r->verdict);
-	free(r->action);
 	memset(r, 0, sizeof *r);
 }
 

@@ -54,7 +54,8 @@
  * farthest first. A rank without a figure (no NCCL kernel, no gap model)
  * is left out of that figure's distribution.
  *
- * Verdict (r.verdict, r.action; every format prints the same sentences):
+ * Verdict (the findings above; ranks_out.h phrases them, the same
+ * sentences in every format):
  * the group the output leads with is the one whose clear straggler made
  * the others wait longest (else the one with the most waiting); its
  * straggler, how often it arrived last and the others' wait; next, the
@@ -206,7 +207,6 @@ struct ranks {
 	struct ranks_verdict *verdicts; /* by count, descending */
 	size_t nverdicts;
 	struct ranks_cmp cmp;
-	char *verdict, *action;   /* one sentence each (see ranks_combine) */
 	struct ranks_page *pages;
 	size_t npages;
 };

@@ -3,6 +3,7 @@
 
 #include "base/escape.h"
 #include "stacks/render/page_html.h"
+#include "trace/write/report_html.h"
 
 #include <string.h>
 
@@ -12,7 +13,8 @@
  *    "report": the "gpuflame.ranks/1" JSON exactly as --format json writes it,
  *    "ranks": [{"index": into report.per_rank, "why": "straggler of group 'x'",
  *               "report": that rank's "gpuflame.report/2",
- *               "page": its page object (report_html.h) or null}]}
+ *               "page": its page object (report_html.h) or null}],
+ *    "vocab": the weights and gap causes (report_html.h)}
  * page_ranks.js draws the rank view; the ranks shown in full reuse the
  * single-rank view of page_assets.js.
  */
@@ -38,7 +40,9 @@ void ranks_out_html(const struct ranks *r, struct sbuf *out)
 		sbuf_addstr(&json, p->page ? p->page : "null");
 		sbuf_addch(&json, '}');
 	}
-	sbuf_addstr(&json, "]}");
+	sbuf_addstr(&json, "],\n");
+	report_html_vocab(&json); /* what the single-rank views of page_assets.js loop over */
+	sbuf_addstr(&json, "}");
 	page_html_write(out, title.buf, &json);
 	sbuf_release(&rep);
 	sbuf_release(&json);

@@ -280,10 +280,14 @@ void ranks_out_json(const struct ranks *r, struct sbuf *out)
 	jsonw_bool(&j, r->partial);
 	jsonw_key(&j, "options");
 	jsonw_str(&j, r->options);
+	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
+	ranks_out_verdict(r, &v, &a);
 	jsonw_key(&j, "verdict");
-	jsonw_str(&j, r->verdict);
+	jsonw_str(&j, v.buf);
 	jsonw_key(&j, "action");
-	jsonw_str(&j, r->action);
+	jsonw_str(&j, a.buf);
+	sbuf_release(&v);
+	sbuf_release(&a);
 	jsonw_key(&j, "fallback_group");
 	jsonw_bool(&j, r->fallback);
 	jsonw_key(&j, "median_rank");

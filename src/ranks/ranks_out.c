@@ -2,6 +2,7 @@
 #include "ranks/ranks_out.h"
 
 #include "base/num.h"
+#include "trace/write/prose.h"
 #include "trace/write/report_fmt.h"
 
 #include <stdlib.h>
@@ -50,6 +51,100 @@ static void ms3(struct sbuf *b, gf_ns ns)
 	num_fmt_fixed(b, ns, 6, 3, false);
 }
 
+
+static void ms_unit(struct sbuf *b, gf_ns ns)
+{
+	num_fmt_fixed(b, ns, 6, 3, false);
+	sbuf_addstr(b, " ms");
+}
+
+/* A kernel's name short enough for a sentence: without "void ", template
+ * arguments and parameters; at most 80 bytes (cut at a UTF-8 boundary). */
+static void kernel_short(struct sbuf *b, const char *k)
+{
+	if (!strncmp(k, "void ", 5))
+		k += 5;
+	size_t n = strcspn(k, "<(");
+	if (!n)
+		n = strlen(k);
+	if (n > 80) {
+		n = 77;
+		while (n && ((unsigned char)k[n] & 0xc0) == 0x80)
+			n--;
+		sbuf_add(b, k, n);
+		sbuf_addstr(b, "...");
+		return;
+	}
+	sbuf_add(b, k, n);
+}
+
+void ranks_out_verdict(const struct ranks *r, struct sbuf *v, struct sbuf *a)
+{
+	const char *median_action = r->n ? r->rank[r->median].action : NULL;
+	struct sbuf na = SBUF_INIT, nb = SBUF_INIT;
+	const struct ranks_cmp *m = &r->cmp;
+	if (m->group >= 0) {
+		const struct ranks_group *g = &r->groups[m->group];
+		ranks_name(r, (size_t)g->straggler, &na);
+		if (!g->clear) {
+			sbuf_addf(v, "No clear straggler: the ranks arrive last about equally often (%s most often, at "
+				      "%llu of %llu matched collectives",
+				  na.buf, (unsigned long long)g->last, (unsigned long long)g->matched);
+			if (!r->fallback)
+				sbuf_addf(v, " of process group '%s'", g->name);
+			sbuf_addstr(v, ").");
+		} else {
+			sbuf_addf(v, "%s is the straggler", na.buf);
+			if (!r->fallback)
+				sbuf_addf(v, " of process group '%s' (%zu ranks)", g->name, g->members);
+			sbuf_addf(v, ": it arrived last at %llu of %llu matched collectives (",
+				  (unsigned long long)g->last, (unsigned long long)g->matched);
+			prose_pct(v, (gf_ns)g->last, (gf_ns)g->matched);
+			sbuf_addstr(v, "), and the other ranks waited ");
+			ms_unit(v, g->waited);
+			sbuf_addstr(v, " in total for it.");
+		}
+	} else {
+		const struct ranks_verdict *x = r->nverdicts ? &r->verdicts[0] : NULL;
+		uint64_t matched = 0;
+		for (size_t g = 0; g < r->ngroups; g++)
+			matched += r->groups[g].matched;
+		if (matched)
+			sbuf_addf(v, "No straggler: every one of the %llu matched collectives took as long on every rank",
+				  (unsigned long long)matched);
+		else
+			sbuf_addstr(v, "No collective matched across the ranks");
+		if (x && x->cause)
+			sbuf_addf(v, "; the verdict of most ranks is %s (%zu of %zu)", x->cause, x->count, r->n);
+		sbuf_addch(v, '.');
+	}
+	if (m->a >= 0 && m->b >= 0) {
+		const struct ranks_rank *ka = &r->rank[m->a], *kb = &r->rank[m->b];
+		sbuf_reset(&na);
+		ranks_name(r, (size_t)m->a, &na);
+		ranks_name(r, (size_t)m->b, &nb);
+		sbuf_addf(a, "Compare %s with the median rank of its group, %s: its step wall is ", na.buf, nb.buf);
+		ms_unit(a, ka->fig[RF_WALL]);
+		sbuf_addstr(a, " against ");
+		ms_unit(a, kb->fig[RF_WALL]);
+		if (m->nk) {
+			sbuf_addstr(a, ", and ");
+			kernel_short(a, m->k[0].name);
+			sbuf_addstr(a, " runs ");
+			ms_unit(a, m->k[0].a - m->k[0].b);
+			sbuf_addstr(a, " longer per step there");
+		}
+		sbuf_addstr(a, "; its time before the collectives is the cause.");
+	} else if (median_action) {
+		ranks_name(r, r->median, &nb);
+		sbuf_addf(a, "For the median rank, %s: %s", nb.buf, median_action);
+	} else {
+		sbuf_addstr(a, "Look at one rank's report: gpuflame report TRACE.");
+	}
+	sbuf_release(&na);
+	sbuf_release(&nb);
+}
+
 static void head(const struct ranks *r, const struct report_fmt *f, struct sbuf *out)
 {
 	struct sbuf b = SBUF_INIT;
@@ -63,12 +158,16 @@ static void head(const struct ranks *r, const struct report_fmt *f, struct sbuf 
 		f->text(out, r->options);
 		sbuf_addf(out, "\n%s", f->gap);
 	}
+	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
+	ranks_out_verdict(r, &v, &a);
 	f->strong(out, "Verdict:");
-	f->text(out, r->verdict);
+	f->text(out, v.buf);
 	sbuf_addf(out, "\n%s", f->gap);
 	f->strong(out, "Next:");
-	f->text(out, r->action);
+	f->text(out, a.buf);
 	sbuf_addch(out, '\n');
+	sbuf_release(&v);
+	sbuf_release(&a);
 	sbuf_release(&b);
 }
 
@@ -115,7 +214,7 @@ static void groups(const struct ranks *r, const struct report_fmt *f, struct sbu
 		sbuf_reset(&b);
 		if (g->straggler >= 0) {
 			sbuf_addf(&b, "%llu of %llu (", (unsigned long long)g->last, (unsigned long long)g->matched);
-			report_fmt_pct(&b, (gf_ns)g->last, (gf_ns)g->matched);
+			prose_pct(&b, (gf_ns)g->last, (gf_ns)g->matched);
 			sbuf_addstr(&b, g->clear ? ")" : ", not clear)");
 		} else {
 			sbuf_addstr(&b, "-");

@@ -32,6 +32,10 @@
 #define RANKS_OUT_GROUPS 10 /* group rows */
 #define RANKS_OUT_COLUMNS 6 /* one column per rank up to this many ranks */
 
+/* The verdict and Next of many ranks (ranks.h, "Verdict"): one sentence
+ * each, appended to v and a; every format prints these. */
+void ranks_out_verdict(const struct ranks *r, struct sbuf *v, struct sbuf *a);
+
 /* format: enum rep_format (base/rtable.h) but REP_HTML. */
 void ranks_out(const struct ranks *r, int format, size_t max_steps, struct sbuf *out);
 /* "gpuflame.ranks/1" (pretty-printed as the report's JSON is). */

@@ -57,12 +57,12 @@
 
 #include "base/sbuf.h"
 #include "trace/analysis/actx.h"
+#include "trace/analysis/causes.h"
 #include "trace/analysis/flames.h"
 #include "trace/analysis/report.h"
 
 #define SUMMARY_SCHEMA "gpuflame.summary/1"
 #define SUMMARY_KERNELS 20
-#define SUMMARY_CAUSES 6 /* edge, sync, host, untraced, queued, launch (gaps.h) */
 
 /* The analysis options a summary was made with (they must agree to combine). */
 struct summary_opts {
@@ -96,7 +96,7 @@ struct summary_row {
 	gf_ns wall, busy, idle, sync_wait;
 	uint64_t syncs, launches, kernels;
 	gf_ns comm, overlap, exposed;  /* -1 when the rank has no NCCL kernel */
-	gf_ns cause[SUMMARY_CAUSES];   /* idle by cause; -1 when not computed */
+	gf_ns cause[GAP_NCAUSES];      /* idle by cause (causes.h); -1 when not computed */
 };
 
 struct summary_group {

@@ -3,6 +3,7 @@
 #include "ranks/summary.h"
 
 #include "base/num.h"
+#include "trace/analysis/causes.h"
 #include "stacks/ftree.h"
 #include "stacks/import_json.h"
 
@@ -368,14 +369,12 @@ static bool read_kernels(struct rd *r, uint32_t root, struct summary *s)
 /* The gap causes of a row (gaps: an object of *_us, or null: -1). */
 static bool read_causes(struct rd *r, uint32_t gaps, gf_ns *cause)
 {
-	static const char *const key[SUMMARY_CAUSES] = { "edge_us", "sync_us", "host_us",
-							 "untraced_us", "queued_us", "launch_us" };
-	for (int i = 0; i < SUMMARY_CAUSES; i++)
+	for (int i = 0; i < GAP_NCAUSES; i++)
 		cause[i] = -1;
 	if (!gaps || is_null(r, gaps))
 		return !r->failed;
-	for (int i = 0; i < SUMMARY_CAUSES; i++)
-		if (!us_of(r, gaps, key[i], &cause[i]))
+	for (int i = 0; i < GAP_NCAUSES; i++)
+		if (!us_of(r, gaps, causes_gap[i].json, &cause[i]))
 			return false;
 	return true;
 }

@@ -126,7 +126,11 @@ T_TEST(test_ranks__ties)
 	T_EQ_I64(combine(d, 2, false, &r, &err), GF_OK);
 	T_EQ_I64(r.groups[0].matched, 2);
 	T_EQ_I64(r.groups[0].straggler, -1);
-	T_TRUE(!strncmp(r.verdict, "No straggler: every one of the 2 matched collectives", 52));
+	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
+	ranks_out_verdict(&r, &v, &a);
+	T_TRUE(!strncmp(v.buf, "No straggler: every one of the 2 matched collectives", 52));
+	sbuf_release(&v);
+	sbuf_release(&a);
 	ranks_free(&r);
 	release(d, 2);
 	sbuf_release(&err);

@@ -4,6 +4,7 @@
 #include "base/names.h"
 #include "base/num.h"
 #include "base/vec.h"
+#include "stacks/weight.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +17,13 @@ const char *export_stacks_weight(const struct ftree *t, const char *fallback)
 
 bool export_stacks_ns_exp(const struct ftree *t, int *e)
 {
-	static const char *const units[] = { "ns", "us", "ms", "s" };
 	const char *u = ftree_meta_get(&t->meta, "unit");
 	const char *w = ftree_meta_get(&t->meta, "weight");
-	if (!u || (w && !strcmp(w, "calls")))
+	int wi = w ? weight_find(w) : -1, k = u ? weight_unit_find(u) : -1;
+	if (k < 0 || (wi >= 0 && weight_defs[wi].count))
 		return false;
-	for (int k = 0; k < 4; k++)
-		if (!strcmp(u, units[k])) {
-			*e = 3 * k - (int)t->scale;
-			return true;
-		}
-	return false;
+	*e = (int)weight_units[k].digits - (int)t->scale;
+	return true;
 }
 
 bool export_stacks_int(const struct ftree *t, int64_t v, int64_t *out)

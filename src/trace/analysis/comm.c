@@ -1,4 +1,4 @@
-/* comm.c — NCCL time, overlap, exposed communication, straggler (see comm.h). */
+/* comm.c — NCCL time, overlap, exposed communication, collectives (see comm.h). */
 #include "trace/analysis/comm.h"
 
 #include "base/vec.h"

@@ -18,7 +18,7 @@
  * even where steps nest or overlap), with the process group, collective and
  * sequence number the trace gives them (trace.h: struct trace_coll).
  *
- * Layer: analyze. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_COMM_H
 #define GF_COMM_H

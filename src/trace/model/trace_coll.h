@@ -5,7 +5,7 @@
  * resolves them once the ranges are sorted and nested and the kernels
  * linked to their launches. Private to trace.c and trace_coll.c.
  *
- * Layer: model.
+ * Layer: trace/model.
  */
 #ifndef GF_TRACE_COLL_H
 #define GF_TRACE_COLL_H

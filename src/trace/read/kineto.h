@@ -39,7 +39,7 @@
  * See docs/trace-reader.md. Implementation: kineto.c and its parts
  * kineto_*.c (listed in the private kineto_int.h), over jscan and jfast.
  *
- * Layer: read. Never prints; errors come back in err as one line:
+ * Layer: trace/read. Never prints; errors come back in err as one line:
  *   'trace.json': byte 1048577 (line 3): expected ',' or ']' after event, got '}'
  */
 #ifndef GF_KINETO_H

@@ -60,7 +60,7 @@ static void meta(struct pout *o, const char *what, int tid, const char *val)
 static void slice(struct pout *o, const struct gap_piece *p, gf_ns lo, gf_ns hi, const struct step_row *row)
 {
 	const struct trace *t = o->c->t;
-	const char *cause = gaps_cause_name(p->cause);
+	const char *cause = causes_gap[p->cause].key;
 	ev_start(o);
 	sbuf_addf(&o->b, "{\"ph\":\"X\",\"cat\":\"gpuflame\",\"name\":\"%s\",\"pid\":%lld,\"tid\":1,\"ts\":", cause,
 		  (long long)o->pid);

@@ -37,6 +37,9 @@ struct report_html_rank {
 
 /* One rank's object of "ranks" above (also a summary's "page", ranks/summary.h). */
 void report_html_rank_json(struct sbuf *b, const struct report_html_rank *k);
+/* The page's "vocab" member ("vocab":{...}, no comma): the weights and the
+ * gap causes its script loops over (the page of many ranks has it too). */
+void report_html_vocab(struct sbuf *b);
 
 /* The page of one rank (many ranks: ranks/ranks_out.h). */
 void report_html_write(const struct report_html_rank *k, struct sbuf *out);
