@@ -214,5 +214,13 @@ extern const struct cli_command cmd_svg_def, cmd_top_def, cmd_info_def, cmd_fold
  * (store diff runs cmd_diff_def.fn). */
 struct ftree;
 extern void (*cmd_diff_loader)(struct ftree *t, const char *spec);
+/* With cmd_diff_loader (store diff): cmd_diff_many tells whether BEFORE and
+ * AFTER are both runs of many ranks (it dies when only one is); then
+ * cmd_diff_many_run compares them rank by rank, as rankdiff_run compares
+ * two folders (the same options, checks and output). */
+struct ranks_diff_opts;
+extern bool (*cmd_diff_many)(const char *before, const char *after);
+extern void (*cmd_diff_many_run)(const char *before, const char *after, const char *weight,
+				 const struct ranks_diff_opts *o, int format, const char *out);
 
 #endif

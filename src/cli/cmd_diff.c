@@ -442,16 +442,22 @@ static bool is_dir(const char *p)
 	return strcmp(p, "-") && !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/* BEFORE and AFTER folders of many ranks: compared rank by rank (rankdiff.h). */
+bool (*cmd_diff_many)(const char *before, const char *after);
+void (*cmd_diff_many_run)(const char *before, const char *after, const char *weight, const struct ranks_diff_opts *o,
+			  int format, const char *out);
+
+/* BEFORE and AFTER of many ranks (two folders, or two stored releases):
+ * compared rank by rank (rankdiff.h). */
 static void many_ranks(const struct diff_cli *d)
 {
 	if (d->svg || d->html || d->negate)
-		cli_usage_error("two folders of ranks are compared as a table (text); for one rank's graph run "
-				"'gpuflame diff' on its two files");
+		cli_usage_error("two runs of many ranks are compared as a table (text); for one rank's graph run "
+				"'gpuflame diff' on its two %s", cmd_diff_many ? "runs (run:N run:M)" : "files");
 	if (d->fc.o.weight == FW_CALLS)
 		cli_usage_error("--weight calls: summaries hold the gpu, cpu, wall and idle weights");
 	struct ranks_diff_opts o = { d->o, d->force, (size_t)d->top, 0 };
-	rankdiff_run(d->paths[0], d->paths[1], weight_defs[d->fc.o.weight].name, &o, REP_TEXT, d->out);
+	(cmd_diff_many_run ? cmd_diff_many_run : rankdiff_run)(d->paths[0], d->paths[1],
+								weight_defs[d->fc.o.weight].name, &o, REP_TEXT, d->out);
 }
 
 static int cmd_diff(int argc, char **argv)
@@ -462,7 +468,11 @@ static int cmd_diff(int argc, char **argv)
 	struct diff_result r;
 	d.paths[0] = argv[optind];
 	d.paths[1] = argv[optind + 1];
-	if (is_dir(d.paths[0]) || is_dir(d.paths[1])) {
+	if (cmd_diff_many && cmd_diff_many(d.paths[0], d.paths[1])) {
+		many_ranks(&d);
+		return GF_EXIT_OK;
+	}
+	if (!cmd_diff_loader && (is_dir(d.paths[0]) || is_dir(d.paths[1]))) {
 		if (!is_dir(d.paths[0]) || !is_dir(d.paths[1]))
 			cli_usage_error("'%s' is a folder and '%s' is not: compare two folders of ranks, or two profiles",
 					is_dir(d.paths[0]) ? d.paths[0] : d.paths[1],

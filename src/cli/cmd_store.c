@@ -16,6 +16,7 @@
 #include "input/input.h"
 #include "store/store.h"
 #include "store/store_collect.h"
+#include "store/store_ranks.h"
 #include "cli/values.h"
 
 #include <getopt.h> /* optind */
@@ -129,6 +130,88 @@ static void warn_trace(const struct trace *t, void *name)
 	cli_warn_trace(t, name);
 }
 
+/* The summaries of one run of many ranks, collected one at a time for
+ * store_add_all (one transaction: every rank or none). */
+struct add_batch {
+	char **paths;
+	int i, n;
+	struct store_collect col;
+	bool have;
+	const struct store_collect_opts *o;
+};
+
+static int add_next(void *ctx, const struct store_run_in **in, struct sbuf *err)
+{
+	struct add_batch *b = ctx;
+	if (b->have)
+		store_collect_release(&b->col);
+	b->have = false;
+	*in = NULL;
+	if (b->i == b->n)
+		return GF_OK;
+	const char *path = b->paths[b->i++];
+	struct input *inp = cli_open_input(path, 1);
+	cli_check_kind(inp, INPUT_SUMMARY);
+	int rc = store_collect_input(&b->col, inp, false, b->o, err);
+	cli_close_input(inp);
+	b->have = true;
+	if (rc) { /* the message names the file (once) */
+		struct sbuf m = SBUF_INIT;
+		sbuf_addf(&m, "'%s': ", cli_in_name(path));
+		if (strncmp(err->buf, m.buf, m.len)) {
+			sbuf_add(&m, err->buf, err->len);
+			sbuf_reset(err);
+			sbuf_add(err, m.buf, m.len);
+		}
+		sbuf_release(&m);
+		return rc;
+	}
+	*in = &b->col.in;
+	return GF_OK;
+}
+
+/* Whether the inputs are summaries (all of them; a mix is refused before
+ * anything is added; stdin, read once, is taken for what it is). */
+static bool summaries(int argc, char **argv, int first)
+{
+	int kind = -1;
+	const char *first_path = NULL;
+	for (int i = first; i < argc; i++) {
+		if (!strcmp(argv[i], "-"))
+			continue;
+		struct input *in = cli_open_input(argv[i], 1);
+		int sum = input_format(in) == INPUT_SUMMARY;
+		cli_close_input(in);
+		if (kind < 0) {
+			kind = sum;
+			first_path = argv[i];
+		} else if (kind != sum) {
+			cli_usage_error("'%s' is a summary and '%s' is not: store the summaries of a run of many ranks "
+					"on their own", cli_in_name(sum ? argv[i] : first_path),
+					cli_in_name(sum ? first_path : argv[i]));
+		}
+	}
+	return kind == 1;
+}
+
+/* Summaries (a run of many ranks): one stored run per rank, all or none. */
+static void add_summaries(struct store *s, const struct store_cli *c, const struct store_collect_opts *o, int argc,
+			  char **argv, int first)
+{
+	struct add_batch b = { .paths = argv + first, .n = argc - first, .o = o };
+	struct sbuf err = SBUF_INIT;
+	int64_t id;
+	size_t n;
+	int rc = store_add_all(s, add_next, &b, &id, &n, &err);
+	if (b.have)
+		store_collect_release(&b.col);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s (no rank was added)", err.buf);
+	printf("added runs %lld..%lld: release %s, %zu rank%s (one run each)\n", (long long)id,
+	       (long long)id + (long long)n - 1, c->release, n, n == 1 ? "" : "s");
+	sbuf_release(&err);
+}
+
 static int store_add_cmd(int argc, char **argv)
 {
 	struct store_cli c;
@@ -136,16 +219,21 @@ static int store_add_cmd(int argc, char **argv)
 	if (!c.release)
 		cli_usage_error("add needs --release R");
 	if (first == argc)
-		cli_usage_error("add needs at least one TRACE or FOLDED file");
+		cli_usage_error("add needs at least one TRACE, FOLDED or SUMMARY file");
 	struct store *s = open_store(&c);
 	struct store_collect_opts o = { .release = c.release, .weight = c.weight, .step_marker = c.marker };
 	o.threads = cli_threads(c.threads);
 	memcpy(o.labels, c.labels, sizeof c.labels);
 	o.nlabels = c.nlabels;
+	if (summaries(argc, argv, first)) {
+		add_summaries(s, &c, &o, argc, argv, first);
+		store_close(s);
+		return GF_EXIT_OK;
+	}
 	struct sbuf err = SBUF_INIT;
 	for (int i = first; i < argc; i++) {
 		struct input *in = cli_open_input(argv[i], o.threads);
-		bool trace = cli_input_is_trace(in);
+		bool trace = input_format(in) != INPUT_SUMMARY && cli_input_is_trace(in);
 		o.trace_loaded = warn_trace;
 		o.ctx = (void *)cli_in_name(argv[i]);
 		struct store_collect col;
@@ -258,6 +346,40 @@ static void diff_load(struct ftree *t, const char *spec)
 	sbuf_release(&err);
 }
 
+static struct store_ranks diff_sides[2];
+
+/* Both sides of many ranks (two releases of a multi-rank job): compared
+ * rank by rank; one of many and one of a single rank: refused. */
+static bool diff_many(const char *before, const char *after)
+{
+	const char *spec[2] = { before, after };
+	struct sbuf err = SBUF_INIT;
+	for (int i = 0; i < 2; i++) {
+		int rc = store_ranks_open(&diff_sides[i], diff_store, spec[i], diff_weight, &err);
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+	}
+	sbuf_release(&err);
+	size_t nb = diff_sides[0].side.n, na = diff_sides[1].side.n;
+	if ((nb > 1) != (na > 1))
+		cli_usage_error("%s holds %zu ranks and %s %zu: compare like with like (two runs of many ranks, or one "
+				"rank's runs: run:N)", diff_sides[0].what.buf, nb, diff_sides[1].what.buf, na);
+	return nb > 1;
+}
+
+static void diff_many_run(const char *before, const char *after, const char *weight, const struct ranks_diff_opts *o,
+			  int format, const char *out)
+{
+	(void)before, (void)after, (void)weight; /* the sides are open, of --weight */
+	struct sbuf text = SBUF_INIT, err = SBUF_INIT;
+	int rc = ranks_diff(&diff_sides[0].side, &diff_sides[1].side, o, format, &text, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	cli_write_out(out, &text);
+	sbuf_release(&text);
+	sbuf_release(&err);
+}
+
 static int store_diff_cmd(int argc, char **argv)
 {
 	/* --db and --weight are taken out; the rest is diff's command line */
@@ -290,7 +412,11 @@ static int store_diff_cmd(int argc, char **argv)
 	if (!help)
 		diff_store = open_store(&c);
 	cmd_diff_loader = diff_load;
+	cmd_diff_many = diff_many;
+	cmd_diff_many_run = diff_many_run;
 	int rc = cmd_diff_def.fn(ac, av);
+	store_ranks_release(&diff_sides[0]);
+	store_ranks_release(&diff_sides[1]);
 	store_close(diff_store);
 	free(av);
 	return rc;
@@ -320,13 +446,15 @@ const struct cli_command cmd_store_def = {
 	.description = "Keeps every benchmark run (folded once per weight, with its report summary and labels) "
 		       "and diffs release against release. The actions:\n\n"
 		       "  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
+		       "  add --release R [--label K=V]... SUMMARY...   a run of many ranks: one run per rank, all or none\n"
 		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
 		       "  show [--json] RUN\n"
 		       "  diff [diff's options] [--weight W] BASE TARGET\n"
 		       "  trend --metric M [--svg|--json] [-o FILE]\n"
 		       "  gc --keep N\n\n"
 		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); all of "
-		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help').\n\n"
+		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help'). Two releases of many "
+		       "ranks (runs with rank labels) are compared rank by rank, as 'gpuflame diff DIR1 DIR2'.\n\n"
 		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store trend --metric step_wall",

@@ -121,7 +121,7 @@ chmod -R a+rX "$R/traces"
 mkdir -p "$R/out"
 chmod 777 "$R/out"
 t0=$(date +%s)
-"$root/contrib/slurm/submit.sh" -o "$R/out" -n 8 -g "$GFR" "${traces[@]}" >"$T/submit.out" 2>&1
+"$root/contrib/slurm/submit.sh" -o "$R/out" -n 8 -g "$GFR" -r v1 -d "$R/out/store.db" "${traces[@]}" >"$T/submit.out" 2>&1
 expect_eq ranks-slurm-submitted "$?" 0
 read -r array combine <"$R/out/jobs" || { fail ranks-slurm "no job ids: $(cat "$T/submit.out")"; exit 0; }
 # bounded wait on Slurm's own state for the combining job (a failed task
@@ -155,10 +155,20 @@ expect_same ranks-slurm-html-equals-report "$R/out/report.html" "$T/all.html"
 expect_grep ranks-slurm-straggler-a "^  1 +group_a +16 +3 +0 +rank 5 " "$R/out/report.txt"
 expect_grep ranks-slurm-straggler-b "^  2 +group_b +16 +3 +0 +rank 21 " "$R/out/report.txt"
 
+# the combine stored the ranks: one run per rank, labelled with the array's job id
+stored() { "$GFR" store list --db "$R/out/store.db" --label "run=$1" --json | python3 -c "import json,sys; r=json.load(sys.stdin); print(len(r), sorted(set(x['kind'] for x in r)), sorted(int(x['labels']['rank']) for x in r) == list(range($W)))"; }
+expect_eq ranks-slurm-stored "$(stored "$array")" "$W ['summary'] True"
+# the combine run again (a requeue): the same reports, the run not stored twice
+GF_SUMS=$R/out/summaries GF_OUT=$R/out GF_RUN=$array GF_RELEASE=v1 GF_DB=$R/out/store.db GPUFLAME=$GFR \
+  bash "$root/contrib/slurm/combine.sbatch" >"$T/recombine.out" 2>&1
+expect_eq ranks-slurm-recombine-rc "$?" 0
+expect_same ranks-slurm-recombine-same-report "$R/out/report.txt" "$T/all.txt"
+expect_eq ranks-slurm-stored-once "$(stored "$array")" "$W ['summary'] True"
+
 # a retry: the array's tasks and the combine run again change nothing
 cp "$R/out/report.txt" "$T/first.txt"
 cp -r "$R/out/summaries" "$T/first-sums"
-"$root/contrib/slurm/submit.sh" -o "$R/out" -n 8 -g "$GFR" "${traces[@]}" >"$T/submit2.out" 2>&1
+"$root/contrib/slurm/submit.sh" -o "$R/out" -n 8 -g "$GFR" -r v1 -d "$R/out/store.db" "${traces[@]}" >"$T/submit2.out" 2>&1
 read -r array2 combine2 <"$R/out/jobs"
 st=$(wait_job "$combine2")
 expect_eq ranks-slurm-retry-completed "$st" COMPLETED
