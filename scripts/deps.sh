@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh [build|test|bench]
 #   build: C toolchain, the compression libraries (zlib, zstd, ISA-L) and the
 #          release store's engines (libsqlite3-dev, libpq-dev).
-#   test:  the above, plus clang (libFuzzer), python3 (test generators, svgframes.py),
+#   test:  the above, plus clang (libFuzzer), python3 (test generators and checkers),
 #          chromium and playwright-core (the browser test of the interactive SVG),
 #          gzip/zstd (real compressor outputs), strace (signals caught mid-write),
 #          cmark-gfm and python3-markdown (hostile names rendered as Markdown),
@@ -15,9 +15,12 @@
 #          postgresql (the private server of tests/cli/store_pg.sh).
 #          debhelper (the .deb of tests/cli/packaging.sh), python3-jsonschema (the JSON
 #          Schemas of docs/schema/), zsh (its completion script parses), man-db and
-#          groff-base (the generated man pages render).
+#          groff-base (the generated man pages render), slurm-wlm and munge (the
+#          private single-node Slurm of tests/cli/ranks_slurm.sh), GNU parallel
+#          (tests/cli/ranks_parallel.sh).
 #   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
-#          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
+#          zstd, libsimdjson-dev (bench/ref_simdjson.cpp, a reference row) and GNU
+#          parallel (bench/bench_ranks.sh).
 # Only missing pieces are installed, and the script says which (and the apt-get
 # command) before it runs it; a machine that has them all is left alone, and
 # the script says that too. `make demo` and `make test` run it as their first,
@@ -35,9 +38,11 @@ if [ "$what" = test ]; then
   pkgs+=(protobuf-compiler) # protoc --decode: the pprof export's test (tests/cli/export_stacks.sh)
   pkgs+=(postgresql)               # store_pg.sh starts a private server from it
   pkgs+=(debhelper python3-jsonschema zsh man-db groff-base)
+  pkgs+=(slurm-wlm munge parallel) # ranks_slurm.sh starts a private munged + slurmctld/slurmd; ranks_parallel.sh
 elif [ "$what" = bench ]; then
   pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
   pkgs+=(postgresql)               # bench_store.sh: the PostgreSQL rows
+  pkgs+=(parallel)                 # bench_ranks.sh: summarise fanned out by GNU parallel
 fi
 
 missing=()

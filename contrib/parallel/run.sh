@@ -12,8 +12,8 @@
 #   -r REL   store the ranks as release REL (gpuflame store add), in DB (-d)
 #   -R RUN   the run id the summaries carry (default: the date and the shell's pid)
 #   -g PATH  the gpuflame to run (default: gpuflame on the PATH)
-# Safe to run again: every output is replaced all-or-nothing, a run already
-# stored (its run= label) is not added twice; a failed trace stops the
+# Safe to run again: every output is replaced all-or-nothing, ranks already
+# stored (the same summaries, known by content) are not added twice; a failed trace stops the
 # combine (parallel --halt soon,fail=1) after 2 retries.
 set -euo pipefail
 out='' jobs='' opts='' rel='' db='' gf=gpuflame run=''
@@ -46,7 +46,7 @@ parallel --will-cite --halt soon,fail=1 --retries 3 ${jobs:+-j "$jobs"} summaris
 if [ -n "$rel" ]; then
 	dbo=()
 	[ -n "$db" ] && dbo=(--db "$db")
-	if [ "$("$gf" store list "${dbo[@]}" --label "run=$run" --json)" = "[]" ]; then
-		"$gf" store add "${dbo[@]}" --release "$rel" --label "run=$run" "$GF_SUMS"/*.summary.json*
-	fi
+	# all ranks in one transaction; run again, the same summaries are
+	# recognised (their content) and nothing is stored twice
+	"$gf" store add "${dbo[@]}" --release "$rel" --label "run=$run" "$GF_SUMS"/*.summary.json*
 fi

@@ -49,9 +49,8 @@ static const struct cli_opt opts[] = {
 	  0 },
 	{ "expect-ms", 0, TRO_EXPECT, "X", "your speed-of-light step estimate: distance to it", NULL, 0 },
 	{ "max-steps", 0, TRO_MAXSTEPS, "N",
-	  "text and md: show at most N rows of the per-step table (the slowest, the first and the last steps "
-	  "first; 0 = all, the default); with several ranks, of the step-skew table (default 10); JSON always "
-	  "holds every step",
+	  "text and md: at most N rows in the per-step table, the first and the last steps (default 20; 0 = "
+	  "every step); with several ranks, of the step-skew table (default 10); JSON always holds every step",
 	  NULL, 0 },
 	{ "from-summaries", 0, TRO_FROM, NULL,
 	  "the inputs are rank summaries (gpuflame summarise) or folders holding *.summary.json[.zst|.gz] files: "
@@ -124,7 +123,7 @@ static void combine(const struct tropts *o, const struct ranks_source *src)
 	if (o->format == REP_HTML)
 		ranks_out_html(&r, &out);
 	else
-		ranks_out(&r, o->format, (size_t)o->max_steps, &out);
+		ranks_out(&r, o->format, o->max_steps_set ? (size_t)o->max_steps : 0, &out);
 	cli_write_out(o->output, &out);
 	sbuf_release(&out);
 	sbuf_release(&err);

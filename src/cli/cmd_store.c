@@ -7,8 +7,10 @@
  *   gpuflame store trend --metric step_wall
  * The database: --db URL, else $GPUFLAME_DB, else ./gpuflame.db (SQLite);
  * postgresql://... for PostgreSQL. The work is in src/store/ (docs/store.md).
- * Exit: 0 ok, 1 bad input or database error, 2 usage error (unknown run or
- * release, unlike profiles), 3 the database could not be written.
+ * Exit: 0 ok (a run added, or found already stored; its line goes to stderr
+ * when stdout fails), 1 bad input, not a store or database error, 2 usage
+ * error (unknown run or release, unlike profiles), 3 the database could
+ * not be written.
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
@@ -17,7 +19,9 @@
 #include "store/store.h"
 #include "store/store_collect.h"
 #include "store/store_ranks.h"
+#include "cli/diffopts.h"
 #include "cli/values.h"
+#include "trace/analysis/fold.h"
 
 #include <getopt.h> /* optind */
 #include <stdlib.h>
@@ -36,8 +40,7 @@ static const struct cli_opt opts[] = {
 	{ "label", 0, OPT_LABEL, "K=V", "a label (add: kept in every profile's header as label.K; list: filter)",
 	  NULL, CLI_OPT_REPEAT },
 	{ "weight", 0, OPT_WEIGHT, "W",
-	  "add: the weight of a folded file without a header; diff: the weight compared, gpu (default), cpu, "
-	  "wall, idle, calls, samples",
+	  "add: the weight of a folded file without a header: %V (diff: see 'gpuflame store diff --help')",
 	  cli_values_weights, 0 },
 	{ "since", 0, OPT_SINCE, "D", "list: added on or after D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
 	{ "until", 0, OPT_UNTIL, "D", "list: added before D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
@@ -78,9 +81,8 @@ static void add_label(struct store_cli *c, const char *kv)
 	const char *eq = strchr(kv, '=');
 	if (!eq || eq == kv)
 		cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", kv);
-	for (const char *p = kv; p < eq; p++)
-		if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')))
-			cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
+	if (!fold_label_key_ok(kv, (size_t)(eq - kv)))
+		cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
 	if (c->nlabels == STORE_MAX_LABELS)
 		cli_usage_error("at most %d --label options", STORE_MAX_LABELS);
 	c->labels[c->nlabels++] = kv;
@@ -114,11 +116,11 @@ static int parse_args(int argc, char **argv, struct store_cli *c)
 	return optind;
 }
 
-static struct store *open_store(const struct store_cli *c)
+static struct store *open_store(const struct store_cli *c, int mode)
 {
 	struct store *s;
 	struct sbuf err = SBUF_INIT;
-	int rc = store_open(&s, c->db ? c->db : store_default_url(), &err);
+	int rc = store_open(&s, c->db ? c->db : store_default_url(), mode, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&err);
@@ -194,21 +196,30 @@ static bool summaries(int argc, char **argv, int first)
 	return kind == 1;
 }
 
-/* Summaries (a run of many ranks): one stored run per rank, all or none. */
+/* Summaries (a run of many ranks): one stored run per rank, all or none;
+ * ranks already in the release (the same content) are not added again. */
 static void add_summaries(struct store *s, const struct store_cli *c, const struct store_collect_opts *o, int argc,
 			  char **argv, int first)
 {
 	struct add_batch b = { .paths = argv + first, .n = argc - first, .o = o };
 	struct sbuf err = SBUF_INIT;
 	int64_t id;
-	size_t n;
-	int rc = store_add_all(s, add_next, &b, &id, &n, &err);
+	size_t n, ndup;
+	int rc = store_add_all(s, add_next, &b, &id, &n, &ndup, &err);
 	if (b.have)
 		store_collect_release(&b.col);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s (no rank was added)", err.buf);
-	printf("added runs %lld..%lld: release %s, %zu rank%s (one run each)\n", (long long)id,
-	       (long long)id + (long long)n - 1, c->release, n, n == 1 ? "" : "s");
+	if (!n)
+		cli_done("runs already stored: release %s, %zu rank%s (the same content; not added again)", c->release,
+			 ndup, ndup == 1 ? "" : "s");
+	else if (!ndup)
+		cli_done("added runs %lld..%lld: release %s, %zu rank%s (one run each)", (long long)id,
+			 (long long)id + (long long)n - 1, c->release, n, n == 1 ? "" : "s");
+	else
+		cli_done("added runs %lld..%lld: release %s, %zu rank%s (one run each); %zu already stored (the same "
+			 "content; not added again)", (long long)id, (long long)id + (long long)n - 1, c->release, n,
+			 n == 1 ? "" : "s", ndup);
 	sbuf_release(&err);
 }
 
@@ -220,7 +231,7 @@ static int store_add_cmd(int argc, char **argv)
 		cli_usage_error("add needs --release R");
 	if (first == argc)
 		cli_usage_error("add needs at least one TRACE, FOLDED or SUMMARY file");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_CREATE);
 	struct store_collect_opts o = { .release = c.release, .weight = c.weight, .step_marker = c.marker };
 	o.threads = cli_threads(c.threads);
 	memcpy(o.labels, c.labels, sizeof c.labels);
@@ -240,12 +251,17 @@ static int store_add_cmd(int argc, char **argv)
 		int rc = store_collect_input(&col, in, trace, &o, &err);
 		cli_close_input(in);
 		int64_t id = 0;
+		bool dup = false;
 		if (!rc)
-			rc = store_add(s, &col.in, &id, &err);
+			rc = store_add(s, &col.in, &id, &dup, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(argv[i]), err.buf);
-		printf("added run %lld: release %s, %s %s, %zu profile%s\n", (long long)id, c.release, col.in.kind,
-		       col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
+		if (dup)
+			cli_done("run %lld is already stored: release %s, %s %s (the same content; not added again)",
+				 (long long)id, c.release, col.in.kind, col.in.source);
+		else
+			cli_done("added run %lld: release %s, %s %s, %zu profile%s", (long long)id, c.release, col.in.kind,
+				 col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
 		store_collect_release(&col);
 	}
 	store_close(s);
@@ -269,7 +285,7 @@ static int store_list_cmd(int argc, char **argv)
 		cli_usage_error("list takes no operand (filters: --release, --label, --since, --until)");
 	if (c.nlabels > 1)
 		cli_usage_error("list filters by one --label");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct store_filter f = { c.release, c.nlabels ? c.labels[0] : NULL, c.since, c.until };
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_list(s, &f, c.json, &out, &err);
@@ -286,7 +302,7 @@ static int store_show_cmd(int argc, char **argv)
 		cli_usage_error("show takes one RUN (its id, see 'gpuflame store list')");
 	const char *r = argv[first];
 	int64_t id = cli_int("RUN", !strncmp(r, "run:", 4) ? r + 4 : r, 1, INT64_MAX);
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_show(s, id, c.json, &out, &err);
 	store_close(s);
@@ -302,7 +318,7 @@ static int store_trend_cmd(int argc, char **argv)
 	if (!c.metric)
 		cli_usage_error("trend needs --metric M (step_wall, busy, idle, weight.gpu...: 'gpuflame store --help' "
 				"lists them)");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	bool svg = c.svg || (c.out && strlen(c.out) > 4 && !strcmp(c.out + strlen(c.out) - 4, ".svg"));
 	int rc = store_trend(s, c.metric, svg ? STORE_TREND_SVG : c.json ? STORE_TREND_JSON : STORE_TREND_TEXT, &out, &err);
@@ -318,108 +334,131 @@ static int store_gc_cmd(int argc, char **argv)
 		cli_usage_error("gc takes no operand");
 	if (!c.keep)
 		cli_usage_error("gc needs --keep N (the newest N releases are kept)");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_UPDATE);
 	struct sbuf err = SBUF_INIT;
 	int64_t runs = 0, stacks = 0;
 	int rc = store_gc(s, c.keep, &runs, &stacks, &err);
 	store_close(s);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	printf("deleted %lld run%s and %lld stack%s no run uses\n", (long long)runs, runs == 1 ? "" : "s",
-	       (long long)stacks, stacks == 1 ? "" : "s");
+	cli_done("deleted %lld run%s and %lld stack%s no run uses", (long long)runs, runs == 1 ? "" : "s",
+		 (long long)stacks, stacks == 1 ? "" : "s");
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }
 
-/* ---- diff: gpuflame diff's command line, its sides read from the store ---- */
+/* ---- diff: the comparison of gpuflame diff (diffopts.h), its sides read from the store ---- */
 
-static struct store *diff_store;
-static const char *diff_weight = "gpu";
+static const struct cli_opt diff_opts[] = {
+	{ "db", 0, OPT_DB, "URL", "the store (as for the other actions; default $GPUFLAME_DB, else ./gpuflame.db)",
+	  NULL, 0 },
+	{ "weight", 'w', 'w', "W", "the weight compared: %V (default gpu)", cli_values_weights, 0 },
+	DIFFOPTS_ROWS,
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
 
-static void diff_load(struct ftree *t, const char *spec)
+static int store_diff_cmd(int argc, char **argv);
+
+/* `store diff` has a table and a --help of its own (not in the command list:
+ * its man page is gpuflame-store(1)'s). */
+static const struct cli_command cmd_store_diff_def = {
+	.name = "store diff",
+	.fn = store_diff_cmd,
+	.summary = "diff two releases or runs of the store",
+	.synopsis = "[--db URL] [--weight W] [options] BASE TARGET",
+	.description = "Compares two sides of the store as 'gpuflame diff' compares two profiles: a side is a "
+		       "release (its runs summed, per step) or a run (run:N, or N). The comparison's options and "
+		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added.\n\n"
+		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
+		       "  gpuflame store diff --top 10 --weight idle v1.4 v1.5",
+	.opts = diff_opts,
+	.operands = CLI_OPERAND_NONE,
+	.doc = "store.md",
+	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
+		 "3 output not written.",
+};
+
+/* One side of the comparison from the store. */
+static void diff_side(struct store *s, const char *spec, const char *weight, struct ftree *t)
 {
 	struct sbuf name = SBUF_INIT, err = SBUF_INIT;
-	int rc = store_side(diff_store, spec, diff_weight, t, &name, &err);
+	int rc = store_side(s, spec, weight, t, &name, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&name);
 	sbuf_release(&err);
 }
 
-static struct store_ranks diff_sides[2];
-
-/* Both sides of many ranks (two releases of a multi-rank job): compared
- * rank by rank; one of many and one of a single rank: refused. */
-static bool diff_many(const char *before, const char *after)
+/* Two sides of many ranks (releases of a multi-rank job): compared rank by
+ * rank, as gpuflame diff DIR1 DIR2 compares two folders (a table); one of
+ * many ranks against one rank is refused. @return false when neither side
+ * holds several ranks (the one-graph diff follows). */
+static bool diff_many(struct store *s, const char *bspec, const char *aspec, const char *weight,
+		      const struct diffopts *d)
 {
-	const char *spec[2] = { before, after };
-	struct sbuf err = SBUF_INIT;
+	struct store_ranks r[2];
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
+	const char *spec[2] = { bspec, aspec };
 	for (int i = 0; i < 2; i++) {
-		int rc = store_ranks_open(&diff_sides[i], diff_store, spec[i], diff_weight, &err);
+		int rc = store_ranks_open(&r[i], s, spec[i], weight, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
 	}
-	sbuf_release(&err);
-	size_t nb = diff_sides[0].side.n, na = diff_sides[1].side.n;
+	size_t nb = r[0].side.n, na = r[1].side.n;
 	if ((nb > 1) != (na > 1))
 		cli_usage_error("%s holds %zu ranks and %s %zu: compare like with like (two runs of many ranks, or one "
-				"rank's runs: run:N)", diff_sides[0].what.buf, nb, diff_sides[1].what.buf, na);
-	return nb > 1;
-}
-
-static void diff_many_run(const char *before, const char *after, const char *weight, const struct ranks_diff_opts *o,
-			  int format, const char *out)
-{
-	(void)before, (void)after, (void)weight; /* the sides are open, of --weight */
-	struct sbuf text = SBUF_INIT, err = SBUF_INIT;
-	int rc = ranks_diff(&diff_sides[0].side, &diff_sides[1].side, o, format, &text, &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	cli_write_out(out, &text);
+				"rank's runs: run:N)", r[0].what.buf, nb, r[1].what.buf, na);
+	bool many = nb > 1;
+	if (many && (d->svg || d->html || d->negate))
+		cli_usage_error("two runs of many ranks are compared as a table (text); for one rank's graph run "
+				"'gpuflame store diff run:N run:M'");
+	if (many) {
+		struct ranks_diff_opts o = { d->o, d->force, (size_t)d->top, 0 };
+		int rc = ranks_diff(&r[0].side, &r[1].side, &o, REP_TEXT, &text, &err);
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+		cli_write_out(d->out, &text);
+	}
+	store_ranks_release(&r[0]);
+	store_ranks_release(&r[1]);
 	sbuf_release(&text);
 	sbuf_release(&err);
+	return many;
 }
 
 static int store_diff_cmd(int argc, char **argv)
 {
-	/* --db and --weight are taken out; the rest is diff's command line */
-	char **av = gf_xcalloc((size_t)argc + 1, sizeof *av);
-	int ac = 0;
-	const char *db = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = !strcmp(a, "--db") ? &db : !strcmp(a, "--weight") || !strcmp(a, "-w") ? &diff_weight : NULL;
-		if (dst && i + 1 < argc) {
-			*dst = argv[++i];
-		} else if (!strncmp(a, "--db=", 5)) {
-			db = a + 5;
-		} else if (!strncmp(a, "--weight=", 9)) {
-			diff_weight = a + 9;
-		} else {
-			if (!strcmp(a, "--")) {
-				while (i < argc)
-					av[ac++] = argv[i++];
-				break;
-			}
-			av[ac++] = argv[i];
-		}
+	cli_cmd = cmd_store_diff_def.name;
+	struct diffopts d;
+	diffopts_init(&d);
+	const char *db = NULL, *weight = weight_defs[FW_GPU].name;
+	int c;
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_store_diff_def, argc, argv, &optarg)) != -1) {
+		if (c == OPT_DB)
+			db = cli_nonempty("--db", optarg);
+		else if (c == 'w')
+			weight = weight_defs[cli_pick(&cmd_store_diff_def, 'w', optarg)].name;
+		else
+			diffopts_option(&cmd_store_diff_def, c, optarg, &d);
 	}
-	cli_pick(&cmd_store_def, OPT_WEIGHT, diff_weight);
-	struct store_cli c = { .db = db };
-	bool help = false;
-	for (int i = 1; i < ac; i++)
-		help |= !strcmp(av[i], "--help") || !strcmp(av[i], "-h");
-	if (!help)
-		diff_store = open_store(&c);
-	cmd_diff_loader = diff_load;
-	cmd_diff_many = diff_many;
-	cmd_diff_many_run = diff_many_run;
-	int rc = cmd_diff_def.fn(ac, av);
-	store_ranks_release(&diff_sides[0]);
-	store_ranks_release(&diff_sides[1]);
-	store_close(diff_store);
-	free(av);
-	return rc;
+	if (argc - optind != 2)
+		cli_usage_error("expected two sides, BASE and TARGET (a release, or run:N), got %d", argc - optind);
+	diffopts_finish(&d);
+	struct store_cli sc = { .db = db };
+	struct store *s = open_store(&sc, STORE_READ);
+	if (diff_many(s, argv[optind], argv[optind + 1], weight, &d)) {
+		store_close(s);
+		return GF_EXIT_OK;
+	}
+	struct ftree before, after;
+	ftree_init(&before, NULL, 0);
+	ftree_init(&after, NULL, 0);
+	diff_side(s, argv[optind], weight, &before);
+	diff_side(s, argv[optind + 1], weight, &after);
+	store_close(s);
+	diffopts_run(&d, &before, &after, argv[optind], argv[optind + 1]);
+	return GF_EXIT_OK;
 }
 
 static int cmd_store(int argc, char **argv)
@@ -449,18 +488,22 @@ const struct cli_command cmd_store_def = {
 		       "  add --release R [--label K=V]... SUMMARY...   a run of many ranks: one run per rank, all or none\n"
 		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
 		       "  show [--json] RUN\n"
-		       "  diff [diff's options] [--weight W] BASE TARGET\n"
+		       "  diff [--weight W] [options] BASE TARGET\n"
 		       "  trend --metric M [--svg|--json] [-o FILE]\n"
 		       "  gc --keep N\n\n"
-		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); all of "
-		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help'). Two releases of many "
-		       "ranks (runs with rank labels) are compared rank by rank, as 'gpuflame diff DIR1 DIR2'.\n\n"
+		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); the "
+		       "comparison's options and outputs are 'gpuflame diff's ('gpuflame store diff --help'). Two "
+		       "releases of many ranks (runs with rank labels) are compared rank by rank, as 'gpuflame diff "
+		       "DIR1 DIR2'.\n\n"
 		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store trend --metric step_wall",
 	.opts = opts,
 	.operands = CLI_OPERAND_ANY,
 	.doc = "store.md",
-	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
-		 "3 the database could not be written.",
+	.exits = "0 ok (add: the run was added, or was already stored; gc: done; a line that standard output "
+		 "could not take goes to standard error), 1 bad input, not a store, or a database error (nothing was "
+		 "changed), 2 usage error (unknown run or release, unlike profiles), 3 the database could not be "
+		 "written.",
+	.output = "SQLite or PostgreSQL (list, show, trend: text, JSON; trend: SVG)",
 };

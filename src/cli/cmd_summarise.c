@@ -19,6 +19,7 @@
 #include "cli/rankrun.h"
 #include "cli/tropts.h"
 
+#include "base/ofile.h"
 #include "base/ozip.h"
 
 #include <errno.h>
@@ -48,11 +49,11 @@ struct out {
 };
 
 /* The document through the compressor the output's name asks for. */
-static int write_summary(FILE *fp, void *arg, struct sbuf *err)
+static int write_summary(struct ofile *of, void *arg, struct sbuf *err)
 {
 	const struct out *o = arg;
 	struct ozip z;
-	if (ozip_open(&z, fp, ozip_by_name(o->path))) {
+	if (ozip_open(&z, of->fp, ozip_by_name(o->path))) {
 		sbuf_setf(err, "out of memory starting the compressor");
 		return GF_EINTERNAL;
 	}

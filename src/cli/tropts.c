@@ -40,7 +40,10 @@ static void option(struct tropts *o, const struct cli_command *cmd, int c, const
 	case TRO_DEVICE: o->device = (int)cli_int("--device", optarg, 0, 32767); break;
 	case TRO_UNPROF: o->ro.unprofiled_ns = parse_ms("--unprofiled-step-ms", optarg); break;
 	case TRO_EXPECT: o->ro.expect_ns = parse_ms("--expect-ms", optarg); break;
-	case TRO_MAXSTEPS: o->max_steps = cli_int("--max-steps", optarg, 0, INT64_MAX); break;
+	case TRO_MAXSTEPS:
+		o->max_steps = cli_int("--max-steps", optarg, 0, INT64_MAX);
+		o->max_steps_set = true;
+		break;
 	case TRO_FROM: o->from_summaries = true; break;
 	case TRO_PARTIAL: o->partial = true; break;
 	case TRO_NOFLAMES: o->no_flames = true; break;
@@ -56,6 +59,7 @@ int tropts_parse(struct tropts *o, const struct cli_command *cmd, int argc, char
 	o->format = REP_TEXT;
 	o->device = -1;
 	o->rank = o->world = -1;
+	o->max_steps = TROPTS_MAX_STEPS;
 	report_opts_init(&o->ro);
 	int c;
 	const char *arg;

@@ -22,6 +22,9 @@
 
 #include <stdio.h>
 
+/* The text report's step table beyond this many steps: the first and the last (--max-steps). */
+#define TROPTS_MAX_STEPS 20
+
 /* The option ids and the rows both commands' tables start with. */
 enum {
 	TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS,
@@ -53,7 +56,8 @@ struct tropts {
 	bool no_flames;         /* summarise --no-flames */
 	const char *run;        /* summarise --run */
 	int64_t rank, world;    /* summarise --rank, --world-size; -1 when not given */
-	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all */
+	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all (default TROPTS_MAX_STEPS) */
+	bool max_steps_set;     /* --max-steps given (else the ranks' skew table has 10 rows) */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 

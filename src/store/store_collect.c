@@ -3,6 +3,7 @@
  */
 #include "store/store_collect.h"
 
+#include "base/num.h"
 #include "ranks/summary.h"
 #include "stacks/folded.h"
 #include "trace/analysis/actx.h"
@@ -22,6 +23,20 @@ static const char *keep(struct store_collect *c, char *s)
 	return c->strs[c->nstrs++] = s;
 }
 
+/* The report's times it records (ns), with idle by cause (causes.h). */
+static const char *const ns_metrics[] = { "step_wall", "busy", "idle", "sync_wait" };
+
+bool store_collect_ns(const char *metric)
+{
+	for (size_t i = 0; i < GF_ARRAY_LEN(ns_metrics); i++)
+		if (!strcmp(metric, ns_metrics[i]))
+			return true;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		if (!strcmp(metric, causes_gap[k].metric))
+			return true;
+	return false;
+}
+
 static void metric(struct store_collect *c, const char *key, int64_t v)
 {
 	if (c->in.nmetrics < STORE_MAX_METRICS)
@@ -33,13 +48,13 @@ static void step_metrics(struct store_collect *c, int64_t steps, gf_ns wall, gf_
 			 const gf_ns *cause, gf_ns sync_wait, uint64_t syncs, uint64_t kernels, uint64_t launches)
 {
 	metric(c, "steps", steps);
-	metric(c, "step_wall", wall);
-	metric(c, "busy", busy);
-	metric(c, "idle", idle);
+	metric(c, ns_metrics[0], wall);
+	metric(c, ns_metrics[1], busy);
+	metric(c, ns_metrics[2], idle);
 	for (int k = 0; k < GAP_NCAUSES; k++)
 		if (cause[k] >= 0)
 			metric(c, causes_gap[k].metric, cause[k]);
-	metric(c, "sync_wait", sync_wait);
+	metric(c, ns_metrics[3], sync_wait);
 	metric(c, "syncs", (int64_t)syncs);
 	metric(c, "kernels", (int64_t)kernels);
 	metric(c, "launches", (int64_t)launches);
@@ -90,6 +105,27 @@ static void header_set_labels(struct ftree *t, const struct store_collect_opts *
 		ftree_meta_set(&t->meta, k.buf, eq + 1);
 		sbuf_release(&k);
 	}
+}
+
+/* A folded file's header gets --label's and --steps' checks: label.KEY
+ * with KEY of letters, digits, '_', '-', '.'; steps a positive integer. */
+static int header_check(const struct ftree_meta *m, const char *name, int64_t *steps, struct sbuf *err)
+{
+	*steps = 0;
+	for (unsigned i = 0; i < m->n; i++) {
+		const char *k = m->kv[i].key, *v = m->kv[i].val;
+		if (!strncmp(k, "label.", 6) && !fold_label_key_ok(k + 6, strlen(k + 6))) {
+			sbuf_setf(err, "'%s': the header's key '%s': expected label.KEY, KEY of letters, digits, '_', "
+				  "'-', '.'", name, k);
+			return GF_EINPUT;
+		}
+		if (!strcmp(k, "steps") && (num_parse(v, strlen(v), 0, 0, steps) != NUM_OK || *steps <= 0)) {
+			sbuf_setf(err, "'%s': invalid steps=%s in the header: expected a positive integer (of 64 bits)",
+				  name, v);
+			return GF_EINPUT;
+		}
+	}
+	return GF_OK;
 }
 
 /* Total of t per step (or the total without steps), in whole units. */
@@ -215,8 +251,8 @@ static int collect_folded(struct store_collect *c, struct input *in, const struc
 	}
 	w = w ? w : o->weight ? o->weight : "samples";
 	header_set_labels(t, o);
-	const char *steps = ftree_meta_get(&t->meta, "steps");
-	c->in.steps = steps ? strtoll(steps, NULL, 10) : 0;
+	if ((rc = header_check(&t->meta, input_name(in), &c->in.steps, err)))
+		return rc;
 	c->in.weights[0] = keep(c, gf_xstrdup(w));
 	c->in.prof[0] = t;
 	c->in.nprof = 1;

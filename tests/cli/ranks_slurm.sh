@@ -10,7 +10,8 @@
 # run again) changes nothing. Waits poll Slurm's state with a bound, never a
 # fixed sleep. SKIPs (visibly) only where the daemons cannot start: not
 # root, slurm-wlm or munge missing (scripts/deps.sh test installs them), or
-# slurmctld refusing to start (its log's last line is shown).
+# munged or slurmctld refusing to start (its log's last line is shown); once
+# slurmctld runs, a node that never comes up is a failure.
 . "$(dirname "$0")/lib.sh"
 GFR=${GF_REL:-}; [ -x "$GFR" ] || GFR=$GF
 GFR=$(cd "$(dirname "$GFR")" && pwd)/$(basename "$GFR")
@@ -108,7 +109,7 @@ for _ in $(seq 1 300); do
   sleep 0.2
 done
 if [ "$up" = 1 ]; then pass ranks-slurm-node-idle
-else skip ranks-slurm "the node never became idle: $(tail -1 "$R/slurm/log/slurmctld.log")"; exit 0; fi
+else fail ranks-slurm-node-idle "the node never became idle (slurmctld started): $(tail -1 "$R/slurm/log/slurmctld.log")"; exit 0; fi
 
 # ---- the job: 32 ranks, two process groups ----
 cc -O2 -o "$T/gen_trace" bench/gen_trace.c || { fail gen-build "bench/gen_trace.c does not build"; exit 0; }
