@@ -368,7 +368,9 @@ static const struct cli_command cmd_store_diff_def = {
 	.synopsis = "[--db URL] [--weight W] [options] BASE TARGET",
 	.description = "Compares two sides of the store as 'gpuflame diff' compares two profiles: a side is a "
 		       "release (its runs summed, per step) or a run (run:N, or N). The comparison's options and "
-		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added.\n\n"
+		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added. Two "
+		       "releases of many ranks (runs with rank labels) are compared rank by rank, as 'gpuflame diff "
+		       "DIR1 DIR2' compares two folders (a table; docs/store.md).\n\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store diff --top 10 --weight idle v1.4 v1.5",
 	.opts = diff_opts,
