@@ -48,7 +48,7 @@ LDOPT   :=
 endif
 
 CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) -Isrc -I$(PQINC) $(OPT) $(CPPFLAGS) $(CFLAGS)
-LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write store
+LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write ranks store
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC:= $(wildcard tests/unit/test_*.c)

@@ -38,8 +38,6 @@ struct report_fmt {
 	const char *gap;       /* ends a block that a blank line must follow */
 	const char *item;      /* starts a list item */
 	const char *brk;       /* breaks a line inside a paragraph */
-	const char *sep_rank;  /* between the ranks' reports, after a newline */
-	const char *ranks_aside; /* added to the ranks' title inside its brackets */
 };
 
 extern const struct report_fmt report_text_fmt;
