@@ -12,7 +12,10 @@
 //                the page)
 //   decode.html  the shipped decode trace's page (nothing pruned), with
 //                decode-wall.folded and decode.txt (the text report)
-//   ranks.html   a two-rank page, diff.html a diff page of two traces,
+//   ranks.html   a page of two ranks (the corpus: no process group), pg2.html
+//                8 ranks of two process groups (stragglers ranks 1 and 5),
+//                k1024.html 1,024 ranks (stragglers 170 and 682),
+//                diff.html a diff page of two traces,
 //   hostile.html the page of a trace with hostile names, hdiff.html a diff
 //                page of folded files with hostile names and invalid UTF-8,
 //   proto0.html, proto1.html, pdiff.html: every Object.prototype name
@@ -460,35 +463,81 @@ try {
     await page.close();
   }
 
-  // ---- two ranks: one column per rank, the straggler marked, each rank's views ----
-  if (has('ranks.html')) {
+  // ---- many ranks: two corpus ranks (no process group: the fallback) ----
+  {
     const D = pageData('ranks.html');
     const { page, rec } = await open('ranks.html');
-    const heads = await page.evaluate(() => [...document.querySelectorAll('table.ranks thead th')].map(t => t.textContent));
-    ok('page-ranks-columns', heads.length === 3, heads.join(','));
-    const s = D.report.straggler;
-    const marked = await page.locator('table.ranks td.straggler').count();
-    ok('page-ranks-straggler', s ? marked > 0 && heads[s.index + 1].includes('straggler') : marked === 0, `${marked} ${JSON.stringify(s)}`);
-    await layout(page, 'ranks-0');
-    const meta0 = await page.locator('.rank p.meta').first().textContent();
-    await page.locator('#search').fill('nccl');
-    await page.locator('.tabs button[data-tab="wall"]').click();
-    ok('page-ranks-search', (await page.locator('.panel.active svg.flame g.fr.match').count()) > 0, 'no nccl frame matched');
-    await page.locator('#search').fill('');
-    await timeline(page, 'ranks-0', D, D.ranks[0], null);
-    await page.locator('#rank').selectOption('1');
-    const meta1 = await page.locator('.rank p.meta').first().textContent();
-    ok('page-ranks-switch', meta0.includes(D.report.ranks[0].file) && meta1.includes(D.report.ranks[1].file), meta1);
+    ok('page-ranks-kind', D.kind === 'ranks' && D.report.schema === 'gpuflame.ranks/1', D.kind);
+    const g = await page.evaluate(() => [...document.querySelectorAll('table.groups tbody tr')].map(t => t.textContent));
+    ok('page-ranks-fallback-group', g.length === 1 && g[0].startsWith('(all ranks, by kernel name)'), g.join('|'));
+    const opts = await page.locator('#rankpick option').count();
+    ok('page-ranks-full-views', opts === D.ranks.length && opts >= 1, `${opts}`);
+    const meta0 = await page.locator('.rank p.meta').textContent();
+    ok('page-ranks-full-view-file', meta0.includes(D.ranks[0].report.file), meta0);
     ok('page-ranks-graphs', (await frames(page, 'gpu')).length > 1);
-    const g1 = await frames(page, 'gpu');
-    const G1 = D.ranks[1].graphs.gpu;
-    await page.locator(`.panel.active svg.flame g.fr[data-i="${g1.filter(f => f.i > 0).sort((a, b) => b.w - a.w)[0].i}"] rect`).click();
-    await page.waitForSelector('.panel.active .sandwich:not([data-pending]) svg.mini.callees', { timeout: 10000 });
-    ok('page-ranks-sandwich', (await page.locator('.panel.active svg.mini.callers g.mf').count()) > 0 && (await page.locator('.panel.active svg.mini.callees g.mf').count()) > 0, 'no callers/callees on rank 1');
-    await timeline(page, 'ranks-1', D, D.ranks[1], null);
-    await layout(page, 'ranks-1');
+    if (opts > 1) {
+      await page.locator('#rankpick').selectOption('1');
+      const meta1 = await page.locator('.rank p.meta').textContent();
+      ok('page-ranks-switch', meta1.includes(D.ranks[1].report.file), meta1);
+    }
+    // the ranks in full come from summaries: no step timeline there (--timeline is refused with several ranks)
+    const tlv = await page.locator('.tlview').count();
+    ok('page-ranks-no-timeline', tlv === 0 && D.ranks.every(x => !x.page || !('timeline' in x.page)), `${tlv} timeline views`);
+    await layout(page, 'ranks');
+    await page.screenshot({ path: join(shots, 'ranks.png') });
     ok('page-ranks-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
-    void G1;
+    await page.close();
+  }
+
+  // ---- two process groups, each with its own straggler (ranks 1 and 5) ----
+  {
+    const D = pageData('pg2.html');
+    const { page, rec } = await open('pg2.html');
+    const rows = await page.evaluate(() => [...document.querySelectorAll('table.groups tbody tr')].map(t => [...t.children].map(c => c.textContent)));
+    const strag = await page.evaluate(() => [...document.querySelectorAll('table.groups td.straggler')].map(c => c.textContent));
+    ok('page-pg2-both-stragglers', rows.length === 2 && strag.includes('rank 1') && strag.includes('rank 5') &&
+      rows.some(r => r[0] === '1' && r[6] === 'rank 1') && rows.some(r => r[0] === '2' && r[6] === 'rank 5'), JSON.stringify(rows));
+    const v = await page.locator('#ranks-verdict').textContent();
+    ok('page-pg2-verdict', v.includes("rank 1 is the straggler of process group '1'") && v === 'Verdict: ' + D.report.verdict + 'Next: ' + D.report.action, v);
+    const c = await page.evaluate(() => { const e = document.getElementById('heat'); return [+e.dataset.rows, +e.dataset.steps, e.height]; });
+    ok('page-pg2-heat-grid', c[0] === 8 && c[1] === 6 && c[2] === 8 * 14, c.join(','));
+    // the row of rank 5 (rows by rank: the sixth row, 14 px each) names rank 5 under the pointer
+    const box = await page.locator('#heat').boundingBox();
+    await page.mouse.move(box.x + 40, box.y + 5 * 14 + 7);
+    const tipText = await page.locator('#tip').textContent();
+    ok('page-pg2-heat-hover', tipText.startsWith('rank 5') && tipText.includes('step 1'), tipText);
+    await page.locator('#fig').selectOption('arrived_last');
+    const dist = await page.locator('table.dist tbody td:last-child').textContent();
+    ok('page-pg2-outliers', dist.includes('rank 1 (6)') && dist.includes('rank 5 (6)'), dist);
+    const full = await page.evaluate(() => [...document.querySelectorAll('#rankpick option')].map(o => o.textContent));
+    ok('page-pg2-stragglers-in-full', full.some(t => t.startsWith("rank 1: straggler of group '1'")) && full.some(t => t.startsWith("rank 5: straggler of group '2'")), full.join('|'));
+    await page.screenshot({ path: join(shots, 'pg2.png'), fullPage: true });
+    ok('page-pg2-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
+    await page.close();
+  }
+
+  // ---- 1,024 ranks: one canvas row per rank, readable, fast ----
+  {
+    const t0 = Date.now();
+    const { page, rec } = await open('k1024.html');
+    const ready = Date.now() - t0;
+    const c = await page.evaluate(() => { const e = document.getElementById('heat'); return [+e.dataset.rows, e.height, e.width]; });
+    ok('page-1024-heat-rows', c[0] === 1024 && c[1] === 1024, c.join(','));
+    const strag = await page.evaluate(() => [...document.querySelectorAll('table.groups td.straggler')].map(c => c.textContent));
+    ok('page-1024-stragglers', strag.join(',') === 'rank 170,rank 682', strag.join(','));
+    const box = await page.locator('#heat').boundingBox();
+    // the pointer over row 682 (one px a row), exactly: Chromium keeps a MouseEvent's clientY whole, and
+    // the canvas's top may be fractional, so the whole y inside [top + 682, top + 683)
+    await page.evaluate(() => { const e = document.getElementById('heat'), r = e.getBoundingClientRect();
+      e.dispatchEvent(new MouseEvent('mousemove', { clientX: Math.ceil(r.left + 30), clientY: Math.ceil(r.top + 682), bubbles: true })); });
+    const tipText = await page.locator('#tip').textContent();
+    ok('page-1024-heat-hover', tipText.startsWith('rank 682'), tipText);
+    const every = await page.locator('table.everyrank tbody tr').count();
+    ok('page-1024-every-rank', every === 1024, `${every}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    ok('page-1024-width', width <= 1600, `${width} px wide`);
+    console.log(`note: the 1,024-rank page was ready in ${ready} ms, ${width} px wide, its heat map ${c[2]} x ${c[1]} px (${box ? 'visible' : 'hidden'})`);
+    ok('page-1024-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
     await page.close();
   }
 

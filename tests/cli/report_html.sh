@@ -61,14 +61,25 @@ if need_shared "html-corpus"; then
   r1=$GF_SHARED/corpus/traces/hta/trace_filter/sampled_rank-1.json.gz
   gf report --format html -o "$T/ranks.html" "$r0" "$r1"; expect_rc "html-ranks-rc" 0
   "$GF" report --format json "$r0" "$r1" >"$T/ranks.json"
-  python3 - "$T/ranks.html" "$T/ranks.json" <<'PY' && pass html-ranks-data || fail html-ranks-data "page data of two ranks"
+  "$GF" report --format json "$r0" >"$T/rank0.json"
+  "$GF" report --format json "$r1" >"$T/rank1.json"
+  python3 - "$T/ranks.html" "$T/ranks.json" "$T/rank0.json" "$T/rank1.json" <<'PY' && pass html-ranks-data || fail html-ranks-data "page data of two ranks"
 import json, re, sys
 s = open(sys.argv[1], encoding='utf-8').read()
 d = json.loads(re.search(r'id="gf-data">(.*?)</script>', s, re.S).group(1))
 r = json.load(open(sys.argv[2]))
-assert d['report'] == r and len(d['ranks']) == 2 and len(r['ranks']) == 2
-assert [k['file'] for k in d['ranks']] == [k['file'] for k in r['ranks']]
-assert all(k['graphs']['gpu'] for k in d['ranks'])
+one = [json.load(open(p)) for p in sys.argv[3:]]
+# the page elides strings over 1000 bytes (these traces' kernel names) and keeps them in full_names
+full = dict(d.pop('full_names', []))
+def unelide(x):
+    if isinstance(x, dict): return {k: unelide(v) for k, v in x.items()}
+    if isinstance(x, list): return [unelide(v) for v in x]
+    return full.get(x, x) if isinstance(x, str) else x
+d = unelide(d)
+# the page embeds the ranks JSON; the ranks shown in full embed their own report, exactly
+assert d['kind'] == 'ranks' and d['report'] == r and len(r['per_rank']) == 2
+assert 1 <= len(d['ranks']) <= 2 and all(k['report'] in one and k['page']['graphs']['gpu'] for k in d['ranks'])
+assert [r['per_rank'][k['index']]['file'] for k in d['ranks']] == [k['report']['file'] for k in d['ranks']]
 PY
 fi
 
@@ -101,6 +112,11 @@ expect_grep "timeline-absent-msg" "no selected step numbered 99 .the selected st
 gf report --format html --timeline 1,2,3,4,5,6,7,8,9 -o "$T/tx.html" "$dec"; expect_rc "timeline-too-many-rc" 2
 expect_grep "timeline-too-many-msg" "at most 8 steps" "$T/err"
 gf report --format html --steps 3..4 --timeline 6 -o "$T/tx.html" "$dec"; expect_rc "timeline-unselected-rc" 2
+# several ranks (traces or summaries) have the ranks page, which draws no step timeline: refused
+gf report --format html --timeline median -o "$T/tx.html" "$dec" "$dec"; expect_rc "timeline-ranks-rc" 2
+expect_grep "timeline-ranks-msg" "^gpuflame report: --timeline draws the steps of one trace; the page of several ranks has no step timeline" "$T/err"
+gf report --from-summaries --format html --timeline 3 -o "$T/tx.html" "$T"; expect_rc "timeline-summaries-rc" 2
+expect_grep "timeline-summaries-msg" "--timeline draws the steps of one trace" "$T/err"
 if [ ! -e "$T/tx.html" ]; then pass "timeline-errors-no-file"; else fail "timeline-errors-no-file" "a page was written"; fi
 if need_shared "html-timeline-whole"; then
   whole=$GF_SHARED/corpus/traces/tracelens/inference/vllm_decode_full/graph_execution.json.gz

@@ -912,7 +912,7 @@
   function timelineView(R, P) {
     const list = Array.isArray(P.timeline) ? P.timeline : [];
     const box = el('div', { class: 'tlview' });
-    if (!list.length) { box.append(el('p', { class: 'empty', text: 'no timeline embedded (gpuflame report --format html --timeline STEPS embeds the steps asked for)' })); return { el: box, show: () => {}, rows: new Set() }; }
+    if (!list.length) { box.append(el('p', { class: 'empty', text: 'no timeline embedded (gpuflame report --format html --timeline STEPS embeds the steps asked for)' })); return { el: box, show: () => {}, rows: new Set(), byRow: () => -1, redraw: () => {} }; }
     const head = el('p', { class: 'tlhead' });
     const sel = list.length > 1 ? el('select', { class: 'tlstep', 'aria-label': 'timeline step' }) : null;
     const holder = el('div');
@@ -1053,7 +1053,7 @@
     const tl = timelineView(R, P);
     const parts = [section('Flame graphs', tb.el),
       section('Per step', stepBars(R, row => { const j = tl.byRow(row); if (j >= 0) tl.show(j); }, tl.rows)),
-      section('Step timeline', tl.el),
+      Array.isArray(P.timeline) ? section('Step timeline', tl.el) : null, // a rank summary's page (the ranks page) has none
       el('div', { class: 'grid2' }, section('Steady step', steadyTable(R)), section('GPU idle by cause', gapTable(R))),
       section('Hidden syncs', syncTable(R)),
       el('div', { class: 'grid2' }, section('Launches', launchPanel(R)), section('Communication', commPanel(R))),
@@ -1136,7 +1136,9 @@
     drawSandwich(G);
   }
 
-  if (D.kind === 'diff') diffPage(); else reportPage();
+  if (D.kind === 'diff') diffPage();
+  else if (D.kind === 'ranks') window.gfRanksPage({ D, app, el, sv, table, section, fmtUs, showTip, hideTip, rankView, searchBox, state }); // page_ranks.js
+  else reportPage();
   window.addEventListener('resize', () => {
     for (const G of state.graphs) if (G.panel && G.panel.classList.contains('active') && G.panel.isConnected) G.draw();
     if (state.timeline && state.timeline.svg.isConnected) state.timeline.draw();

@@ -208,7 +208,7 @@ static void kv(struct sbuf *b, bool open, const char *k, const char *v)
 /* The vocabulary the page's script loops over (it keeps no list of its
  * own): the graphs' weights with their titles, the gap causes, the classes
  * of host work (an idle lane's "h": a class index per block, -1 none). */
-static void vocab(struct sbuf *b)
+void report_html_vocab(struct sbuf *b)
 {
 	sbuf_addstr(b, "\"vocab\":{\"weights\":[");
 	for (int w = 0; w < FLAMES_N; w++) {
@@ -244,7 +244,7 @@ static void vocab(struct sbuf *b)
 	sbuf_addstr(b, "]}");
 }
 
-static void rank(struct sbuf *b, const struct report_html_rank *k)
+void report_html_rank_json(struct sbuf *b, const struct report_html_rank *k)
 {
 	const struct flames *f = k->f;
 	struct flamejson_stats st[FLAMES_N];
@@ -279,43 +279,36 @@ static void rank(struct sbuf *b, const struct report_html_rank *k)
 	}
 	sbuf_addstr(b, "},\"families\":");
 	families(b, f, drawn);
-	sbuf_addstr(b, ",\n\"timeline\":[");
-	for (size_t i = 0; i < k->ntl; i++) {
-		if (i)
-			sbuf_addstr(b, ",\n");
-		timeline_json(b, &k->tl[i], k);
+	if (k->c) { /* a summary's page (no analysed trace kept) has no timeline */
+		sbuf_addstr(b, ",\n\"timeline\":[");
+		for (size_t i = 0; i < k->ntl; i++) {
+			if (i)
+				sbuf_addstr(b, ",\n");
+			timeline_json(b, &k->tl[i], k);
+		}
+		sbuf_addch(b, ']');
 	}
-	sbuf_addstr(b, "]}");
+	sbuf_addch(b, '}');
 	pool_free(drawn);
 }
 
-void report_html_write(const struct report_html_rank *k, size_t n, const struct strag_result *s,
-		       struct sbuf *out)
+void report_html_write(const struct report_html_rank *k, struct sbuf *out)
 {
-	struct report_in *in = gf_xcalloc(n, sizeof *in);
-	for (size_t i = 0; i < n; i++) {
-		in[i].r = k[i].r;
-		in[i].file = k[i].file;
-	}
+	struct report_in in = { k->r, k->file, 0 };
 	struct sbuf rep = SBUF_INIT, json = SBUF_INIT, title = SBUF_INIT;
-	report_json_write(in, n, s, &rep);
-	sbuf_addf(&title, "gpuflame report: %s%s", k[0].file, n > 1 ? " and the other ranks" : "");
+	report_json_write(&in, &rep);
+	sbuf_addf(&title, "gpuflame report: %s", k->file);
 	sbuf_addstr(&json, "{\"schema\":\"gpuflame.page/1\",\"kind\":\"report\",\"title\":");
 	esc_json_str(&json, title.buf, title.len);
 	sbuf_addstr(&json, ",\"report\":");
 	sbuf_add(&json, rep.buf, rep.len);
 	sbuf_addstr(&json, ",\n\"ranks\":[");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			sbuf_addstr(&json, ",\n");
-		rank(&json, &k[i]);
-	}
+	report_html_rank_json(&json, k);
 	sbuf_addstr(&json, "],\n");
-	vocab(&json);
+	report_html_vocab(&json);
 	sbuf_addstr(&json, "}");
 	page_html_write(out, title.buf, &json);
 	sbuf_release(&rep);
 	sbuf_release(&json);
 	sbuf_release(&title);
-	free(in);
 }
