@@ -72,3 +72,9 @@ char *gf_xstrndup(const char *s, size_t n)
 	p[n] = 0;
 	return p;
 }
+
+void gf_assert_fail(const char *expr, const char *file, int line)
+{
+	fprintf(stderr, "gpuflame: internal error: %s:%d: %s does not hold\n", file, line, expr);
+	abort();
+}

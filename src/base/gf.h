@@ -68,4 +68,10 @@ char *gf_xstrndup(const char *s, size_t n);
 #define GF_UNLIKELY(x) (x)
 #endif
 
+/* An invariant of the code (never of the input): when it does not hold, one
+ * line on stderr naming the file, the line and the expression, then abort
+ * (exit by signal; a bug, not a documented exit code). */
+GF_NORETURN void gf_assert_fail(const char *expr, const char *file, int line);
+#define GF_ASSERT(c) ((c) ? (void)0 : gf_assert_fail(#c, __FILE__, __LINE__))
+
 #endif

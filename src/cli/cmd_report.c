@@ -42,6 +42,11 @@ static const struct cli_opt opts[] = {
 	  "text and md: show at most N rows of the per-step table (the slowest, the first and the last steps "
 	  "first; 0 = all, the default); JSON always holds every step",
 	  NULL, 0 },
+	{ "explain", 0, TRO_EXPLAIN, "N|all",
+	  "the N largest GPU idle gaps (all: every one), each as a short timeline of the device and of the thread "
+	  "that issues the next work, every piece with its cause, class and frame (text: a section at the end; "
+	  "json: \"explain\")",
+	  NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
@@ -109,6 +114,7 @@ static int cmd_report(int argc, char **argv)
 		in[i].r = &k[i].r;
 		in[i].file = cli_in_name(files[i]);
 		in[i].max_steps = (size_t)o.max_steps;
+		in[i].explain = o.explain;
 		cx[i] = &k[i].c;
 		rep[i] = &k[i].r;
 	}

@@ -41,6 +41,10 @@ static void option(struct tropts *o, const struct cli_command *cmd, int c, const
 	case TRO_UNPROF: o->ro.unprofiled_ns = parse_ms("--unprofiled-step-ms", optarg); break;
 	case TRO_EXPECT: o->ro.expect_ns = parse_ms("--expect-ms", optarg); break;
 	case TRO_MAXSTEPS: o->max_steps = cli_int("--max-steps", optarg, 0, INT64_MAX); break;
+	case TRO_EXPLAIN:
+		o->explain = !strcmp(optarg, "all") ? SIZE_MAX : (size_t)cli_int("--explain", optarg, 1, 1000000000);
+		o->ro.explain = o->explain;
+		break;
 	}
 }
 

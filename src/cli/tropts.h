@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 /* The option ids and the rows both commands' tables start with. */
-enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS };
+enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS, TRO_EXPLAIN };
 /* syncs' -f row: rtable_formats but html (report's row has them all) */
 #define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", cli_values_prose_formats, 0 }
 #define TROPTS_COMMON \
@@ -43,6 +43,7 @@ struct tropts {
 	const char *marker;     /* --step-marker, NULL = ProfilerStep */
 	const char *threads;    /* -j/--threads, NULL = GPUFLAME_THREADS or automatic */
 	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all */
+	size_t explain;         /* report --explain N|all: the N largest gaps (SIZE_MAX all), 0 none */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 
