@@ -372,7 +372,8 @@ static const struct names_hrule {
 	{ "albumentations/", HM_SUB, NAMES_HW_DATA },      { "image_processing", HM_SUB, NAMES_HW_DATA },
 	{ "image_transforms", HM_SUB, NAMES_HW_DATA },     { "video_processing", HM_SUB, NAMES_HW_DATA },
 	{ "feature_extraction", HM_SUB, NAMES_HW_DATA },   { "read_video", HM_SUB, NAMES_HW_DATA },
-	{ "preprocess", HM_SUB, NAMES_HW_DATA },           { "tokeniz", HM_SUB, NAMES_HW_DATA },
+	{ "preprocess", HM_SUB, NAMES_HW_DATA },           { "tokenization", HM_SUB, NAMES_HW_DATA },
+	{ "tokenizers/", HM_SUB, NAMES_HW_DATA },
 };
 
 enum names_hwork names_host_work(const char *name, size_t n)

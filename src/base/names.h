@@ -202,7 +202,8 @@ enum names_op_sync names_op_sync(const char *name, size_t n);
  *                       torchvision transforms and io, scipy/ndimage, cv2/,
  *                       albumentations/, image_processing*, image_transforms,
  *                       video_processing, feature_extraction*, read_video*,
- *                       preprocess, tokeniz* (tokenisers)
+ *                       preprocess, tokenization*, tokenizers/ (tokenisers;
+ *                       not a decode loop's detokenizer)
  * The runtime rows match the call's stem after cuda/hip/cu; the others a
  * substring in any case (the handle creators: a prefix). First row wins.
  */

@@ -114,7 +114,6 @@ static int cmd_report(int argc, char **argv)
 		in[i].r = &k[i].r;
 		in[i].file = cli_in_name(files[i]);
 		in[i].max_steps = (size_t)o.max_steps;
-		in[i].explain = o.explain;
 		cx[i] = &k[i].c;
 		rep[i] = &k[i].r;
 	}

@@ -106,7 +106,7 @@ static void do_trace(struct input *in, const char *name, const struct trace_opts
 	rc = report_build(&r, &c, &so, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", name, err.buf);
-	struct report_in ri = { &r, name, 0, 0 };
+	struct report_in ri = { &r, name, 0 };
 	report_out_syncs(&ri, format, out);
 	report_release(&r);
 	actx_release(&c);

@@ -482,8 +482,12 @@ static void verdict(struct report *r, const struct actx *c)
 		if (gp->ndrained && (__int128)gp->drained[0].ns * 2 >= (__int128)v->key_total) {
 			v->drain = &gp->drained[0];
 			v->drain_site = sync_site_of(r, v->drain->label);
+			if (v->hclass == HW_PYTHON || v->hclass == HW_OTHER)
+				v->advice = ADV_HOST;
 		}
-		if (v->hclass == HW_PYTHON || v->hclass == HW_OTHER) {
+		/* the drain is the story when there is one (the sync threw the
+		 * host's lead away); else the host work may be the issuing itself */
+		if (!v->drain && (v->hclass == HW_PYTHON || v->hclass == HW_OTHER)) {
 			issuing(r, v);
 			if (v->issuing)
 				v->advice = ADV_ISSUE;

@@ -29,7 +29,6 @@ struct report_in {
 	const struct report *r;
 	const char *file;
 	size_t max_steps;
-	size_t explain;     /* --explain: the text's gap timelines (the report holds them) */
 };
 
 /*
