@@ -303,48 +303,34 @@ def check(claim, rep):
     return True, ""
 
 
+def term_flips(claim, causes):
+    """Each term of an at/verdict claim changed in turn: another cause (the next of `causes`), another
+    class, a substring test negated."""
+    out = []
+    for i, (k, op, v) in enumerate(claim.terms):
+        t = list(claim.terms)
+        if k in ("cause", "class"):
+            keys = causes if k == "cause" else CLASSES + ["null"]
+            t[i] = (k, op, keys[(keys.index(v) + 1) % len(keys)])
+            label = "%s=%s" % (k, t[i][2])
+        else:
+            t[i] = (k, "!~" if op == "~" else "~", v)
+            label = "%s%s" % (k, t[i][1])
+        out.append((label, claim.copy(terms=t)))
+    return out
+
+
 def flips(claim):
     """(label, flipped claim) pairs; each must fail where the claim holds."""
-    out = []
     if claim.kind == "at":
         kinds = [k for k, _, _ in claim.terms]
         if "busy" in kinds:
             return [("busy->idle", claim.copy(terms=[("idle", "", "")]))]
         if "idle" in kinds:
             return [("idle->busy", claim.copy(terms=[("busy", "", "")]))]
-        out.append(("idle->busy", claim.copy(terms=[("busy", "", "")])))
-        for i, (k, op, v) in enumerate(claim.terms):
-            t = list(claim.terms)
-            if k == "cause":
-                other = CAUSES[(CAUSES.index(v) + 1) % len(CAUSES)]
-                t[i] = (k, op, other)
-                out.append(("cause=%s" % other, claim.copy(terms=t)))
-            elif k == "class":
-                cl = CLASSES + ["null"]
-                other = cl[(cl.index(v) + 1) % len(cl)]
-                t[i] = (k, op, other)
-                out.append(("class=%s" % other, claim.copy(terms=t)))
-            else:
-                t[i] = (k, "!~" if op == "~" else "~", v)
-                out.append(("%s%s" % (k, t[i][1]), claim.copy(terms=t)))
-        return out
+        return [("idle->busy", claim.copy(terms=[("busy", "", "")]))] + term_flips(claim, CAUSES)
     if claim.kind == "verdict":
-        for i, (k, op, v) in enumerate(claim.terms):
-            t = list(claim.terms)
-            if k == "cause":
-                cl = CAUSES + ["gpu_bound", "none"]
-                other = cl[(cl.index(v) + 1) % len(cl)]
-                t[i] = (k, op, other)
-                out.append(("cause=%s" % other, claim.copy(terms=t)))
-            elif k == "class":
-                cl = CLASSES + ["null"]
-                other = cl[(cl.index(v) + 1) % len(cl)]
-                t[i] = (k, op, other)
-                out.append(("class=%s" % other, claim.copy(terms=t)))
-            else:
-                t[i] = (k, "!~" if op == "~" else "~", v)
-                out.append(("%s%s" % (k, t[i][1]), claim.copy(terms=t)))
-        return out
+        return term_flips(claim, CAUSES + ["gpu_bound", "none"])
     if claim.kind == "verdict-not":
         (k, op, v), = claim.terms
         if k == "text":

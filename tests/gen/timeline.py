@@ -51,12 +51,13 @@ window's start to the first activity and from the last to the window's end
 events). Steps are ranges named <marker>#<n> on a host thread.
 """
 import argparse
-import gzip
 import json
-import shutil
-import subprocess
+import os
 import sys
 from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 
 DEVICE_CATS = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset",
                "Kernel": "kernel", "Memcpy": "memcpy", "Memset": "memset"}
@@ -78,15 +79,7 @@ def is_blocking_name(name):
 
 
 def load(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    elif raw[:4] == b"\x28\xb5\x2f\xfd":
-        if not shutil.which("zstd"):
-            raise SystemExit("timeline.py: %s: zstd input needs the zstd command" % path)
-        raw = subprocess.run(["zstd", "-dc"], input=raw, stdout=subprocess.PIPE,
-                             check=True).stdout
+    raw = common.trace_bytes(path)
     try:
         doc = json.loads(raw, parse_float=Decimal, parse_int=Decimal)
     except json.JSONDecodeError as e:
