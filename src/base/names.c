@@ -352,7 +352,7 @@ static const struct names_hrule {
 	{ "rocblas_create_handle", HM_PREFIX, NAMES_HW_WARMUP },
 	{ "cudnnfind", HM_SUB, NAMES_HW_WARMUP },          { "autotun", HM_SUB, NAMES_HW_WARMUP },
 	{ "benchmark_all_configs", HM_SUB, NAMES_HW_WARMUP }, { "precompile", HM_SUB, NAMES_HW_WARMUP },
-	{ "warmup", HM_SUB, NAMES_HW_WARMUP },             { "warm_up", HM_SUB, NAMES_HW_WARMUP },
+	{ "cubin", HM_SUB, NAMES_HW_WARMUP }, /* loading a kernel image (flashinfer's cubin_loader) */
 	{ "torch/_dynamo/convert_frame.py", HM_SUB, NAMES_HW_WARMUP },
 	{ "torch/_dynamo/symbolic_convert.py", HM_SUB, NAMES_HW_WARMUP },
 	{ "torch/_dynamo/output_graph.py", HM_SUB, NAMES_HW_WARMUP },

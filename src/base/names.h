@@ -191,7 +191,11 @@ enum names_op_sync names_op_sync(const char *name, size_t n);
  *                       FuncGetAttributes, Stream{Begin,End}Capture,
  *                       GraphInstantiate*, GetDeviceProperties; cuDNN/cuBLAS/
  *                       hipBLAS/MIOpen/rocBLAS handle creation; cudnnFind*,
- *                       "autotun", benchmark_all_configs, precompile, warmup;
+ *                       "autotun", benchmark_all_configs, precompile; kernel
+ *                       images ("cubin": flashinfer's cubin_loader). Not a
+ *                       caller merely named *warmup* (xDiT's _run_compile_warmup,
+ *                       vLLM's compile_or_warm_up_model): the work under it is
+ *                       classed by what it is (hook Python stays python);
  *                       Dynamo/Inductor/Triton compilation (convert_frame,
  *                       symbolic_convert, output_graph, compile_fx,
  *                       _inductor/graph.py, async_compile, triton/compiler/);
