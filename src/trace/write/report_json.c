@@ -383,14 +383,14 @@ static void j_explain(struct jsonw *j, const struct report *r)
 static void j_host(struct jsonw *j, const struct report *r)
 {
 	const struct cpu_report *c = &r->cpu;
-	jsonw_key(j, "host");
+	jsonw_key(j, "host_side");
 	if (!(r->parts & RP_VERDICT) || r->verdict.kind != VERDICT_NO_GPU) {
 		jsonw_null(j);
 		return;
 	}
 	size_t ns = c->steps ? c->steps : 1;
 	jsonw_obj(j);
-	jsonw_key(j, "host_us");
+	jsonw_key(j, "traced_us");
 	jsonw_ns_us(j, c->host_ns);
 	jsonw_key(j, "stacks");
 	jsonw_arr(j);
