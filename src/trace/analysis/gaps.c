@@ -1004,8 +1004,10 @@ static void step_rows(const struct actx *c, const struct steps_result *st, const
 		gr->hta_host = v[GC_HTA_HOST];
 		gr->hta_kernel = v[GC_HTA_KERNEL];
 		gr->hta_other = v[GC_HTA_OTHER];
+		/* the causes split the step's idle time exactly, and so does HTA's rule */
 		if (hi > lo)
 			GF_ASSERT(gaps_idle(gr) == (hi - lo) - actx_busy_in(c, lo, hi));
+		GF_ASSERT(gr->hta_host + gr->hta_kernel + gr->hta_other == gaps_idle(gr));
 	}
 }
 
@@ -1109,6 +1111,9 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 		}
 	if (be.n)
 		qsort(be.v, be.n, sizeof *be.v, cmp_bend);
+	if (GF_CHECKS) /* drain_call's binary search */
+		for (size_t i = 1; i < be.n; i++)
+			GF_ASSERT(cmp_bend(&be.v[i - 1], &be.v[i]) < 0);
 	g->be = be.v;
 	g->nbe = be.n;
 	/*
@@ -1187,6 +1192,9 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	cmap_free(&g->qmap);
 	if (g->calls.n)
 		qsort(g->calls.v, g->calls.n, sizeof *g->calls.v, cmp_call);
+	if (GF_CHECKS) /* gaps_call's binary search: one entry per call */
+		for (size_t i = 1; i < g->calls.n; i++)
+			GF_ASSERT(g->calls.v[i - 1].ri < g->calls.v[i].ri);
 	r->calls = g->calls.v;
 	r->ncalls = g->calls.n;
 	r->pieces = g->pieces.v;
