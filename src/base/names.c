@@ -353,6 +353,8 @@ static const struct names_hrule {
 	{ "cudnnfind", HM_SUB, NAMES_HW_WARMUP },          { "autotun", HM_SUB, NAMES_HW_WARMUP },
 	{ "benchmark_all_configs", HM_SUB, NAMES_HW_WARMUP }, { "precompile", HM_SUB, NAMES_HW_WARMUP },
 	{ "cubin", HM_SUB, NAMES_HW_WARMUP }, /* loading a kernel image (flashinfer's cubin_loader) */
+	{ "_capture_cudagraph", HM_SUB, NAMES_HW_WARMUP }, /* vLLM's graph capture: replay runs none of it */
+	{ "capture_model", HM_SUB, NAMES_HW_WARMUP },
 	{ "torch/_dynamo/convert_frame.py", HM_SUB, NAMES_HW_WARMUP },
 	{ "torch/_dynamo/symbolic_convert.py", HM_SUB, NAMES_HW_WARMUP },
 	{ "torch/_dynamo/output_graph.py", HM_SUB, NAMES_HW_WARMUP },

@@ -200,7 +200,8 @@ enum names_op_sync names_op_sync(const char *name, size_t n);
  *                       symbolic_convert, output_graph, compile_fx,
  *                       _inductor/graph.py, async_compile, triton/compiler/);
  *                       CUDA-graph capture (torch/cuda/graphs.py but replay,
- *                       capture_begin/end, make_graphed_callables)
+ *                       capture_begin/end, make_graphed_callables, vLLM's
+ *                       capture_model/_capture_cudagraphs)
  *   NAMES_HW_DATA       data loading and pre-processing: DataLoader,
  *                       data_load, torch/utils/data/, collate, pin_memory, PIL/,
  *                       torchvision transforms and io, scipy/ndimage, cv2/,
