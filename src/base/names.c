@@ -91,6 +91,11 @@ unsigned names_api(const char *name, size_t n)
 		f |= NAMES_API_GRAPH;
 	if (eq(p, pn, "StreamWaitEvent"))
 		f |= NAMES_API_WAIT;
+	/* freeing device or pinned memory synchronises the device first (not
+	 * the stream-ordered *FreeAsync) */
+	if (eq(p, pn, "Free") || eq(p, pn, "FreeHost") || eq(p, pn, "FreeArray") || eq(p, pn, "HostFree") ||
+	    eq(p, pn, "MemFree") || eq(p, pn, "MemFreeHost"))
+		f |= NAMES_API_SYNC | NAMES_API_FREE;
 	if (has_prefix(p, pn, "Memcpy")) {
 		f |= NAMES_API_MEMCPY;
 		if (!contains(p, pn, "Async"))
@@ -301,10 +306,112 @@ enum names_sync names_sync_kind(const char *name, size_t n)
 		return NAMES_SYNC_NONE;
 	if (api & NAMES_API_MEMCPY)
 		return api & NAMES_API_SYNC ? NAMES_SYNC_COPY : NAMES_SYNC_ASYNC_COPY;
+	if (api & NAMES_API_FREE)
+		return NAMES_SYNC_FREE;
 	if (contains(name, n, "DeviceSynchronize") || contains(name, n, "CtxSynchronize") ||
 	    contains(name, n, "ThreadSynchronize"))
 		return NAMES_SYNC_DEVICE;
 	if (contains(name, n, "EventSynchronize"))
 		return NAMES_SYNC_EVENT;
 	return NAMES_SYNC_STREAM;
+}
+
+/* ---- classes of host work (names_host_work) ---- */
+
+/* How a row of the table matches: the stem of a runtime/driver call after
+ * cuda/hip/cu (names_api's parse: a "_suffix" ignored) starts with pat;
+ * the name starts with pat; or pat (lower case) anywhere, any case. */
+enum { HM_API, HM_PREFIX, HM_SUB };
+
+static const struct names_hrule {
+	const char *pat;
+	unsigned char how, cls;
+} hrules[] = {
+	/* the allocator: device, pinned and virtual memory */
+	{ "Malloc", HM_API, NAMES_HW_ALLOCATOR },          { "Free", HM_API, NAMES_HW_ALLOCATOR },
+	{ "MemAlloc", HM_API, NAMES_HW_ALLOCATOR },        { "MemFree", HM_API, NAMES_HW_ALLOCATOR },
+	{ "HostAlloc", HM_API, NAMES_HW_ALLOCATOR },       { "HostMalloc", HM_API, NAMES_HW_ALLOCATOR },
+	{ "HostFree", HM_API, NAMES_HW_ALLOCATOR },        { "HostRegister", HM_API, NAMES_HW_ALLOCATOR },
+	{ "HostUnregister", HM_API, NAMES_HW_ALLOCATOR },  { "MemCreate", HM_API, NAMES_HW_ALLOCATOR },
+	{ "MemMap", HM_API, NAMES_HW_ALLOCATOR },          { "MemUnmap", HM_API, NAMES_HW_ALLOCATOR },
+	{ "MemRelease", HM_API, NAMES_HW_ALLOCATOR },      { "MemAddressReserve", HM_API, NAMES_HW_ALLOCATOR },
+	{ "MemAddressFree", HM_API, NAMES_HW_ALLOCATOR },  { "ExtMallocWithFlags", HM_API, NAMES_HW_ALLOCATOR },
+	{ "emptycache", HM_SUB, NAMES_HW_ALLOCATOR },      { "empty_cache", HM_SUB, NAMES_HW_ALLOCATOR },
+	{ "cachingallocator", HM_SUB, NAMES_HW_ALLOCATOR },
+	/* one-time work: streams, events, modules (first launch), handles,
+	 * graph capture, compilation, autotuning */
+	{ "StreamCreate", HM_API, NAMES_HW_WARMUP },       { "EventCreate", HM_API, NAMES_HW_WARMUP },
+	{ "ModuleLoad", HM_API, NAMES_HW_WARMUP },         { "ModuleGetFunction", HM_API, NAMES_HW_WARMUP },
+	{ "LibraryLoad", HM_API, NAMES_HW_WARMUP },        { "LibraryGetKernel", HM_API, NAMES_HW_WARMUP },
+	{ "GetFuncBySymbol", HM_API, NAMES_HW_WARMUP },    { "FuncGetAttributes", HM_API, NAMES_HW_WARMUP },
+	{ "StreamBeginCapture", HM_API, NAMES_HW_WARMUP }, { "StreamEndCapture", HM_API, NAMES_HW_WARMUP },
+	{ "GraphInstantiate", HM_API, NAMES_HW_WARMUP },   { "GetDeviceProperties", HM_API, NAMES_HW_WARMUP },
+	{ "cudnnCreate", HM_PREFIX, NAMES_HW_WARMUP },     { "cublasCreate", HM_PREFIX, NAMES_HW_WARMUP },
+	{ "cublasLtCreate", HM_PREFIX, NAMES_HW_WARMUP },  { "hipblasCreate", HM_PREFIX, NAMES_HW_WARMUP },
+	{ "hipblasLtCreate", HM_PREFIX, NAMES_HW_WARMUP }, { "miopenCreate", HM_PREFIX, NAMES_HW_WARMUP },
+	{ "rocblas_create_handle", HM_PREFIX, NAMES_HW_WARMUP },
+	{ "cudnnfind", HM_SUB, NAMES_HW_WARMUP },          { "autotun", HM_SUB, NAMES_HW_WARMUP },
+	{ "benchmark_all_configs", HM_SUB, NAMES_HW_WARMUP }, { "precompile", HM_SUB, NAMES_HW_WARMUP },
+	{ "cubin", HM_SUB, NAMES_HW_WARMUP }, /* loading a kernel image (flashinfer's cubin_loader) */
+	{ "_capture_cudagraph", HM_SUB, NAMES_HW_WARMUP }, /* vLLM's graph capture: replay runs none of it */
+	{ "capture_model", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/_dynamo/convert_frame.py", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/_dynamo/symbolic_convert.py", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/_dynamo/output_graph.py", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/_inductor/compile_fx.py", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/_inductor/graph.py", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/_inductor/async_compile.py", HM_SUB, NAMES_HW_WARMUP },
+	{ "triton/compiler/", HM_SUB, NAMES_HW_WARMUP },
+	{ "capture_begin", HM_SUB, NAMES_HW_WARMUP },      { "capture_end", HM_SUB, NAMES_HW_WARMUP },
+	{ "make_graphed_callables", HM_SUB, NAMES_HW_WARMUP },
+	{ "torch/cuda/graphs.py", HM_SUB, NAMES_HW_WARMUP }, /* capture; replay is excluded below */
+	/* data loading and pre-processing */
+	{ "dataloader", HM_SUB, NAMES_HW_DATA },           { "data_load", HM_SUB, NAMES_HW_DATA },
+	{ "torch/utils/data/", HM_SUB, NAMES_HW_DATA },    { "collate", HM_SUB, NAMES_HW_DATA },
+	{ "pin_memory", HM_SUB, NAMES_HW_DATA },           { "pil/", HM_SUB, NAMES_HW_DATA },
+	{ "torchvision/transforms", HM_SUB, NAMES_HW_DATA }, { "torchvision/io", HM_SUB, NAMES_HW_DATA },
+	{ "scipy/ndimage", HM_SUB, NAMES_HW_DATA },        { "cv2/", HM_SUB, NAMES_HW_DATA },
+	{ "albumentations/", HM_SUB, NAMES_HW_DATA },      { "image_processing", HM_SUB, NAMES_HW_DATA },
+	{ "image_transforms", HM_SUB, NAMES_HW_DATA },     { "video_processing", HM_SUB, NAMES_HW_DATA },
+	{ "feature_extraction", HM_SUB, NAMES_HW_DATA },   { "read_video", HM_SUB, NAMES_HW_DATA },
+	{ "preprocess", HM_SUB, NAMES_HW_DATA },           { "tokenization", HM_SUB, NAMES_HW_DATA },
+	{ "tokenizers/", HM_SUB, NAMES_HW_DATA },
+};
+
+enum names_hwork names_host_work(const char *name, size_t n)
+{
+	/* a runtime/driver call's stem (names_api's parse) */
+	const char *us = memchr(name, '_', n);
+	size_t m = us ? (size_t)(us - name) : n, k = 0;
+	if (has_prefix(name, m, "cuda"))
+		k = 4;
+	else if (has_prefix(name, m, "hip"))
+		k = 3;
+	else if (has_prefix(name, m, "cu") && m > 2 && name[2] >= 'A' && name[2] <= 'Z')
+		k = 2;
+	for (size_t i = 0; i < sizeof hrules / sizeof hrules[0]; i++) {
+		const struct names_hrule *h = &hrules[i];
+		bool hit;
+		if (h->how == HM_API)
+			hit = k && has_prefix(name + k, m - k, h->pat);
+		else if (h->how == HM_PREFIX)
+			hit = has_prefix(name, n, h->pat);
+		else
+			hit = names_contains_ci(name, n, h->pat);
+		if (!hit)
+			continue;
+		/* a CUDA graph's replay is steady work, its capture one-time */
+		if (h->cls == NAMES_HW_WARMUP && h->how == HM_SUB && !strcmp(h->pat, "torch/cuda/graphs.py") &&
+		    names_contains_ci(name, n, "replay"))
+			return NAMES_HW_NONE;
+		return (enum names_hwork)h->cls;
+	}
+	return NAMES_HW_NONE;
+}
+
+bool names_profiler_frame(const char *name, size_t n)
+{
+	return contains(name, n, "torch/profiler/") || contains(name, n, "torch/autograd/profiler") ||
+	       has_prefix(name, n, "<built-in method _record_function_exit") ||
+	       has_prefix(name, n, "<built-in method _record_function_enter");
 }

@@ -61,11 +61,17 @@ bool names_contains_ci(const char *name, size_t n, const char *needle);
  *   NAMES_API_WAIT   a stream waits for an event on the device, the host does
  *                    not block: cudaStreamWaitEvent, cuStreamWaitEvent,
  *                    hipStreamWaitEvent (the gap model's queued-wait label)
+ *   NAMES_API_FREE   frees device or pinned memory, which synchronises the
+ *                    device first: cudaFree, cudaFreeHost, cudaFreeArray,
+ *                    cuMemFree, cuMemFreeHost, hipFree, hipHostFree (not the
+ *                    stream-ordered *FreeAsync); NAMES_API_SYNC is set too:
+ *                    a blocking call everywhere, of the allocator's class
  */
 #define NAMES_API_SYNC 0x1u
 #define NAMES_API_GRAPH 0x2u
 #define NAMES_API_MEMCPY 0x4u
 #define NAMES_API_WAIT 0x8u
+#define NAMES_API_FREE 0x10u
 unsigned names_api(const char *name, size_t n);
 
 /* A memcpy activity's direction from its name: "DtoH", else "HtoD", else
@@ -148,6 +154,7 @@ enum names_sync {
 	NAMES_SYNC_EVENT,
 	NAMES_SYNC_COPY,
 	NAMES_SYNC_ASYNC_COPY,
+	NAMES_SYNC_FREE,        /* a free call (NAMES_API_FREE): waits for the whole device */
 };
 enum names_sync names_sync_kind(const char *name, size_t n);
 
@@ -170,5 +177,47 @@ bool names_op_blocking(const char *name, size_t n);
  */
 enum names_op_sync { NAMES_OP_NONE = 0, NAMES_OP_READS, NAMES_OP_MAY_COPY };
 enum names_op_sync names_op_sync(const char *name, size_t n);
+
+/*
+ * ---- classes of host work ----
+ * What a frame's own name says the host was doing (the gap model's classes
+ * of host work, docs/report.md; a frame without one takes its caller's):
+ *   NAMES_HW_ALLOCATOR  the allocator: cuda/hip/cu Malloc*, Free*, MemAlloc*,
+ *                       MemFree*, HostAlloc, HostMalloc, HostFree, Host(Un)Register,
+ *                       MemCreate/Map/Unmap/Release/AddressReserve/AddressFree;
+ *                       emptyCache / empty_cache, CachingAllocator frames
+ *   NAMES_HW_WARMUP     one-time work: StreamCreate*, EventCreate*, ModuleLoad*,
+ *                       ModuleGetFunction, LibraryLoad*, GetFuncBySymbol,
+ *                       FuncGetAttributes, Stream{Begin,End}Capture,
+ *                       GraphInstantiate*, GetDeviceProperties; cuDNN/cuBLAS/
+ *                       hipBLAS/MIOpen/rocBLAS handle creation; cudnnFind*,
+ *                       "autotun", benchmark_all_configs, precompile; kernel
+ *                       images ("cubin": flashinfer's cubin_loader). Not a
+ *                       caller merely named *warmup* (xDiT's _run_compile_warmup,
+ *                       vLLM's compile_or_warm_up_model): the work under it is
+ *                       classed by what it is (hook Python stays python);
+ *                       Dynamo/Inductor/Triton compilation (convert_frame,
+ *                       symbolic_convert, output_graph, compile_fx,
+ *                       _inductor/graph.py, async_compile, triton/compiler/);
+ *                       CUDA-graph capture (torch/cuda/graphs.py but replay,
+ *                       capture_begin/end, make_graphed_callables, vLLM's
+ *                       capture_model/_capture_cudagraphs)
+ *   NAMES_HW_DATA       data loading and pre-processing: DataLoader,
+ *                       data_load, torch/utils/data/, collate, pin_memory, PIL/,
+ *                       torchvision transforms and io, scipy/ndimage, cv2/,
+ *                       albumentations/, image_processing*, image_transforms,
+ *                       video_processing, feature_extraction*, read_video*,
+ *                       preprocess, tokenization*, tokenizers/ (tokenisers;
+ *                       not a decode loop's detokenizer)
+ * The runtime rows match the call's stem after cuda/hip/cu; the others a
+ * substring in any case (the handle creators: a prefix). First row wins.
+ */
+enum names_hwork { NAMES_HW_NONE = 0, NAMES_HW_ALLOCATOR, NAMES_HW_WARMUP, NAMES_HW_DATA };
+enum names_hwork names_host_work(const char *name, size_t n);
+
+/* A frame of the profiler's own start and stop (torch/profiler/,
+ * torch/autograd/profiler*.py, record_function's enter and exit): at the
+ * window's edges it is not the user's work. */
+bool names_profiler_frame(const char *name, size_t n);
 
 #endif

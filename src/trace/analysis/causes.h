@@ -39,6 +39,11 @@ enum advice {
 	ADV_UNTRACED,    /* trace the untraced host time */
 	ADV_QUEUED,      /* find what the issued work waited for */
 	ADV_LAUNCH,      /* fewer, larger launches (CUDA graphs, compile) */
+	ADV_WARMUP,      /* one-time work: select steady steps or warm up before the window */
+	ADV_ALLOCATOR,   /* keep the caching allocator, pre-allocate, no empty_cache in the loop */
+	ADV_DATA,        /* DataLoader workers, pin_memory, pre-processing off the launching thread */
+	ADV_ISSUE,       /* the host work is issuing the kernels: less host work per launch */
+	ADV_CPU_ONLY,    /* no device: the host's largest stacks and the would-be syncs */
 	ADV_N
 };
 

@@ -44,8 +44,15 @@ const char *prose_fix(int fix);
 /* A sync site's fix as report and syncs say it: the pattern's advice, and
  * when host work follows the sync before the next launch, to move it. */
 void prose_sync_fix(struct sbuf *b, const struct sync_site *s);
-/* The recommendation for a launch-bound step (graphs already used or not). */
-const char *prose_launch_advice(const struct launch_diag *ld);
+/* The recommendation for fewer, larger launches (graphs already used or
+ * not); most_short: say that most kernels are shorter than their call
+ * (only when more than half of the compared kernels are). */
+const char *prose_launch_advice(const struct launch_diag *ld, bool most_short);
+
+/* A failure mode of the profile (report.h: struct report_finding): its
+ * JSON key and its one sentence. */
+const char *prose_finding_key(int kind);
+void prose_finding(struct sbuf *b, const struct report *r, const struct report_finding *f);
 
 /* Numbers in prose: a duration "38.0 ms" (>= 1 ms, 1 decimal) or "7.3 us";
  * part/whole as a whole percentage rounded half up ("29%", "-" when whole
