@@ -150,8 +150,10 @@ struct diff_cli {
  * stacks and opens like JSON or is named .json goes to the trace reader,
  * which names its fault). */
 
-/* Folds a trace with the fold options given on the diff command line. */
-static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
+/* Folds a trace with the fold options given on the diff command line into
+ * t, and, unless --per-step was given, one tower per step into steps (the
+ * steps' values for the noise test: diff_opts.step_side). */
+static void fold_profile(struct ftree *t, struct ftree *steps, struct input *in, struct fold_cli *fc)
 {
 	const char *path = input_path(in);
 	struct sbuf err = SBUF_INIT;
@@ -177,6 +179,14 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 	struct fold_stats st;
 	memset(&st, 0, sizeof st);
 	rc = fold_trace(&tr, &o, t, &st, &err);
+	if (!rc && !o.per_step) {
+		/* one tower per step: the steps are the repeated measurements of
+		 * the noise test (stacks/ops/diff.h); the graph stays t */
+		o.per_step = true;
+		ftree_release(steps);
+		memset(&st, 0, sizeof st);
+		rc = fold_trace(&tr, &o, steps, &st, &err);
+	}
 	trace_release(&tr);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(path), err.buf);
@@ -188,8 +198,9 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 
 void (*cmd_diff_loader)(struct ftree *t, const char *spec);
 
-/* Reads one side (a folded file, or a trace folded on the fly) into t. */
-static void load_side(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
+/* Reads one side (a folded file, or a trace folded on the fly) into t;
+ * a trace's per-step fold into steps. */
+static void load_side(struct ftree *t, struct ftree *steps, const char *path, bool strict, struct fold_cli *fc)
 {
 	if (cmd_diff_loader) { /* store diff: the sides come from the store */
 		if (fc->used) {
@@ -202,7 +213,7 @@ static void load_side(struct ftree *t, const char *path, bool strict, struct fol
 	struct input *in = cli_open_input(path, cli_threads(fc->threads));
 	if (cli_input_is_trace(in)) {
 		ftree_release(t);
-		fold_profile(t, in, fc);
+		fold_profile(t, steps, in, fc);
 		cli_close_input(in);
 		return;
 	}
@@ -354,11 +365,15 @@ static bool parse_args(int argc, char **argv, struct diff_cli *d)
 /* Reads both sides, checks they are alike and builds the result. */
 static void compare(struct diff_result *r, struct diff_cli *d, const char *bpath, const char *apath)
 {
-	struct ftree before, after;
+	struct ftree before, after, steps[2];
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
-	load_side(&before, bpath, d->strict, &d->fc);
-	load_side(&after, apath, d->strict, &d->fc);
+	ftree_init(&steps[0], NULL, 0);
+	ftree_init(&steps[1], NULL, 0);
+	load_side(&before, &steps[0], bpath, d->strict, &d->fc);
+	load_side(&after, &steps[1], apath, d->strict, &d->fc);
+	for (int c = 0; c < 2; c++)
+		d->o.step_side[c] = steps[c].n > 1 ? &steps[c] : NULL;
 	struct kfamily *kf = d->fc.kf;
 	if (kf && kfamily_truncated(kf))
 		cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
@@ -376,6 +391,10 @@ static void compare(struct diff_result *r, struct diff_cli *d, const char *bpath
 	int rc = diff_run(r, &before, &after, &d->o, &err);
 	ftree_release(&before);
 	ftree_release(&after);
+	for (int c = 0; c < 2; c++) {
+		d->o.step_side[c] = NULL;
+		ftree_release(&steps[c]);
+	}
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	if (r->note[0])

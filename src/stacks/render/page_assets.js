@@ -593,7 +593,8 @@
     const n = D.noise;
     app.append(el('p', { class: 'meta', text: 'before ' + D.before + ' \u2192 after ' + D.after + ' \u00b7 ' + D.scale_note }),
       el('p', { class: 'note', text: 'widths: after; fill: change of the frame\'s total, red = grew, blue = shrank, grey = noise or under ' + (100 * n.min_share).toFixed(2) + '% in both' +
-        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : '; exact durations: classed by the sign of the change') }),
+        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : n.steps_test ? '; grey = within step-to-step noise' : '; exact durations: classed by the sign of the change') }),
+      n.summary ? el('p', { class: 'note noise', text: n.summary }) : null,
       el('p', { class: 'meta', text: n.grew + ' frames grew, ' + n.shrank + ' shrank, ' + n.noise + ' noise, ' + n.small + ' under the min share; ' + n.only_before + ' only before, ' + n.only_after + ' only after' }));
     app.append(searchBox());
     const G = new Graph('diff', D.graph, 0, { rootName: 'all' });
@@ -604,8 +605,8 @@
     app.append(panel);
     const rows = D.changes.map(r => [r.frame, r.self ? 'self' : 'total', fmtNs(r.before, D.graph.scale), fmtNs(r.after, D.graph.scale),
       (r.after - r.before >= 0 ? '+' : '') + fmtNs(r.after - r.before, D.graph.scale), r.before > 0 ? (100 * (r.after - r.before) / r.before).toFixed(2) + '%' : 'new',
-      ['same', 'grew', 'shrank', 'noise', 'small'][r.cls]]);
-    app.append(section('Biggest changes' + (D.per_step ? ' (per step)' : ''), table(['frame', 'weight', 'before', 'after', 'change', 'change %', 'class'], rows, 'changes')));
+      ['same', 'grew', 'shrank', 'noise', 'small'][r.cls], r.p == null ? '' : String(r.p)]);
+    app.append(section('Biggest changes' + (D.per_step ? ' (per step)' : ''), table(['frame', 'weight', 'before', 'after', 'change', 'change %', 'class', 'p'], rows, 'changes')));
     G.draw();
   }
 
