@@ -205,6 +205,6 @@ extern const struct cli_command cmd_svg_def, cmd_top_def, cmd_info_def, cmd_fold
  * opening files: the same options, checks and outputs over stored runs
  * (store diff runs cmd_diff_def.fn). */
 struct ftree;
-extern void (*cmd_diff_loader)(struct ftree *t, const char *spec);
+extern void (*cmd_diff_loader)(struct ftree *t, struct ftree *steps, const char *spec);
 
 #endif

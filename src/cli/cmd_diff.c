@@ -196,7 +196,7 @@ static void fold_profile(struct ftree *t, struct ftree *steps, struct input *in,
 	sbuf_release(&err);
 }
 
-void (*cmd_diff_loader)(struct ftree *t, const char *spec);
+void (*cmd_diff_loader)(struct ftree *t, struct ftree *steps, const char *spec);
 
 /* Reads one side (a folded file, or a trace folded on the fly) into t;
  * a trace's per-step fold into steps. */
@@ -207,7 +207,7 @@ static void load_side(struct ftree *t, struct ftree *steps, const char *path, bo
 			cli_warn("the fold options do not apply to stored runs (folded when they were added)");
 			fc->used = false; /* said once */
 		}
-		cmd_diff_loader(t, path);
+		cmd_diff_loader(t, steps, path);
 		return;
 	}
 	struct input *in = cli_open_input(path, cli_threads(fc->threads));

@@ -248,10 +248,12 @@ static int store_gc_cmd(int argc, char **argv)
 static struct store *diff_store;
 static const char *diff_weight = "gpu";
 
-static void diff_load(struct ftree *t, const char *spec)
+static void diff_load(struct ftree *t, struct ftree *steps, const char *spec)
 {
 	struct sbuf name = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_side(diff_store, spec, diff_weight, t, &name, &err);
+	if (!rc) /* the per-step folds kept beside the runs (store.h) */
+		rc = store_side_steps(diff_store, spec, diff_weight, steps, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&name);

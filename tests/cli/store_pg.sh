@@ -10,6 +10,7 @@ ENGINE=pg
 DB=$PG_URL
 sql() { $PG_PSQL -c "$1"; }
 fresh_db() { $PG_PSQL -c "DROP SCHEMA public CASCADE; CREATE SCHEMA public" >/dev/null; }
+STEPS_LO="'\\x232073746570733b'::bytea" STEPS_HI="'\\x232073746570733c'::bytea" # the per-step stacks' range (store_cases.inc)
 . "$(dirname "$0")/store_cases.inc"
 # a wrong server is a clear error, exit 1
 "$GF" store list --db "postgresql:///gftest?host=$T&port=1&user=postgres" >"$T/out" 2>"$T/err"; rc=$?

@@ -11,6 +11,7 @@ for r in c.execute(sys.argv[2]): print('|'.join(str(x) for x in r))
 c.commit()" "$DB" "$1"; }
 integrity() { sql "PRAGMA integrity_check"; }
 fresh_db() { rm -f "$DB" "$DB-wal" "$DB-shm"; }
+STEPS_LO="X'232073746570733b'" STEPS_HI="X'232073746570733c'" # the per-step stacks' range (store_cases.inc)
 . "$(dirname "$0")/store_cases.inc"
 
 # a store where folded stacks are expected: the hint names store list
