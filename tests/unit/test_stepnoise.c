@@ -206,19 +206,10 @@ T_TEST(test_stepnoise__bh)
  * is found in every profile, and the false discoveries beside it stay a
  * share of at most q of the flagged stacks on average (BH's guarantee, the
  * same 3-sigma margin). */
-static uint64_t rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 T_TEST(test_stepnoise__null_rate)
 {
 	enum { TRIALS = 1000, STACKS = 40, N = 16 };
 	struct stepnoise *sn = stepnoise_new();
-	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	size_t any = 0, single = 0, found = 0;
 	double fdr = 0; /* Σ false / flagged over the planted profiles */
 	for (int planted = 0; planted < 2; planted++)
@@ -226,10 +217,10 @@ T_TEST(test_stepnoise__null_rate)
 			double p[STACKS];
 			bool rej[STACKS];
 			for (int k = 0; k < STACKS; k++) {
-				int64_t x[N], y[N], level = 100000 + (int64_t)(rng_next(&seed) % 900000);
+				int64_t x[N], y[N], level = 100000 + (int64_t)(rnd() % 900000);
 				for (int i = 0; i < N; i++) {
-					x[i] = level * (900 + (int64_t)(rng_next(&seed) % 201)) / 1000;
-					y[i] = level * (900 + (int64_t)(rng_next(&seed) % 201)) / 1000;
+					x[i] = level * (900 + (int64_t)(rnd() % 201)) / 1000;
+					y[i] = level * (900 + (int64_t)(rnd() % 201)) / 1000;
 					if (planted && k == 7)
 						y[i] = y[i] * 6 / 5;
 				}
