@@ -3,11 +3,16 @@
 sys.path when run as `python3 tests/gen/NAME.py`).
 
   events = common.trace_events("trace.json.gz")   # list of event dicts
+  raw = common.trace_bytes("trace.json.zst")       # plain, gzip or zstd bytes, no BOM
   common.us_to_ns("12.3456")                      # -> 12346 (exact)
 """
 import decimal
 import gzip
 import json
+import os
+import shutil
+import subprocess
+import sys
 
 # Chrome-trace categories of GPU activities (Kineto names and legacy ones).
 GPU_CATS = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
@@ -19,6 +24,29 @@ def us_to_ns(v):
     the C reader."""
     d = (decimal.Decimal(str(v)) * 1000).quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP)
     return max(int(d), 0)
+
+
+def trace_bytes(path):
+    """The bytes of a plain, gzip or zstd file (detected by magic; zstd through
+    the zstandard module when present, else the `zstd` command), without a
+    UTF-8 byte-order mark."""
+    with open(path, "rb") as fp:
+        raw = fp.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    elif raw[:4] == b"\x28\xb5\x2f\xfd":
+        try:
+            import zstandard  # noqa: F401  (rarely present)
+            raw = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+        except ImportError:
+            if not shutil.which("zstd"):
+                raise SystemExit("%s: %s: zstd input needs the zstd command"
+                                 % (os.path.basename(sys.argv[0]), path))
+            raw = subprocess.run(["zstd", "-dc"], input=raw, stdout=subprocess.PIPE,
+                                 check=True).stdout
+    if raw[:3] == b"\xef\xbb\xbf":
+        raw = raw[3:]
+    return raw
 
 
 def trace_events(path, errors="strict"):

@@ -68,13 +68,12 @@ Output (--check compares these; times in ns):
   "queued_waits": [...], "latency": {"median_ns", "launches"}}
 """
 import decimal
-import gzip
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
+
+import common
 
 KERNEL_WAIT = 30000
 # The contract: of a queued device-side piece, the time the host is still
@@ -161,22 +160,7 @@ def share4(x, tot):
 # --------------------------------------------------------------- reading
 
 def read_text(path):
-    with open(path, "rb") as fp:
-        raw = fp.read()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    elif raw[:4] == b"\x28\xb5\x2f\xfd":
-        try:
-            import zstandard  # noqa: F401  (rarely present)
-            raw = zstandard.ZstdDecompressor().decompressobj().decompress(raw)
-        except ImportError:
-            if not shutil.which("zstd"):
-                raise SystemExit("gapmodel.py: zstd input needs the zstd command")
-            raw = subprocess.run(["zstd", "-dc"], input=raw, stdout=subprocess.PIPE,
-                                 check=True).stdout
-    if raw[:3] == b"\xef\xbb\xbf":
-        raw = raw[3:]
-    return raw
+    return common.trace_bytes(path)
 
 
 def load_events(path):
