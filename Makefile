@@ -48,7 +48,7 @@ LDOPT   :=
 endif
 
 CFLAGS_ALL := $(CSTD) $(WARN) $(DEFS) -Isrc -I$(PQINC) $(OPT) $(CPPFLAGS) $(CFLAGS)
-LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write store
+LAYERS  := base input stacks stacks/ops stacks/render stacks/export trace/read trace/model trace/analysis trace/write ranks store
 LIB_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CLI_SRC := $(wildcard src/cli/*.c)
 UNIT_SRC:= $(wildcard tests/unit/test_*.c)
@@ -133,9 +133,12 @@ $(FB)/libgpuflame-fuzz.a: $(FUZZ_OBJ)
 $(FB)/%: tests/fuzz/%.c $(FB)/libgpuflame-fuzz.a
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libgpuflame-fuzz.a $(LIBS)
 
+# the fast tier builds with CHECK_JOBS jobs (the machine's two cores) unless
+# make was given its own -j
+CHECK_JOBS ?= 2
 check:
-	$(MAKE) MODE=asan all units replay
-	tests/check.sh
+	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) MODE=asan all units replay
+	CHECK_JOBS=$(CHECK_JOBS) tests/check.sh
 
 test:
 	scripts/deps.sh test

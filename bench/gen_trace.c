@@ -2,10 +2,26 @@
  * gen_trace.c — fast, seeded generator of realistic PyTorch 2.x (Kineto)
  * Chrome traces, for benchmarks.
  *
- * USAGE: gen_trace SIZE_MB [SEED] > trace.json
+ * USAGE: gen_trace SIZE_MB [SEED] [--rank R --world W] [--pg 0|1|2] [--steps N]
+ *                  [--delay-us D] [--no-seq] > trace.json
  *   SIZE_MB  approximate size of the JSON text in MB (10^6 bytes); the trace
  *            ends after the first step that reaches it
- *   SEED     random seed (default 1); same SIZE_MB and SEED => same bytes
+ *   SEED     random seed (default 1); same arguments => same bytes
+ *   --rank R --world W  rank R of a job of W ranks (default rank 3 of 8): in
+ *            distributedInfo, and the rank's own random stream (SEED + R)
+ *   --pg P   process groups of the collectives: 0 (default) none named (as
+ *            before 2024), 1 one group "0" of every rank, 2 two groups "1"
+ *            (ranks 0..W/2-1, "group_a") and "2" (the others, "group_b") with
+ *            one all-reduce each per step; pg_config lists them
+ *   --steps N  exactly N steps (SIZE_MB is then only a cap)
+ *   --delay-us D  the straggler of each group (the member at a third of its
+ *            rank list: rank W/3 for P 0 and 1; ranks W/6 and W/2 + W/6 for
+ *            P 2) computes D us more before each collective (default 420);
+ *            every other member waits for it inside the NCCL kernel, so with
+ *            base = the step's collective time, the same on every rank, the
+ *            straggler's kernel lasts base and the others' base + D: each
+ *            other member waits exactly D per collective (known answers)
+ *   --no-seq no "Seq" arg (the collectives then match by their order)
  *
  * Build: cc -O2 -o /tmp/gen_trace bench/gen_trace.c   (bench/bench_read.sh does it)
  * Example: gen_trace 1000 > /tmp/t1g.json   (~1 GB, ~3.5 M events, ~3 s)
@@ -135,15 +151,81 @@ static void python_frame(const char *name, int64_t ts, int64_t dur, int64_t id, 
 	outs("\n    }\n  },\n");
 }
 
+/* The job's shape (--rank, --world, --pg, --steps, --delay-us, --no-seq). */
+static int g_rank = 3, g_world = 8, g_pg, g_steps, g_seq = 1;
+static int64_t g_delay = 420000;
+
+/* The group of rank r (its first rank and size) and its straggler. */
+static void group_of(int r, int *first, int *size, int *straggler)
+{
+	if (g_pg == 2) {
+		int h = g_world / 2;
+		*first = r < h ? 0 : h;
+		*size = r < h ? h : g_world - h;
+	} else {
+		*first = 0;
+		*size = g_world;
+	}
+	*straggler = *first + *size / 3;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: gen_trace SIZE_MB [SEED] [--rank R --world W] [--pg 0|1|2] [--steps N] "
+			"[--delay-us D] [--no-seq] > trace.json\n"
+			"  writes a ~SIZE_MB MB (10^6 bytes) torch 2.x Kineto trace of rank R of W, deterministic "
+			"by its arguments\n");
+	return 2;
+}
+
+/* ProfilerStep#step and the step's two outer Python frames (train_step,
+ * the model); model_dur is the model frame's length. */
+static void step_frames(int step, int64_t start, int64_t dur, int64_t model_dur, int64_t e, int64_t idx, int64_t root,
+			int64_t model)
+{
+	char nm[64];
+	snprintf(nm, sizeof nm, "ProfilerStep#%d", step);
+	x_begin("user_annotation", nm, PID, TID, start, dur);
+	outf(",\n    \"args\": {\n      \"External id\": %" PRId64 ",\"Record function id\": 0, \"Ev Idx\": %" PRId64
+	     "\n    }\n  },\n", e, idx);
+	python_frame("train.py(212): train_step", start + 1000, dur - 2000, root, -1, -1);
+	python_frame("nn.Module: LlamaForCausalLM_0", start + 2000, model_dur, model, root, 0);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 2 || argc > 3 || atof(argv[1]) <= 0) {
-		fprintf(stderr, "usage: gen_trace SIZE_MB [SEED] > trace.json\n"
-				"  writes a ~SIZE_MB MB (10^6 bytes) torch 2.x Kineto trace, deterministic by SEED\n");
-		return 2;
+	int pos = 0, rankmode = 0;
+	double mb = 0;
+	uint64_t seed = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--no-seq")) {
+			g_seq = 0;
+			rankmode = 1;
+		} else if (a[0] == '-' && a[1] == '-' && i + 1 < argc) {
+			long long v = atoll(argv[++i]);
+			rankmode = 1;
+			if (!strcmp(a, "--rank")) g_rank = (int)v;
+			else if (!strcmp(a, "--world")) g_world = (int)v;
+			else if (!strcmp(a, "--pg")) g_pg = (int)v;
+			else if (!strcmp(a, "--steps")) g_steps = (int)v;
+			else if (!strcmp(a, "--delay-us")) g_delay = v * 1000;
+			else return usage();
+		} else if (pos == 0) {
+			mb = atof(a);
+			pos++;
+		} else if (pos == 1) {
+			seed = strtoull(a, NULL, 10);
+			pos++;
+		} else {
+			return usage();
+		}
 	}
-	uint64_t target = (uint64_t)(atof(argv[1]) * 1e6);
-	rng = (argc == 3 ? strtoull(argv[2], NULL, 10) : 1) * 0x9e3779b97f4a7c15ULL + 1;
+	if (mb <= 0 || g_world < 1 || g_rank < 0 || g_rank >= g_world || g_pg < 0 || g_pg > 2 || g_steps < 0 ||
+	    g_delay < 0)
+		return usage();
+	uint64_t target = (uint64_t)(mb * 1e6);
+	rng = (seed + (rankmode ? (uint64_t)g_rank : 0)) * 0x9e3779b97f4a7c15ULL + 1;
 	if (!rng)
 		rng = 1;
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
@@ -155,10 +237,20 @@ int main(int argc, char **argv)
 		     "\"maxThreadsPerMultiprocessor\": 2048,\n      \"regsPerBlock\": 65536, \"warpSize\": 32,\n"
 		     "      \"sharedMemPerBlock\": 49152, \"numSms\": 132\n    }%s\n",
 		     d, d < 7 ? "," : "");
-	outs("  ],\n  \"record_shapes\": 1,\n  \"with_stack\": 1,\n"
-	     "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8, \"pg_count\": 1, "
-	     "\"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", \"backend_config\": \"cuda:nccl\", "
-	     "\"pg_size\": 8, \"ranks\": [0, 1, 2, 3, 4, 5, 6, 7]}], \"nccl_version\": \"2.21.5\"},\n"
+	outf("  ],\n  \"record_shapes\": 1,\n  \"with_stack\": 1,\n"
+	     "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d, \"pg_count\": %d, "
+	     "\"pg_config\": [",
+	     g_rank, g_world, g_pg == 2 ? 3 : 1);
+	for (int g = 0; g < (g_pg == 2 ? 3 : 1); g++) {
+		int lo = g == 2 ? g_world / 2 : 0, hi = g == 1 ? g_world / 2 : g_world;
+		outf("%s{\"pg_name\": \"%d\", \"pg_desc\": \"%s\", \"backend_config\": \"cuda:nccl\", \"pg_size\": %d, "
+		     "\"ranks\": [",
+		     g ? ", " : "", g, g == 0 ? "default_pg" : g == 1 ? "group_a" : "group_b", hi - lo);
+		for (int r = lo; r < hi; r++)
+			outf("%s%d", r > lo ? ", " : "", r);
+		outs("]}");
+	}
+	outs("], \"nccl_version\": \"2.21.5\"},\n"
 	     "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": 1759300000000000000,\n"
 	     "  \"traceEvents\": [\n");
 	outf("  {\n    \"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": %d, \"tid\": 0,\n"
@@ -180,7 +272,9 @@ int main(int argc, char **argv)
 	struct gpu_ev *g = malloc(gcap * sizeof *g);
 	if (!g)
 		return 4;
-	for (int step = 1; written + olen < target; step++) {
+	int gfirst, gsize, straggler;
+	group_of(g_rank, &gfirst, &gsize, &straggler);
+	for (int step = 1; written + olen < target && (!g_steps || step <= g_steps); step++) {
 		size_t ng = 0;
 		int layers = 24;
 		int64_t step_start = t;
@@ -189,15 +283,9 @@ int main(int argc, char **argv)
 		int64_t layer_ns = 5 * (op_ns + 2000) + 4000;
 		int64_t step_dur = layers * layer_ns + 60000;
 		char nm[64];
-		snprintf(nm, sizeof nm, "ProfilerStep#%d", step);
-		x_begin("user_annotation", nm, PID, TID, t, step_dur);
-		outf(",\n    \"args\": {\n      \"External id\": %" PRId64 ",\"Record function id\": 0, \"Ev Idx\": %" PRId64
-		     "\n    }\n  },\n", ext++, evidx++);
-		int64_t root = pyid++;
-		python_frame("train.py(212): train_step", t + 1000, step_dur - 2000, root, -1, -1);
-		int64_t model = pyid++;
-		snprintf(nm, sizeof nm, "nn.Module: LlamaForCausalLM_0");
-		python_frame(nm, t + 2000, step_dur - 40000, model, root, 0);
+		int64_t root = pyid++, model = pyid++, step_ext = ext++, step_idx = evidx++;
+		if (!rankmode) /* in rank mode the step's range is written at its end, once its length is known */
+			step_frames(step, step_start, step_dur, step_dur - 40000, step_ext, step_idx, root, model);
 		t += 3000;
 		for (int l = 0; l < layers; l++) {
 			int64_t lay = pyid++;
@@ -253,20 +341,45 @@ int main(int argc, char **argv)
 				     evidx++);
 			}
 		}
-		/* one NCCL all-reduce per step */
+		/* one NCCL all-reduce per step in the rank's group: the straggler
+		 * computes g_delay more first, the others wait that long inside
+		 * the collective; base is the same on every rank */
 		{
+			int64_t base = rankmode ? 180000 + (int64_t)((unsigned)step * 7919u % 40000u) : 180000 + rndn(40000);
 			int64_t e = ext++, c = corr++;
 			int64_t rts = t + 2000;
+			int64_t gts = GF_MAXI(gpu_t + 800, rts + 3000);
+			if (rankmode && g_rank == straggler && g_delay) { /* its extra compute before the collective */
+				int64_t ce = ext++, cc = corr++;
+				x_begin("cuda_runtime", "cudaLaunchKernel", PID, TID, rts - 1500, 400);
+				outf(",\n    \"args\": {\n      \"cbid\": 211, \"correlation\": %" PRId64 ",\n"
+				     "      \"External id\": %" PRId64 "\n    }\n  },\n", cc, ce);
+				g[ng++] = (struct gpu_ev){ gts, g_delay, cc, ce, 0, 0, 0 };
+				gts += g_delay;
+			}
+			/* the args of record_param_comms (the kernel has none: the
+			 * reader finds them through its launch) */
 			x_begin("cpu_op", "record_param_comms", PID, TID, rts - 1000, 12000);
 			outf(",\n    \"args\": {\n      \"External id\": %" PRId64 ", \"Collective name\": \"allreduce\", "
-			     "\"dtype\": \"BFloat16\", \"In msg nelems\": 16777216, \"Group size\": 8\n    }\n  },\n", e);
+			     "\"dtype\": \"BFloat16\", \"In msg nelems\": 16777216, \"Group size\": %d", e, gsize);
+			if (g_pg) {
+				outf(", \"Process Group Name\": \"%d\", \"Process Group Description\": \"%s\", "
+				     "\"Process Group Ranks\": \"[",
+				     g_pg == 2 ? 1 + (gfirst > 0) : 0, g_pg == 1 ? "default_pg" : gfirst ? "group_b" : "group_a");
+				for (int r = gfirst; r < gfirst + gsize; r++)
+					outf("%s%d", r > gfirst ? ", " : "", r);
+				outs("]\"");
+				if (g_seq)
+					outf(", \"Seq\": %d", 100 + step);
+			}
+			outs("\n    }\n  },\n");
 			x_begin("cuda_runtime", "cudaLaunchKernel", PID, TID, rts, 6000);
 			outf(",\n    \"args\": {\n      \"cbid\": 211, \"correlation\": %" PRId64 ",\n"
 			     "      \"External id\": %" PRId64 "\n    }\n  },\n", c, e);
-			int64_t gts = GF_MAXI(gpu_t + 800, rts + 3000);
-			g[ng++] = (struct gpu_ev){ gts, 180000 + rndn(40000), c, e, 0, 3, 0 };
+			g[ng++] = (struct gpu_ev){ gts, base + (!rankmode || g_rank == straggler ? 0 : g_delay), c, e, 0, 3, 0 };
 			gpu_t = gts + g[ng - 1].dur;
 		}
+		int64_t host_end = t + 20000; /* after the collective's launch */
 		t = step_start + step_dur + 20000;
 		/* GPU events of the step */
 		for (size_t i = 0; i < ng; i++) {
@@ -290,8 +403,21 @@ int main(int argc, char **argv)
 			out_us(ge->ts);
 			outs(",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"\n  },\n");
 		}
-		if (gpu_t > t)
+		if (rankmode) {
+			/* the host waits for the GPU at the step's end (loss.item()), so
+			 * the step holds its collective */
+			if (gpu_t > host_end) {
+				x_begin("cuda_runtime", "cudaStreamSynchronize", PID, TID, host_end, gpu_t + 2000 - host_end);
+				outf(",\n    \"args\": {\n      \"cbid\": 131, \"correlation\": %" PRId64 "\n    }\n  },\n", corr++);
+				host_end = gpu_t + 2000;
+			}
+			int64_t end = host_end + 5000;
+			step_frames(step, step_start, end - step_start, host_end - 1000 - (step_start + 2000), step_ext,
+				    step_idx, root, model);
+			t = end + 10000;
+		} else if (gpu_t > t) {
 			t = gpu_t + 10000;
+		}
 	}
 	outf("  {\n    \"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\",\n    \"pid\": \"\", \"tid\": \"\",\n"
 	     "    \"ts\": ");

@@ -15,9 +15,12 @@
 #          postgresql (the private server of tests/cli/store_pg.sh).
 #          debhelper (the .deb of tests/cli/packaging.sh), python3-jsonschema (the JSON
 #          Schemas of docs/schema/), zsh (its completion script parses), man-db and
-#          groff-base (the generated man pages render).
+#          groff-base (the generated man pages render), slurm-wlm and munge (the
+#          private single-node Slurm of tests/cli/ranks_slurm.sh), GNU parallel
+#          (tests/cli/ranks_parallel.sh).
 #   bench: build, plus what bench/ compares against: GNU time, python3, gzip,
-#          zstd, and libsimdjson-dev (bench/ref_simdjson.cpp, a reference row).
+#          zstd, libsimdjson-dev (bench/ref_simdjson.cpp, a reference row) and GNU
+#          parallel (bench/bench_ranks.sh).
 # Only missing pieces are installed, and the script says which (and the apt-get
 # command) before it runs it; a machine that has them all is left alone, and
 # the script says that too. `make demo` and `make test` run it as their first,
@@ -35,9 +38,11 @@ if [ "$what" = test ]; then
   pkgs+=(protobuf-compiler) # protoc --decode: the pprof export's test (tests/cli/export_stacks.sh)
   pkgs+=(postgresql)               # store_pg.sh starts a private server from it
   pkgs+=(debhelper python3-jsonschema zsh man-db groff-base)
+  pkgs+=(slurm-wlm munge parallel) # ranks_slurm.sh starts a private munged + slurmctld/slurmd; ranks_parallel.sh
 elif [ "$what" = bench ]; then
   pkgs+=(time python3 gzip zstd g++ libsimdjson-dev)
   pkgs+=(postgresql)               # bench_store.sh: the PostgreSQL rows
+  pkgs+=(parallel)                 # bench_ranks.sh: summarise fanned out by GNU parallel
 fi
 
 missing=()

@@ -668,19 +668,37 @@ void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct fol
 	sbuf_release(&err);
 }
 
-void cli_warn_trace(const struct trace *t, const char *name)
+void cli_trace_warnings(const struct trace *t, const char *name, struct sbuf *lines)
 {
 	struct sbuf m = SBUF_INIT;
 	if (t->meta.truncated)
-		cli_warn("'%s': the trace is truncated; only the events before the cut were read", name);
+		sbuf_addf(lines, "'%s': the trace is truncated; only the events before the cut were read\n", name);
 	if (t->warn.unweighted) {
 		trace_msg_unweighted(&m, t->warn.unweighted);
-		cli_warn("'%s': %s", name, m.buf);
+		sbuf_addf(lines, "'%s': %s\n", name, m.buf);
 	}
 	if (t->warn.corr_shared || t->warn.cross_process) {
 		sbuf_reset(&m);
 		trace_msg_cross_process(&m, t);
-		cli_warn("'%s': %s", name, m.buf);
+		sbuf_addf(lines, "'%s': %s\n", name, m.buf);
 	}
 	sbuf_release(&m);
+}
+
+void cli_warn_lines(const struct sbuf *lines)
+{
+	for (size_t i = 0; i < lines->len;) {
+		const char *nl = memchr(lines->buf + i, '\n', lines->len - i);
+		size_t e = nl ? (size_t)(nl - lines->buf) : lines->len;
+		cli_warn("%.*s", (int)(e - i), lines->buf + i);
+		i = e + 1;
+	}
+}
+
+void cli_warn_trace(const struct trace *t, const char *name)
+{
+	struct sbuf lines = SBUF_INIT;
+	cli_trace_warnings(t, name, &lines);
+	cli_warn_lines(&lines);
+	sbuf_release(&lines);
 }

@@ -22,6 +22,10 @@
 #ifndef GF_CLI_H
 #define GF_CLI_H
 
+#ifndef GF_VERSION
+#define GF_VERSION "0.1.0"
+#endif
+
 #include "base/gf.h"
 #include "base/sbuf.h"
 
@@ -213,11 +217,15 @@ void cli_read_folded(struct ftree *t, int nfiles, char **files, const struct fol
  * processes. */
 struct trace;
 void cli_warn_trace(const struct trace *t, const char *name);
+/* The same warnings as lines ("'file': ...\n") appended to lines (for a
+ * worker thread: cli_warn_lines prints them later, each a warning). */
+void cli_trace_warnings(const struct trace *t, const char *name, struct sbuf *lines);
+void cli_warn_lines(const struct sbuf *lines);
 
 /* The commands (cliopt.h): each cmd_<name>.c defines its table. */
 struct cli_command;
 extern const struct cli_command cmd_svg_def, cmd_top_def, cmd_info_def, cmd_fold_def, cmd_report_def,
 	cmd_syncs_def, cmd_diff_def, cmd_merge_def, cmd_norm_def, cmd_export_def, cmd_store_def,
-	cmd_push_def;
+	cmd_push_def, cmd_summarise_def;
 
 #endif

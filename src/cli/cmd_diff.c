@@ -33,10 +33,13 @@
 #include "trace/model/trace.h"
 #include "stacks/folded.h"
 #include "input/input.h"
+#include "cli/rankdiff.h"
+#include "base/rtable.h"
 
 #include <getopt.h> /* optind */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { OPT_STEPS = CLIOPT_FIRST_ID, OPT_STRICT };
 
@@ -216,14 +219,40 @@ static bool parse_args(int argc, char **argv, struct diff_cli *d)
 
 /* ---- Calls ---- */
 
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return strcmp(p, "-") && !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* BEFORE and AFTER folders of many ranks: compared rank by rank (rankdiff.h). */
+static void many_ranks(const struct diff_cli *d, const char *bpath, const char *apath)
+{
+	if (d->d.svg || d->d.html || d->d.negate)
+		cli_usage_error("two folders of ranks are compared as a table (text); for one rank's graph run "
+				"'gpuflame diff' on its two files");
+	if (d->fc.o.weight == FW_CALLS)
+		cli_usage_error("--weight calls: summaries hold the gpu, cpu, wall and idle weights");
+	struct ranks_diff_opts o = { d->d.o, d->d.force, (size_t)d->d.top, 0 };
+	rankdiff_run(bpath, apath, weight_defs[d->fc.o.weight].name, &o, REP_TEXT, d->d.out);
+}
+
 /* Reads both sides, then compares and writes (diffopts.h); a trace's
- * per-step fold goes with it (diff_opts.step_side: the noise test). */
+ * per-step fold goes with it (diff_opts.step_side: the noise test); two
+ * folders of ranks are compared rank by rank. */
 static int cmd_diff(int argc, char **argv)
 {
 	struct diff_cli d;
 	if (!parse_args(argc, argv, &d))
 		return GF_EXIT_OK;
 	const char *bpath = argv[optind], *apath = argv[optind + 1];
+	if (is_dir(bpath) || is_dir(apath)) {
+		if (!is_dir(bpath) || !is_dir(apath))
+			cli_usage_error("'%s' is a folder and '%s' is not: compare two folders of ranks, or two profiles",
+					is_dir(bpath) ? bpath : apath, is_dir(bpath) ? apath : bpath);
+		many_ranks(&d, bpath, apath);
+		return GF_EXIT_OK;
+	}
 	struct ftree before, after, steps[2];
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
@@ -254,9 +283,12 @@ const struct cli_command cmd_diff_def = {
 		       "into flamegraph.pl), renders a differential flame graph, or (--format html) writes one self-contained page. BEFORE and AFTER are folded "
 		       "files (plain, gzip or zstd) or PyTorch profiler traces, folded on the fly with the fold "
 		       "options below, as 'gpuflame fold' does. Weights are compared per step when both step counts "
-		       "are known; profiles of different weight, unit or rank are refused unless --force.\n\n"
+		       "are known; profiles of different weight, unit or rank are refused unless --force. Two "
+		       "folders of many ranks (summaries, or folded files with their rank= headers) are compared "
+		       "rank by rank: which ranks and which stacks changed.\n\n"
 		       "  gpuflame diff before.folded after.folded --svg -o diff.svg\n"
-		       "  gpuflame diff --top 20 before.json.gz after.json.gz",
+		       "  gpuflame diff --top 20 before.json.gz after.json.gz\n"
+		       "  gpuflame diff sums-v1.4/ sums-v1.5/",
 	.opts = opts,
 	.operands = CLI_OPERAND_ANY,
 	.doc = "diff.md",

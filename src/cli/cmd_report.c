@@ -6,16 +6,20 @@
  *   gpuflame report trace.json.gz
  *   gpuflame report --skip 2 --expect-ms 11 --format json trace.json.gz > r.json
  *   gpuflame report rank0.json.gz rank1.json.gz      # one trace per rank
+ *   gpuflame report --from-summaries sums/            # gpuflame summarise's outputs
  *
  * Output (docs/report.md): the per-step table (wall, GPU busy, kernel,
  * memcpy, idle, sync wait, syncs, launches, kernels, median kernel), a
  * one-sentence verdict and the next action, GPU idle by cause, the launch
- * diagnosis, the hidden syncs, NCCL overlap, the top calls per step; with
- * several traces, one column per rank and the straggler. --format html
- * writes the one-file page (report_html.h: the report plus the four flame
- * graphs of the same steps, from the same read of each trace). Exit: 0 ok, 1 bad
- * input, 2 usage (incl. an empty step selection), 3 output not written,
- * 4 internal.
+ * diagnosis, the hidden syncs, NCCL overlap, the top calls per step.
+ * --format html writes the one-file page (report_html.h: the report plus
+ * the four flame graphs of the same steps, from the same read of the trace).
+ * Several traces are ranks: each is summarised (rankrun.h; -j N at a time)
+ * and freed before the next, and the summaries combined (ranks/ranks.h:
+ * the straggler per process group, distributions, skew); --from-summaries
+ * combines summaries made elsewhere, with the same bytes out. Exit: 0 ok,
+ * 1 bad input, 2 usage (incl. an empty step selection), 3 output not
+ * written, 4 internal.
  */
 #include "cli/cli.h"
 #include "cli/tropts.h"
@@ -25,6 +29,8 @@
 #include "trace/model/trace.h"
 #include "trace/write/report_html.h"
 #include "trace/write/report_out.h"
+#include "cli/rankrun.h"
+#include "ranks/ranks_out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +41,24 @@ static const struct cli_opt opts[] = {
 	  "steps, tables and per-step bars (needs -o or a pipe); or text (default), md, json",
 	  rtable_formats, 0 },
 	TROPTS_COMMON,
+	{ "threads", 'j', 'j', "N",
+	  "traces: one trace is read on N cores (1 or 2; default 2 when there are); several are read N at a time, "
+	  "each on one core (default: one at a time; at most the cores)",
+	  NULL, 0 },
 	{ "unprofiled-step-ms", 0, TRO_UNPROF, "X", "your step time without the profiler: overhead estimate", NULL,
 	  0 },
 	{ "expect-ms", 0, TRO_EXPECT, "X", "your speed-of-light step estimate: distance to it", NULL, 0 },
 	{ "max-steps", 0, TRO_MAXSTEPS, "N",
 	  "text and md: at most N rows in the per-step table, the first and the last steps (default 20; 0 = "
-	  "every step); JSON always holds every step",
+	  "every step); with several ranks, of the step-skew table (default 10); JSON always holds every step",
+	  NULL, 0 },
+	{ "from-summaries", 0, TRO_FROM, NULL,
+	  "the inputs are rank summaries (gpuflame summarise) or folders holding *.summary.json[.zst|.gz] files: "
+	  "combine them, one at a time in little memory (docs/scale.md)",
+	  NULL, 0 },
+	{ "partial", 0, TRO_PARTIAL, NULL,
+	  "with --from-summaries: combine the ranks present when some rank of the world size has no summary "
+	  "(otherwise an error)",
 	  NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
@@ -53,16 +71,16 @@ struct rank {
 	struct flames f;
 };
 
-static void load_rank(struct rank *k, struct pool *names, const char *file, const struct tropts *o)
+static void load_rank(struct rank *k, const char *file, const struct tropts *o)
 {
 	const char *name = cli_in_name(file);
 	struct sbuf err = SBUF_INIT;
 	struct trace_opts to = { 0 };
 	to.step_marker = o->marker;
-	to.threads = cli_threads(o->threads);
+	to.threads = cli_threads(o->jobs ? (o->jobs > 1 ? "2" : "1") : NULL);
 	to.progress = cli_progress_reading;
 	to.progress_ctx = (void *)name;
-	trace_init(&k->t, names);
+	trace_init(&k->t, NULL);
 	int rc = trace_load(&k->t, file, &to, &err);
 	cli_progress_done();
 	if (rc)
@@ -79,62 +97,96 @@ static void load_rank(struct rank *k, struct pool *names, const char *file, cons
 	sbuf_release(&err);
 }
 
-/* The page of n ranks. */
-static void write_html(const struct rank *k, const struct report_in *in, size_t n, const struct strag_result *s,
-		       struct sbuf *out)
+/* The options that choose what a summary holds: given to summarise, not here. */
+static void refuse_trace_opts(const struct tropts *o)
 {
-	struct report_html_rank *h = gf_xcalloc(n, sizeof *h);
-	for (size_t i = 0; i < n; i++) {
-		h[i].r = &k[i].r;
-		h[i].f = &k[i].f;
-		h[i].file = in[i].file;
-	}
-	report_html_write(h, n, s, out);
-	free(h);
+	const char *opt = trace_sel_active(&o->ro.steps) ? "--steps/--skip" : o->marker ? "--step-marker"
+			  : o->device >= 0			    ? "--device"
+			  : o->ro.unprofiled_ns >= 0		    ? "--unprofiled-step-ms"
+			  : o->ro.expect_ns >= 0		    ? "--expect-ms"
+								    : NULL;
+	if (opt)
+		cli_usage_error("%s is chosen when summarising (gpuflame summarise %s ...); summaries keep what "
+				"they were made with",
+				opt, opt);
+}
+
+/* The combine of many ranks, from files or from memory, written. */
+static void combine(const struct tropts *o, const struct ranks_source *src)
+{
+	struct ranks_opts ro = { o->partial || !o->from_summaries, o->format == REP_HTML };
+	struct ranks r;
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	int rc = ranks_combine(src, &ro, &r, &err);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s", err.buf);
+	if (o->format == REP_HTML)
+		ranks_out_html(&r, &out);
+	else
+		ranks_out(&r, o->format, o->max_steps_set ? (size_t)o->max_steps : 0, &out);
+	cli_write_out(o->output, &out);
+	sbuf_release(&out);
+	sbuf_release(&err);
+	ranks_free(&r);
+}
+
+/* report TRACE TRACE...: each rank summarised (N at a time), then combined. */
+static void several(const struct tropts *o, char **files, size_t n)
+{
+	unsigned cores = rankrun_cores();
+	unsigned jobs = o->jobs > 1 ? (o->jobs < cores ? o->jobs : cores) : 1;
+	/* -j N: N ranks at a time, each read on one core; else one at a time, on two */
+	struct rankrun_opts rr = { o, NULL, -1, -1, o->format == REP_HTML, o->jobs ? 1 : cli_threads(NULL),
+				   cli_progress_enabled() };
+	struct ranks_mem m;
+	ranks_mem_init(&m, n);
+	rankrun_all(files, n, jobs, &rr, &m);
+	struct ranks_source src;
+	ranks_source_mem(&src, &m);
+	combine(o, &src);
+	ranks_mem_free(&m);
 }
 
 static int cmd_report(int argc, char **argv)
 {
 	struct tropts o;
 	int first = tropts_parse(&o, &cmd_report_def, argc, argv);
+	if (o.partial && !o.from_summaries)
+		cli_usage_error("--partial goes with --from-summaries (several traces are always the ranks given)");
+	if (o.from_summaries) {
+		refuse_trace_opts(&o);
+		struct ranks_files f;
+		char *what = NULL;
+		rankrun_inputs(argc, argv, first, &f, &what);
+		struct ranks_source src;
+		ranks_source_files(&src, &f, what);
+		combine(&o, &src);
+		rankrun_inputs_free(&f, what);
+		return GF_EXIT_OK;
+	}
 	size_t n;
 	char **files = cli_inputs(argc, argv, first, &n);
-	struct pool *names = pool_new(); /* one pool: collectives match by name id */
-	struct rank *k = gf_xcalloc(n, sizeof *k);
-	struct report_in *in = gf_xcalloc(n, sizeof *in);
-	const struct actx **cx = gf_xcalloc(n, sizeof *cx);
-	const struct report **rep = gf_xcalloc(n, sizeof *rep);
-	for (size_t i = 0; i < n; i++) {
-		load_rank(&k[i], names, files[i], &o);
-		in[i].r = &k[i].r;
-		in[i].file = cli_in_name(files[i]);
-		in[i].max_steps = (size_t)o.max_steps;
-		cx[i] = &k[i].c;
-		rep[i] = &k[i].r;
+	if (n > 1) {
+		several(&o, files, n);
+		return GF_EXIT_OK;
 	}
-	struct strag_result sr = { 0 };
-	if (n > 1)
-		report_straggler(cx, rep, n, &sr);
+	struct rank k;
+	load_rank(&k, files[0], &o);
+	struct report_in in = { &k.r, cli_in_name(files[0]), (size_t)o.max_steps };
 	struct sbuf out = SBUF_INIT;
-	if (o.format == REP_HTML)
-		write_html(k, in, n, n > 1 ? &sr : NULL, &out);
-	else
-		report_out(in, n, n > 1 ? &sr : NULL, o.format, &out);
+	if (o.format == REP_HTML) {
+		struct report_html_rank h = { &k.r, &k.f, in.file };
+		report_html_write(&h, &out);
+	} else {
+		report_out(&in, o.format, &out);
+	}
 	cli_write_out(o.output, &out);
 	sbuf_release(&out);
-	comm_straggler_release(&sr);
-	for (size_t i = 0; i < n; i++) {
-		report_release(&k[i].r);
-		if (o.format == REP_HTML)
-			flames_release(&k[i].f);
-		actx_release(&k[i].c);
-		trace_release(&k[i].t);
-	}
-	free(k);
-	free(in);
-	free(cx);
-	free(rep);
-	pool_free(names);
+	report_release(&k.r);
+	if (o.format == REP_HTML)
+		flames_release(&k.f);
+	actx_release(&k.c);
+	trace_release(&k.t);
 	return GF_EXIT_OK;
 }
 
@@ -142,13 +194,18 @@ const struct cli_command cmd_report_def = {
 	.name = "report",
 	.fn = cmd_report,
 	.summary = "per-step GPU busy/idle table, gap causes and a verdict",
-	.synopsis = "[options] [TRACE...]",
+	.synopsis = "[options] [TRACE...]  |  --from-summaries [options] FILE|DIR...",
 	.description = "Per-step GPU busy/idle table of a PyTorch profiler (Kineto) trace, why the GPU idles "
 		       "(syncs, launch overhead, host work), hidden syncs, NCCL overlap and a one-sentence verdict. "
-		       "Several traces are ranks: shown side by side with the straggler, never merged. '-' reads "
-		       "stdin; with no TRACE, stdin too (a note says so when it is a terminal).\n\n"
+		       "Several traces are ranks, never merged: the straggler of each process group, the "
+		       "distribution of every per-rank figure with its outlying ranks, the skew of step times "
+		       "(each trace summarised and freed before the next, -j N at a time). --from-summaries combines "
+		       "the summaries of 'gpuflame summarise' (a Slurm job array, GNU parallel: docs/scale.md) with "
+		       "the same output. '-' reads stdin; with no TRACE, stdin too (a note says so when it is a "
+		       "terminal).\n\n"
 		       "  gpuflame report --skip 2 trace.json.gz\n"
-		       "  gpuflame report --format json -o r.json rank0.json.gz rank1.json.gz",
+		       "  gpuflame report --format json -o r.json rank0.json.gz rank1.json.gz\n"
+		       "  gpuflame report --from-summaries sums/",
 	.opts = opts,
 	.operands = CLI_OPERAND_TRACE,
 	.doc = "report.md",

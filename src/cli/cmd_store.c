@@ -18,6 +18,7 @@
 #include "input/input.h"
 #include "store/store.h"
 #include "store/store_collect.h"
+#include "store/store_ranks.h"
 #include "cli/diffopts.h"
 #include "cli/values.h"
 #include "trace/analysis/fold.h"
@@ -131,6 +132,97 @@ static void warn_trace(const struct trace *t, void *name)
 	cli_warn_trace(t, name);
 }
 
+/* The summaries of one run of many ranks, collected one at a time for
+ * store_add_all (one transaction: every rank or none). */
+struct add_batch {
+	char **paths;
+	int i, n;
+	struct store_collect col;
+	bool have;
+	const struct store_collect_opts *o;
+};
+
+static int add_next(void *ctx, const struct store_run_in **in, struct sbuf *err)
+{
+	struct add_batch *b = ctx;
+	if (b->have)
+		store_collect_release(&b->col);
+	b->have = false;
+	*in = NULL;
+	if (b->i == b->n)
+		return GF_OK;
+	const char *path = b->paths[b->i++];
+	struct input *inp = cli_open_input(path, 1);
+	cli_check_kind(inp, INPUT_SUMMARY);
+	int rc = store_collect_input(&b->col, inp, false, b->o, err);
+	cli_close_input(inp);
+	b->have = true;
+	if (rc) { /* the message names the file (once) */
+		struct sbuf m = SBUF_INIT;
+		sbuf_addf(&m, "'%s': ", cli_in_name(path));
+		if (strncmp(err->buf, m.buf, m.len)) {
+			sbuf_add(&m, err->buf, err->len);
+			sbuf_reset(err);
+			sbuf_add(err, m.buf, m.len);
+		}
+		sbuf_release(&m);
+		return rc;
+	}
+	*in = &b->col.in;
+	return GF_OK;
+}
+
+/* Whether the inputs are summaries (all of them; a mix is refused before
+ * anything is added; stdin, read once, is taken for what it is). */
+static bool summaries(int argc, char **argv, int first)
+{
+	int kind = -1;
+	const char *first_path = NULL;
+	for (int i = first; i < argc; i++) {
+		if (!strcmp(argv[i], "-"))
+			continue;
+		struct input *in = cli_open_input(argv[i], 1);
+		int sum = input_format(in) == INPUT_SUMMARY;
+		cli_close_input(in);
+		if (kind < 0) {
+			kind = sum;
+			first_path = argv[i];
+		} else if (kind != sum) {
+			cli_usage_error("'%s' is a summary and '%s' is not: store the summaries of a run of many ranks "
+					"on their own", cli_in_name(sum ? argv[i] : first_path),
+					cli_in_name(sum ? first_path : argv[i]));
+		}
+	}
+	return kind == 1;
+}
+
+/* Summaries (a run of many ranks): one stored run per rank, all or none;
+ * ranks already in the release (the same content) are not added again. */
+static void add_summaries(struct store *s, const struct store_cli *c, const struct store_collect_opts *o, int argc,
+			  char **argv, int first)
+{
+	struct add_batch b = { .paths = argv + first, .n = argc - first, .o = o };
+	struct sbuf err = SBUF_INIT;
+	int64_t id;
+	size_t n, ndup;
+	int rc = store_add_all(s, add_next, &b, &id, &n, &ndup, &err);
+	if (b.have)
+		store_collect_release(&b.col);
+	if (rc)
+		cli_die(gf_err_exit(rc), "%s (no rank was added)", err.buf);
+	if (!n)
+		cli_done("runs already stored: release %s, %zu rank%s (the same content; not added again)", c->release,
+			 ndup, ndup == 1 ? "" : "s");
+	else if (!ndup)
+		cli_done("added runs %lld..%lld: release %s, %zu rank%s (one run each)", (long long)id,
+			 (long long)id + (long long)n - 1, c->release, n, n == 1 ? "" : "s");
+	else
+		cli_done("added runs %lld..%lld: release %s, %zu rank%s (one run each); %zu already stored (the same "
+			 "content; not added again)", (long long)id, (long long)id + (long long)n - 1, c->release, n,
+			 n == 1 ? "" : "s", ndup);
+	sbuf_release(&err);
+}
+
 static int store_add_cmd(int argc, char **argv)
 {
 	struct store_cli c;
@@ -138,16 +230,21 @@ static int store_add_cmd(int argc, char **argv)
 	if (!c.release)
 		cli_usage_error("add needs --release R");
 	if (first == argc)
-		cli_usage_error("add needs at least one TRACE or FOLDED file");
+		cli_usage_error("add needs at least one TRACE, FOLDED or SUMMARY file");
 	struct store *s = open_store(&c, STORE_CREATE);
 	struct store_collect_opts o = { .release = c.release, .weight = c.weight, .step_marker = c.marker };
 	o.threads = cli_threads(c.threads);
 	memcpy(o.labels, c.labels, sizeof c.labels);
 	o.nlabels = c.nlabels;
+	if (summaries(argc, argv, first)) {
+		add_summaries(s, &c, &o, argc, argv, first);
+		store_close(s);
+		return GF_EXIT_OK;
+	}
 	struct sbuf err = SBUF_INIT;
 	for (int i = first; i < argc; i++) {
 		struct input *in = cli_open_input(argv[i], o.threads);
-		bool trace = cli_input_is_trace(in);
+		bool trace = input_format(in) != INPUT_SUMMARY && cli_input_is_trace(in);
 		o.trace_loaded = warn_trace;
 		o.ctx = (void *)cli_in_name(argv[i]);
 		struct store_collect col;
@@ -271,7 +368,9 @@ static const struct cli_command cmd_store_diff_def = {
 	.synopsis = "[--db URL] [--weight W] [options] BASE TARGET",
 	.description = "Compares two sides of the store as 'gpuflame diff' compares two profiles: a side is a "
 		       "release (its runs summed, per step) or a run (run:N, or N). The comparison's options and "
-		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added.\n\n"
+		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added. Two "
+		       "releases of many ranks (runs with rank labels) are compared rank by rank, as 'gpuflame diff "
+		       "DIR1 DIR2' compares two folders (a table; docs/store.md).\n\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store diff --top 10 --weight idle v1.4 v1.5",
 	.opts = diff_opts,
@@ -295,6 +394,43 @@ static void diff_side(struct store *s, const char *spec, const char *weight, str
 	sbuf_release(&err);
 }
 
+/* Two sides of many ranks (releases of a multi-rank job): compared rank by
+ * rank, as gpuflame diff DIR1 DIR2 compares two folders (a table); one of
+ * many ranks against one rank is refused. @return false when neither side
+ * holds several ranks (the one-graph diff follows). */
+static bool diff_many(struct store *s, const char *bspec, const char *aspec, const char *weight,
+		      const struct diffopts *d)
+{
+	struct store_ranks r[2];
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
+	const char *spec[2] = { bspec, aspec };
+	for (int i = 0; i < 2; i++) {
+		int rc = store_ranks_open(&r[i], s, spec[i], weight, &err);
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+	}
+	size_t nb = r[0].side.n, na = r[1].side.n;
+	if ((nb > 1) != (na > 1))
+		cli_usage_error("%s holds %zu ranks and %s %zu: compare like with like (two runs of many ranks, or one "
+				"rank's runs: run:N)", r[0].what.buf, nb, r[1].what.buf, na);
+	bool many = nb > 1;
+	if (many && (d->svg || d->html || d->negate))
+		cli_usage_error("two runs of many ranks are compared as a table (text); for one rank's graph run "
+				"'gpuflame store diff run:N run:M'");
+	if (many) {
+		struct ranks_diff_opts o = { d->o, d->force, (size_t)d->top, 0 };
+		int rc = ranks_diff(&r[0].side, &r[1].side, &o, REP_TEXT, &text, &err);
+		if (rc)
+			cli_die(gf_err_exit(rc), "%s", err.buf);
+		cli_write_out(d->out, &text);
+	}
+	store_ranks_release(&r[0]);
+	store_ranks_release(&r[1]);
+	sbuf_release(&text);
+	sbuf_release(&err);
+	return many;
+}
+
 static int store_diff_cmd(int argc, char **argv)
 {
 	cli_cmd = cmd_store_diff_def.name;
@@ -316,6 +452,10 @@ static int store_diff_cmd(int argc, char **argv)
 	diffopts_finish(&d);
 	struct store_cli sc = { .db = db };
 	struct store *s = open_store(&sc, STORE_READ);
+	if (diff_many(s, argv[optind], argv[optind + 1], weight, &d)) {
+		store_close(s);
+		return GF_EXIT_OK;
+	}
 	struct ftree before, after, steps[2];
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
@@ -356,13 +496,16 @@ const struct cli_command cmd_store_def = {
 	.description = "Keeps every benchmark run (folded once per weight, with its report summary and labels) "
 		       "and diffs release against release. The actions:\n\n"
 		       "  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
+		       "  add --release R [--label K=V]... SUMMARY...   a run of many ranks: one run per rank, all or none\n"
 		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
 		       "  show [--json] RUN\n"
 		       "  diff [--weight W] [options] BASE TARGET\n"
 		       "  trend --metric M [--svg|--json] [-o FILE]\n"
 		       "  gc --keep N\n\n"
 		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); the "
-		       "comparison's options and outputs are 'gpuflame diff's ('gpuflame store diff --help').\n\n"
+		       "comparison's options and outputs are 'gpuflame diff's ('gpuflame store diff --help'). Two "
+		       "releases of many ranks (runs with rank labels) are compared rank by rank, as 'gpuflame diff "
+		       "DIR1 DIR2'.\n\n"
 		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store trend --metric step_wall",

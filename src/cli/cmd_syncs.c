@@ -31,6 +31,7 @@
 static const struct cli_opt opts[] = {
 	TROPTS_FORMAT,
 	TROPTS_COMMON,
+	TROPTS_THREADS,
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 

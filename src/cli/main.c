@@ -22,9 +22,6 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#ifndef GF_VERSION
-#define GF_VERSION "0.1.0"
-#endif
 
 #ifndef GF_DOCDIR
 #define GF_DOCDIR "/usr/local/share/doc/gpuflame"
@@ -33,7 +30,7 @@
 /* The commands, in the order of `gpuflame --help` and gpuflame(1). */
 static const struct cli_command *const commands[] = {
 	&cmd_svg_def, &cmd_top_def, &cmd_info_def, &cmd_fold_def, &cmd_report_def,
-	&cmd_syncs_def, &cmd_diff_def, &cmd_merge_def, &cmd_norm_def, &cmd_export_def,
+	&cmd_summarise_def, &cmd_syncs_def, &cmd_diff_def, &cmd_merge_def, &cmd_norm_def, &cmd_export_def,
 	&cmd_store_def, &cmd_push_def,
 };
 
@@ -41,7 +38,7 @@ static void usage(FILE *fp)
 {
 	fprintf(fp, "usage: gpuflame <command> [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++)
-		fprintf(fp, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(fp, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(fp, "\nRun 'gpuflame <command> --help', 'gpuflame help <command>' or 'man gpuflame-<command>' for a "
 		    "command's options.\n"
 		    "  --version                    version, decoders and features built in\n"

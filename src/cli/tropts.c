@@ -23,8 +23,8 @@ static gf_ns parse_ms(const char *opt, const char *val)
 static void option(struct tropts *o, const struct cli_command *cmd, int c, const char *optarg)
 {
 	switch (c) {
-	case 'j':
-		cli_threads(optarg); /* checked now, whatever the inputs are */
+	case 'j': /* checked now, whatever the inputs are; report reads N ranks at once */
+		o->jobs = (unsigned)cli_int("--threads", optarg, 1, cmd == &cmd_report_def ? 4096 : 2);
 		o->threads = optarg;
 		break;
 	case 'f':
@@ -40,7 +40,16 @@ static void option(struct tropts *o, const struct cli_command *cmd, int c, const
 	case TRO_DEVICE: o->device = (int)cli_int("--device", optarg, 0, 32767); break;
 	case TRO_UNPROF: o->ro.unprofiled_ns = parse_ms("--unprofiled-step-ms", optarg); break;
 	case TRO_EXPECT: o->ro.expect_ns = parse_ms("--expect-ms", optarg); break;
-	case TRO_MAXSTEPS: o->max_steps = cli_int("--max-steps", optarg, 0, INT64_MAX); break;
+	case TRO_MAXSTEPS:
+		o->max_steps = cli_int("--max-steps", optarg, 0, INT64_MAX);
+		o->max_steps_set = true;
+		break;
+	case TRO_FROM: o->from_summaries = true; break;
+	case TRO_PARTIAL: o->partial = true; break;
+	case TRO_NOFLAMES: o->no_flames = true; break;
+	case TRO_RUN: o->run = cli_nonempty("--run", optarg); break;
+	case TRO_RANK: o->rank = cli_int("--rank", optarg, 0, INT32_MAX); break;
+	case TRO_WORLD: o->world = cli_int("--world-size", optarg, 1, INT32_MAX); break;
 	}
 }
 
@@ -49,6 +58,7 @@ int tropts_parse(struct tropts *o, const struct cli_command *cmd, int argc, char
 	memset(o, 0, sizeof *o);
 	o->format = REP_TEXT;
 	o->device = -1;
+	o->rank = o->world = -1;
 	o->max_steps = TROPTS_MAX_STEPS;
 	report_opts_init(&o->ro);
 	int c;

@@ -26,7 +26,10 @@
 #define TROPTS_MAX_STEPS 20
 
 /* The option ids and the rows both commands' tables start with. */
-enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS };
+enum {
+	TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS,
+	TRO_FROM, TRO_PARTIAL, TRO_RUN, TRO_RANK, TRO_WORLD, TRO_NOFLAMES
+};
 /* syncs' -f row: rtable_formats but html (report's row has them all) */
 #define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", cli_values_prose_formats, 0 }
 #define TROPTS_COMMON \
@@ -36,8 +39,10 @@ enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF
 	  NULL, 0 }, \
 	{ "device", 0, TRO_DEVICE, "N", "traces: analyse GPU N (default: the one the step thread uses most)", NULL, \
 	  0 }, \
-	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE }, \
-	{ "threads", 'j', 'j', "N", "traces: cores for reading: 1 or 2 (default: 2 when there are)", NULL, 0 }
+	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE }
+/* -j of the commands that read one trace at a time */
+#define TROPTS_THREADS { "threads", 'j', 'j', "N", "traces: cores for reading: 1 or 2 (default: 2 when there are)", \
+			 NULL, 0 }
 
 struct tropts {
 	int format;             /* REP_TEXT (default), REP_MD, REP_JSON, REP_HTML (report only) */
@@ -45,7 +50,14 @@ struct tropts {
 	const char *output;     /* -o, NULL = stdout */
 	const char *marker;     /* --step-marker, NULL = ProfilerStep */
 	const char *threads;    /* -j/--threads, NULL = GPUFLAME_THREADS or automatic */
+	unsigned jobs;          /* -j N as a number (report: ranks at once), 0 when not given */
+	bool from_summaries;    /* report --from-summaries */
+	bool partial;           /* report --partial */
+	bool no_flames;         /* summarise --no-flames */
+	const char *run;        /* summarise --run */
+	int64_t rank, world;    /* summarise --rank, --world-size; -1 when not given */
 	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all (default TROPTS_MAX_STEPS) */
+	bool max_steps_set;     /* --max-steps given (else the ranks' skew table has 10 rows) */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 

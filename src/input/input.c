@@ -147,6 +147,19 @@ static size_t skip_bom_ws(const unsigned char *b, size_t n)
 	return skip_ws(b, n, i);
 }
 
+/* At b[j] (the first key of an object): "schema": "gpuflame.summary/ */
+static bool is_summary(const unsigned char *b, size_t n, size_t j)
+{
+	static const char key[] = "\"schema\"", val[] = "\"gpuflame.summary/";
+	if (n - j < sizeof key - 1 || memcmp(b + j, key, sizeof key - 1))
+		return false;
+	j = skip_ws(b, n, j + sizeof key - 1);
+	if (j >= n || b[j] != ':')
+		return false;
+	j = skip_ws(b, n, j + 1);
+	return n - j >= sizeof val - 1 && !memcmp(b + j, val, sizeof val - 1);
+}
+
 int input_sniff(const void *data, size_t n)
 {
 	const unsigned char *b = data;
@@ -161,6 +174,8 @@ int input_sniff(const void *data, size_t n)
 	if (i < n && b[i] == '{') {
 		size_t j = skip_ws(b, n, i + 1);
 		if (j == n || b[j] == '"' || b[j] == '}') {
+			if (is_summary(b, n, j))
+				return INPUT_SUMMARY;
 			if (has(b + i, n - i, "\"$schema\"") && has(b + i, n - i, "speedscope"))
 				return INPUT_SPEEDSCOPE;
 			return INPUT_TRACE;
@@ -184,6 +199,7 @@ const char *input_format_name(int format)
 	case INPUT_PERF_SCRIPT: return "perf script output";
 	case INPUT_PPROF: return "a pprof profile";
 	case INPUT_NSYS_SQLITE: return "an SQLite database (an Nsight Systems export?)";
+	case INPUT_SUMMARY: return "a gpuflame summary";
 	default: return "folded stacks";
 	}
 }
@@ -250,6 +266,14 @@ int input_hint_for(struct sbuf *err, const char *path, int got, int want, const 
 			add_word(err, path);
 		}
 		sbuf_addstr(err, "' (or fold, top, merge, norm, diff)");
+	} else if (got == INPUT_SUMMARY) {
+		sbuf_addstr(err, ": run 'gpuflame report --from-summaries ");
+		add_word(err, is_stdin ? "-" : path);
+		sbuf_addch(err, '\'');
+	} else if (want == INPUT_SUMMARY && got == INPUT_TRACE) {
+		sbuf_addstr(err, ": run 'gpuflame summarise ");
+		add_word(err, is_stdin ? "-" : path);
+		sbuf_addstr(err, " -o RANK.summary.json.zst' first");
 	} else if (got == INPUT_NSYS_SQLITE && !is_stdin) {
 		/* a gpuflame store is one (docs/store.md) */
 		sbuf_addstr(err, ": a gpuflame store? run 'gpuflame store list --db ");

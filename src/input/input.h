@@ -26,6 +26,9 @@
  *                      order mark and JSON blanks, '{' then a key ('"') or
  *                      '}', or '[' then an event ('{') or ']' (an array of
  *                      events); a window that ends there counts too
+ *   INPUT_SUMMARY      a gpuflame summary (ranks/summary.h): an object whose
+ *                      first member is "schema": "gpuflame.summary/..." (read
+ *                      by report --from-summaries)
  *   INPUT_SPEEDSCOPE   a speedscope JSON file: an object whose window holds
  *                      "$schema" and "speedscope" (read by stacks/import.h)
  *   INPUT_PERF_SCRIPT  perf script text: the first line that is not blank or
@@ -60,6 +63,7 @@ enum input_format {
 	INPUT_PERF_SCRIPT,
 	INPUT_PPROF,
 	INPUT_NSYS_SQLITE,
+	INPUT_SUMMARY,
 	INPUT_NFORMATS,
 };
 

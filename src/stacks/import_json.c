@@ -256,6 +256,7 @@ static int value(struct jp *p, uint32_t *out, int depth)
 	if (c == '{' || c == '[') {
 		x = node(p, c == '{' ? IMPORT_JSON_OBJ : IMPORT_JSON_ARR);
 		rc = container(p, x, c == '{', depth);
+		p->j->n[x].off = p->i; /* just past the closing bracket */
 	} else if (c == '"') {
 		x = node(p, IMPORT_JSON_STR);
 		uint32_t off, len;
@@ -332,6 +333,21 @@ const char *import_json_text(const struct import_json *j, uint32_t node, size_t 
 		return j->str.buf + x->off;
 	if (x->type == IMPORT_JSON_NUM)
 		return j->src + x->off;
+	*len = 0;
+	return "";
+}
+
+const char *import_json_raw(const struct import_json *j, uint32_t node, size_t *len)
+{
+	const struct import_json_node *x = &j->n[node];
+	if (x->type == IMPORT_JSON_ARR || x->type == IMPORT_JSON_OBJ) {
+		*len = (size_t)(x->off - x->at);
+		return j->src + x->at;
+	}
+	if (x->type == IMPORT_JSON_NUM) {
+		*len = x->len;
+		return j->src + x->off;
+	}
 	*len = 0;
 	return "";
 }

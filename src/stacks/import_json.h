@@ -39,7 +39,8 @@ struct import_json_node {
 	uint32_t next;      /* next sibling, 0 = none */
 	uint32_t key;       /* member of an object: its key in str (offset + 1; 0 = none) */
 	uint32_t key_len;
-	uint64_t off;       /* NUM: text in src; STR: text in str; BOOL: 1 for true */
+	uint64_t off;       /* NUM: text in src; STR: text in str; BOOL: 1 for true; ARR, OBJ: the
+			     * offset in src just past the closing bracket */
 	uint32_t len;
 	uint64_t at;        /* byte offset in the input, for messages */
 };
@@ -60,5 +61,8 @@ uint32_t import_json_get(const struct import_json *j, uint32_t obj, const char *
 uint32_t import_json_child(const struct import_json *j, uint32_t node);
 /* The text of a string or number node (NUL-terminated for strings). */
 const char *import_json_text(const struct import_json *j, uint32_t node, size_t *len);
+/* The JSON text of an array, object or number node as written in the input
+ * (not NUL-terminated); "" for other nodes. */
+const char *import_json_raw(const struct import_json *j, uint32_t node, size_t *len);
 
 #endif

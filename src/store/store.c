@@ -586,7 +586,9 @@ static int find_digest(struct store *s, const char *release, const uint8_t *dige
 	return rc < 0 ? rc : GF_OK;
 }
 
-int store_add(struct store *s, const struct store_run_in *in, int64_t *id, bool *dup, struct sbuf *err)
+/* One run inside the open write transaction: its id is the next one, or
+ * (*dup) the release's run of the same digest, and nothing is written. */
+static int add_one(struct store *s, const struct store_run_in *in, int64_t *id, bool *dup, struct sbuf *err)
 {
 	*dup = false;
 	for (size_t k = 0; k < in->nprof; k++)
@@ -609,28 +611,68 @@ int store_add(struct store *s, const struct store_run_in *in, int64_t *id, bool 
 	uint8_t digest[32];
 	run_digest(in, hash, digest);
 	int64_t same = 0;
-	int rc = s->e->ops->begin_write(s->e, err);
-	if (!rc && !(rc = find_digest(s, in->release, digest, &same, err)) && same) {
+	int rc = find_digest(s, in->release, digest, &same, err);
+	if (!rc && same) {
 		*id = same;
 		*dup = true;
-		q_rollback(s);
-		goto done;
-	}
-	if (!rc && !(rc = q_int(s, "SELECT max(id) FROM runs", NULL, NULL, 0, id, err))) {
+	} else if (!rc && !(rc = q_int(s, "SELECT max(id) FROM runs", NULL, NULL, 0, id, err))) {
 		++*id;
 		rc = add_rows(s, in, *id, digest, err);
+		if (!rc)
+			rc = add_stacks(s, in, *id, hash, err);
 	}
-	if (!rc)
-		rc = add_stacks(s, in, *id, hash, err);
+	for (size_t k = 0; k < 2 * STORE_MAX_PROFILES; k++)
+		free(hash[k]);
+	return rc;
+}
+
+/* Commits the write transaction begun (the crash test's window first), or
+ * rolls it back after an error. */
+static int add_end(struct store *s, int rc, struct sbuf *err)
+{
 	if (!rc && getenv("GPUFLAME_STORE_TEST_PAUSE")) /* the crash test: a window inside the transaction */
 		nanosleep(&(struct timespec){ 0, 200 * 1000000L }, NULL);
 	if (!rc)
 		rc = store_eng_exec(s->e, "COMMIT", err);
 	if (rc)
 		q_rollback(s);
-done:
-	for (size_t k = 0; k < 2 * STORE_MAX_PROFILES; k++)
-		free(hash[k]);
+	return rc;
+}
+
+int store_add(struct store *s, const struct store_run_in *in, int64_t *id, bool *dup, struct sbuf *err)
+{
+	*dup = false;
+	int rc = s->e->ops->begin_write(s->e, err);
+	if (rc)
+		return rc;
+	rc = add_one(s, in, id, dup, err);
+	if (!rc && *dup) {
+		q_rollback(s);
+		return GF_OK;
+	}
+	return add_end(s, rc, err);
+}
+
+int store_add_all(struct store *s, int (*next)(void *ctx, const struct store_run_in **in, struct sbuf *err),
+		  void *ctx, int64_t *first, size_t *n, size_t *ndup, struct sbuf *err)
+{
+	*first = 0;
+	*n = *ndup = 0;
+	int rc = s->e->ops->begin_write(s->e, err);
+	if (rc)
+		return rc;
+	const struct store_run_in *in;
+	int64_t id;
+	bool dup;
+	while (!(rc = next(ctx, &in, err)) && in && !(rc = add_one(s, in, &id, &dup, err))) {
+		if (dup)
+			++*ndup;
+		else if (!(*n)++)
+			*first = id;
+	}
+	rc = add_end(s, rc, err);
+	if (rc)
+		*n = *ndup = 0;
 	return rc;
 }
 
@@ -764,9 +806,8 @@ static bool all_digits(const char *p)
 	return true;
 }
 
-/* The runs of a side, ascending. */
-static int side_runs(struct store *s, const char *spec, int64_t **ids, size_t *n, struct sbuf *name,
-		     struct sbuf *err)
+int store_side_runs(struct store *s, const char *spec, int64_t **ids, size_t *n, struct sbuf *name,
+		    struct sbuf *err)
 {
 	*ids = NULL;
 	*n = 0;
@@ -817,10 +858,8 @@ static int side_runs(struct store *s, const char *spec, int64_t **ids, size_t *n
 	return GF_OK;
 }
 
-/* The runs' texts summed: one header (merged like gpuflame merge), then the
- * stack lines of every run. */
-static int side_text(struct store *s, const int64_t *ids, size_t n, const char *weight, struct sbuf *out,
-		     struct sbuf *err)
+int store_runs_text(struct store *s, const int64_t *ids, size_t n, const char *weight, struct sbuf *out,
+		    struct sbuf *err)
 {
 	if (n == 1)
 		return store_profile_text(s, ids[0], weight, out, err);
@@ -866,7 +905,7 @@ int store_side_release(struct store *s, const char *spec, struct sbuf *rel, stru
 	int64_t *ids;
 	size_t n;
 	struct sbuf name = SBUF_INIT;
-	int rc = side_runs(s, spec, &ids, &n, &name, err);
+	int rc = store_side_runs(s, spec, &ids, &n, &name, err);
 	sbuf_release(&name);
 	if (rc)
 		return rc;
@@ -935,7 +974,7 @@ int store_side_steps(struct store *s, const char *spec, const char *weight, stru
 	int64_t *ids;
 	size_t n;
 	struct sbuf name = SBUF_INIT, text = SBUF_INIT, one = SBUF_INIT;
-	int rc = side_runs(s, spec, &ids, &n, &name, err);
+	int rc = store_side_runs(s, spec, &ids, &n, &name, err);
 	struct ftree_meta m = { .n = 0 };
 	for (size_t k = 0; k < n && !rc; k++) {
 		sbuf_reset(&one);
@@ -979,11 +1018,11 @@ int store_side(struct store *s, const char *spec, const char *weight, struct ftr
 {
 	int64_t *ids;
 	size_t n;
-	int rc = side_runs(s, spec, &ids, &n, name, err);
+	int rc = store_side_runs(s, spec, &ids, &n, name, err);
 	if (rc)
 		return rc;
 	struct sbuf text = SBUF_INIT;
-	rc = side_text(s, ids, n, weight, &text, err);
+	rc = store_runs_text(s, ids, n, weight, &text, err);
 	free(ids);
 	if (!rc) {
 		struct folded_opts fo = { .strict = true, .reverse = false };

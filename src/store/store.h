@@ -4,7 +4,8 @@
  * diffed against the last (gpuflame store, docs/store.md).
  *
  * A run is what one `store add` input gives: up to five profiles (gpu, cpu,
- * wall, idle, calls for a trace; the one weight of a folded file), each a
+ * wall, idle, calls for a trace; gpu, cpu, wall, idle for a rank's summary;
+ * the one weight of a folded file), each a
  * set of (stack, integer weight) at the profile's decimal scale (0 for ns
  * and counts) with its "# gpuflame:" header; the metrics (the report's
  * steady-step summary for a trace, the per-step totals otherwise); labels.
@@ -70,7 +71,7 @@ struct store_metric {
 };
 
 struct store_run_in {
-	const char *release, *source, *kind; /* kind: "trace" or "folded" */
+	const char *release, *source, *kind; /* kind: "trace", "folded" or "summary" */
 	int64_t steps;                       /* 0 when unknown */
 	const char *weights[STORE_MAX_PROFILES];
 	struct ftree *prof[STORE_MAX_PROFILES];
@@ -101,6 +102,14 @@ void store_close(struct store *s);
  * the same run (its digest) was in the release already: *id is that run
  * and nothing was written. */
 int store_add(struct store *s, const struct store_run_in *in, int64_t *id, bool *dup, struct sbuf *err);
+/* Adds the runs next gives (it returns GF_OK with *in NULL after the last;
+ * each *in is used before next is called again) in one write transaction:
+ * all of them or none (a run of many ranks, stored as one run per rank).
+ * A run already in its release (its digest) is not added again: counted in
+ * *ndup. @return GF_OK with the first new id in *first (the others follow
+ * it) and the number added in *n, or next's error, or the store's. */
+int store_add_all(struct store *s, int (*next)(void *ctx, const struct store_run_in **in, struct sbuf *err),
+		  void *ctx, int64_t *first, size_t *n, size_t *ndup, struct sbuf *err);
 
 /* Binds a user's name (release, source, label value) as parameter i of st:
  * a byte string since schema 2, text in an older store read as it is. */
@@ -133,6 +142,14 @@ int store_side(struct store *s, const char *spec, const char *weight, struct ftr
  * steps are every run's steps. @return GF_OK or a read error.
  */
 int store_side_steps(struct store *s, const char *spec, const char *weight, struct ftree *steps, struct sbuf *err);
+/* The runs of side spec, ascending; name as store_side's. GF_EUSAGE when
+ * there is none. */
+int store_side_runs(struct store *s, const char *spec, int64_t **ids, size_t *n, struct sbuf *name,
+		    struct sbuf *err);
+/* The folded text of runs ids[0..n) of weight summed: one header (merged as
+ * gpuflame merge merges), then every run's stack lines. */
+int store_runs_text(struct store *s, const int64_t *ids, size_t n, const char *weight, struct sbuf *out,
+		    struct sbuf *err);
 /* The release of side spec (a run's, or the release named) into rel. */
 int store_side_release(struct store *s, const char *spec, struct sbuf *rel, struct sbuf *err);
 /* The folded text of one run's profile (header first) into out; its

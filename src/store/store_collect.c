@@ -4,6 +4,7 @@
 #include "store/store_collect.h"
 
 #include "base/num.h"
+#include "ranks/summary.h"
 #include "stacks/folded.h"
 #include "trace/analysis/actx.h"
 #include "trace/analysis/fold.h"
@@ -42,6 +43,23 @@ static void metric(struct store_collect *c, const char *key, int64_t v)
 		c->in.metrics[c->in.nmetrics++] = (struct store_metric){ key, v };
 }
 
+/* The metrics of a trace's report (its steady step), or of a summary's. */
+static void step_metrics(struct store_collect *c, int64_t steps, gf_ns wall, gf_ns busy, gf_ns idle,
+			 const gf_ns *cause, gf_ns sync_wait, uint64_t syncs, uint64_t kernels, uint64_t launches)
+{
+	metric(c, "steps", steps);
+	metric(c, ns_metrics[0], wall);
+	metric(c, ns_metrics[1], busy);
+	metric(c, ns_metrics[2], idle);
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		if (cause[k] >= 0)
+			metric(c, causes_gap[k].metric, cause[k]);
+	metric(c, ns_metrics[3], sync_wait);
+	metric(c, "syncs", (int64_t)syncs);
+	metric(c, "kernels", (int64_t)kernels);
+	metric(c, "launches", (int64_t)launches);
+}
+
 /* A weight's per-step total: the metric weight.W. */
 static void weight_metric(struct store_collect *c, const char *w, int64_t v)
 {
@@ -74,6 +92,18 @@ static void header_labels(struct store_collect *c, const struct ftree_meta *m)
 			label(c, k + 6, m->kv[i].val);
 		else if (!strcmp(k, "rank") || !strcmp(k, "world_size") || !strcmp(k, "device"))
 			label(c, k, m->kv[i].val);
+	}
+}
+
+/* The command line's labels into t's header as label.KEY (fold --label's). */
+static void header_set_labels(struct ftree *t, const struct store_collect_opts *o)
+{
+	for (size_t i = 0; i < o->nlabels; i++) {
+		const char *eq = strchr(o->labels[i], '=');
+		struct sbuf k = SBUF_INIT;
+		sbuf_addf(&k, "label.%.*s", (int)(eq - o->labels[i]), o->labels[i]);
+		ftree_meta_set(&t->meta, k.buf, eq + 1);
+		sbuf_release(&k);
 	}
 }
 
@@ -193,17 +223,8 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 	}
 	if (!rc) {
 		const struct step_row *s = &r.st.steady;
-		const struct gap_row *g = &r.gp.steady;
-		metric(c, "steps", (int64_t)r.st.n);
-		metric(c, ns_metrics[0], s->wall);
-		metric(c, ns_metrics[1], s->busy);
-		metric(c, ns_metrics[2], s->idle);
-		for (int k = 0; k < GAP_NCAUSES; k++)
-			metric(c, causes_gap[k].metric, g->c[k]);
-		metric(c, ns_metrics[3], s->sync_wait);
-		metric(c, "syncs", (int64_t)s->syncs);
-		metric(c, "kernels", (int64_t)s->kernels);
-		metric(c, "launches", (int64_t)s->launches);
+		step_metrics(c, (int64_t)r.st.n, s->wall, s->busy, s->idle, r.gp.steady.c, s->sync_wait, s->syncs,
+			     s->kernels, s->launches);
 		for (size_t k = 0; k < c->in.nprof; k++)
 			weight_metric(c, c->in.weights[k], per_step(c->in.prof[k], c->in.steps));
 		header_labels(c, &c->trees[0].meta);
@@ -239,13 +260,7 @@ static int collect_folded(struct store_collect *c, struct input *in, const struc
 		return GF_EUSAGE;
 	}
 	w = w ? w : o->weight ? o->weight : "samples";
-	for (size_t i = 0; i < o->nlabels; i++) {
-		const char *eq = strchr(o->labels[i], '=');
-		struct sbuf k = SBUF_INIT;
-		sbuf_addf(&k, "label.%.*s", (int)(eq - o->labels[i]), o->labels[i]);
-		ftree_meta_set(&t->meta, k.buf, eq + 1);
-		sbuf_release(&k);
-	}
+	header_set_labels(t, o);
 	if ((rc = header_check(&t->meta, input_name(in), &c->in.steps, err)))
 		return rc;
 	c->in.weights[0] = keep(c, gf_xstrdup(w));
@@ -256,6 +271,69 @@ static int collect_folded(struct store_collect *c, struct input *in, const struc
 	weight_metric(c, c->in.weights[0], per_step(t, c->in.steps));
 	header_labels(c, &t->meta);
 	return GF_OK;
+}
+
+/* A summary (gpuflame summarise): the page's four graphs of its steps
+ * (pruned, "[pruned]" for what the page left out; us at scale 3, so whole
+ * ns), its report's steady step, and its rank, world size, device,
+ * backend and run id as labels. */
+static int collect_summary(struct store_collect *c, struct input *in, const struct store_collect_opts *o,
+			   struct sbuf *err)
+{
+	struct sbuf text = SBUF_INIT;
+	char buf[1 << 16];
+	size_t n;
+	int rc;
+	while (!(rc = input_read(in, buf, sizeof buf, &n, err)) && n)
+		sbuf_add(&text, buf, n);
+	struct summary s;
+	if (rc || (rc = summary_parse(&s, text.buf, text.len, input_name(in), err))) {
+		sbuf_release(&text);
+		return rc;
+	}
+	static const char *const ws[] = { "gpu", "cpu", "wall", "idle" };
+	for (size_t w = 0; w < sizeof ws / sizeof ws[0] && !rc; w++) {
+		ftree_release(&c->trees[w]);
+		ftree_init(&c->trees[w], NULL, 0);
+		if (!(rc = summary_tree(&s, ws[w], &c->trees[w], err))) {
+			header_set_labels(&c->trees[w], o);
+			c->in.weights[w] = ws[w];
+			c->in.prof[w] = &c->trees[w];
+			c->in.nprof = w + 1;
+		}
+	}
+	if (rc == GF_EUSAGE)
+		sbuf_setf(err, "'%s': no flame graphs in the summary (made with summarise --no-flames): nothing to store",
+			  input_name(in));
+	if (!rc) {
+		const char *st = ftree_meta_get(&c->trees[0].meta, "steps");
+		c->in.steps = st ? strtoll(st, NULL, 10) : 0;
+		const struct summary_row *r = &s.steady;
+		step_metrics(c, (int64_t)s.nsteps, r->wall, r->busy, r->idle, r->cause, r->sync_wait,
+			     r->syncs, r->kernels, r->launches);
+		for (size_t k = 0; k < c->in.nprof; k++)
+			weight_metric(c, c->in.weights[k], c->trees[k].total[0] / (c->in.steps > 0 ? c->in.steps : 1));
+		char b[32];
+		if (s.rank >= 0) {
+			snprintf(b, sizeof b, "%lld", (long long)s.rank);
+			label(c, "rank", b);
+		}
+		if (s.world_size >= 0) {
+			snprintf(b, sizeof b, "%lld", (long long)s.world_size);
+			label(c, "world_size", b);
+		}
+		if (s.device >= 0) {
+			snprintf(b, sizeof b, "%d", s.device);
+			label(c, "device", b);
+		}
+		if (s.backend)
+			label(c, "backend", s.backend);
+		if (s.run)
+			label(c, "run", s.run);
+	}
+	summary_free(&s);
+	sbuf_release(&text);
+	return rc == GF_EUSAGE ? GF_EINPUT : rc;
 }
 
 int store_collect_input(struct store_collect *c, struct input *in, bool is_trace, const struct store_collect_opts *o,
@@ -269,9 +347,12 @@ int store_collect_input(struct store_collect *c, struct input *in, bool is_trace
 	c->in.release = o->release;
 	const char *path = input_name(in), *slash = strrchr(path, '/');
 	c->in.source = keep(c, gf_xstrdup(slash ? slash + 1 : path));
-	c->in.kind = is_trace ? "trace" : "folded";
+	bool summary = input_format(in) == INPUT_SUMMARY;
+	c->in.kind = summary ? "summary" : is_trace ? "trace" : "folded";
 	for (size_t i = 0; i < o->nlabels; i++)
 		c->in.labels[c->in.nlabels++] = o->labels[i];
+	if (summary)
+		return collect_summary(c, in, o, err);
 	return is_trace ? collect_trace(c, in, o, err) : collect_folded(c, in, o, err);
 }
 

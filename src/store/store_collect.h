@@ -5,7 +5,10 @@
  * `gpuflame fold`) and reported (the steady-step summary: step wall, busy,
  * idle by cause, syncs, kernels, launches, as integers in ns or counts); a
  * folded file is read once (its weight from its header, else --weight or
- * "samples"). Labels from the command line go into every profile's header
+ * "samples"); a rank's summary (ranks/summary.h) gives the page's four
+ * graphs of its steps (gpu, cpu, wall, idle: pruned, us at scale 3) and
+ * its report's steady step, with its rank, world_size, device, backend and
+ * run id as labels. Labels from the command line go into every profile's header
  * (label.KEY=VALUE, as fold --label puts them: the diff's like-with-like
  * guard compares them) and into the run's labels, with the header's rank,
  * world_size and label.* keys, and a trace's own: device (the analysed
@@ -43,7 +46,8 @@ struct store_collect {
 	size_t nstrs;
 };
 
-/* Reads in (a trace when is_trace) into c. @return GF_OK or the reader's
+/* Reads in (a summary when its format says so, else a trace when is_trace,
+ * else folded) into c. @return GF_OK or the reader's
  * / analysis' error with its message. */
 int store_collect_input(struct store_collect *c, struct input *in, bool is_trace, const struct store_collect_opts *o,
 			struct sbuf *err);

@@ -331,10 +331,17 @@ static void trend_text(const char *metric, const struct store_out_trend *r, size
 		sbuf_reset(&b);
 		trend_value(&b, ns, r[i].mean);
 		rtable_cell(&t, b.buf);
-		if (i && r[i - 1].mean)
-			rtable_cellf(&t, "%+.1f%%", 100.0 * (double)(r[i].mean - r[i - 1].mean) / (double)r[i - 1].mean);
-		else
-			rtable_cell(&t, i ? "n/a" : "");
+		int64_t d;
+		sbuf_reset(&b);
+		if (i && r[i - 1].mean > 0 && !__builtin_sub_overflow(r[i].mean, r[i - 1].mean, &d)) {
+			if (d >= 0)
+				sbuf_addch(&b, '+');
+			if (num_fmt_pct(&b, d, r[i - 1].mean, 1, NUM_HALF_AWAY))
+				sbuf_addch(&b, '%');
+			else
+				sbuf_reset(&b);
+		}
+		rtable_cell(&t, b.len ? b.buf : i ? "n/a" : "");
 	}
 	rtable_text(&t, out, 0);
 	rtable_release(&t);

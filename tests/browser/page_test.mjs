@@ -9,7 +9,10 @@
 //   wall.folded  `gpuflame fold -w wall` of the same trace: the truth of the
 //                matched share (computed here from the stack lines, not from
 //                the page)
-//   ranks.html   a two-rank page, diff.html a diff page of two traces,
+//   ranks.html   a page of two ranks (the corpus: no process group), pg2.html
+//                8 ranks of two process groups (stragglers ranks 1 and 5),
+//                k1024.html 1,024 ranks (stragglers 170 and 682),
+//                diff.html a diff page of two traces,
 //   hostile.html the page of a trace with hostile names, hdiff.html a diff
 //                page of folded files with hostile names and invalid UTF-8
 // Screenshots of each view go to DIR/shots/ and are compared structurally
@@ -226,22 +229,76 @@ try {
     await page.close();
   }
 
-  // ---- two ranks: one column per rank, the straggler marked ----
+  // ---- many ranks: two corpus ranks (no process group: the fallback) ----
   {
     const D = pageData(join(dir, 'ranks.html'));
     const { page, rec } = await open('ranks.html');
-    const heads = await page.evaluate(() => [...document.querySelectorAll('table.ranks thead th')].map(t => t.textContent));
-    ok('page-ranks-columns', heads.length === 3, heads.join(','));
-    const s = D.report.straggler;
-    const marked = await page.locator('table.ranks td.straggler').count();
-    ok('page-ranks-straggler', s ? marked > 0 && heads[s.index + 1].includes('straggler') : marked === 0, `${marked} ${JSON.stringify(s)}`);
+    ok('page-ranks-kind', D.kind === 'ranks' && D.report.schema === 'gpuflame.ranks/1', D.kind);
+    const g = await page.evaluate(() => [...document.querySelectorAll('table.groups tbody tr')].map(t => t.textContent));
+    ok('page-ranks-fallback-group', g.length === 1 && g[0].startsWith('(all ranks, by kernel name)'), g.join('|'));
+    const opts = await page.locator('#rankpick option').count();
+    ok('page-ranks-full-views', opts === D.ranks.length && opts >= 1, `${opts}`);
     const meta0 = await page.locator('.rank p.meta').textContent();
-    await page.locator('#rank').selectOption('1');
-    const meta1 = await page.locator('.rank p.meta').textContent();
-    ok('page-ranks-switch', meta0.includes(D.report.ranks[0].file) && meta1.includes(D.report.ranks[1].file), meta1);
+    ok('page-ranks-full-view-file', meta0.includes(D.ranks[0].report.file), meta0);
     ok('page-ranks-graphs', (await frames(page, 'gpu')).length > 1);
+    if (opts > 1) {
+      await page.locator('#rankpick').selectOption('1');
+      const meta1 = await page.locator('.rank p.meta').textContent();
+      ok('page-ranks-switch', meta1.includes(D.ranks[1].report.file), meta1);
+    }
     await page.screenshot({ path: join(shots, 'ranks.png') });
     ok('page-ranks-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
+    await page.close();
+  }
+
+  // ---- two process groups, each with its own straggler (ranks 1 and 5) ----
+  {
+    const D = pageData(join(dir, 'pg2.html'));
+    const { page, rec } = await open('pg2.html');
+    const rows = await page.evaluate(() => [...document.querySelectorAll('table.groups tbody tr')].map(t => [...t.children].map(c => c.textContent)));
+    const strag = await page.evaluate(() => [...document.querySelectorAll('table.groups td.straggler')].map(c => c.textContent));
+    ok('page-pg2-both-stragglers', rows.length === 2 && strag.includes('rank 1') && strag.includes('rank 5') &&
+      rows.some(r => r[0] === '1' && r[6] === 'rank 1') && rows.some(r => r[0] === '2' && r[6] === 'rank 5'), JSON.stringify(rows));
+    const v = await page.locator('#ranks-verdict').textContent();
+    ok('page-pg2-verdict', v.includes("rank 1 is the straggler of process group '1'") && v === 'Verdict: ' + D.report.verdict + 'Next: ' + D.report.action, v);
+    const c = await page.evaluate(() => { const e = document.getElementById('heat'); return [+e.dataset.rows, +e.dataset.steps, e.height]; });
+    ok('page-pg2-heat-grid', c[0] === 8 && c[1] === 6 && c[2] === 8 * 14, c.join(','));
+    // the row of rank 5 (rows by rank: the sixth row, 14 px each) names rank 5 under the pointer
+    const box = await page.locator('#heat').boundingBox();
+    await page.mouse.move(box.x + 40, box.y + 5 * 14 + 7);
+    const tipText = await page.locator('#tip').textContent();
+    ok('page-pg2-heat-hover', tipText.startsWith('rank 5') && tipText.includes('step 1'), tipText);
+    await page.locator('#fig').selectOption('arrived_last');
+    const dist = await page.locator('table.dist tbody td:last-child').textContent();
+    ok('page-pg2-outliers', dist.includes('rank 1 (6)') && dist.includes('rank 5 (6)'), dist);
+    const full = await page.evaluate(() => [...document.querySelectorAll('#rankpick option')].map(o => o.textContent));
+    ok('page-pg2-stragglers-in-full', full.some(t => t.startsWith("rank 1: straggler of group '1'")) && full.some(t => t.startsWith("rank 5: straggler of group '2'")), full.join('|'));
+    await page.screenshot({ path: join(shots, 'pg2.png'), fullPage: true });
+    ok('page-pg2-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
+    await page.close();
+  }
+
+  // ---- 1,024 ranks: one canvas row per rank, readable, fast ----
+  {
+    const t0 = Date.now();
+    const { page, rec } = await open('k1024.html');
+    const ready = Date.now() - t0;
+    const c = await page.evaluate(() => { const e = document.getElementById('heat'); return [+e.dataset.rows, e.height, e.width]; });
+    ok('page-1024-heat-rows', c[0] === 1024 && c[1] === 1024, c.join(','));
+    const strag = await page.evaluate(() => [...document.querySelectorAll('table.groups td.straggler')].map(c => c.textContent));
+    ok('page-1024-stragglers', strag.join(',') === 'rank 170,rank 682', strag.join(','));
+    const box = await page.locator('#heat').boundingBox();
+    // the pointer over the middle of row 682 (one px a row), exactly
+    await page.evaluate(() => { const e = document.getElementById('heat'), r = e.getBoundingClientRect();
+      e.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + 30, clientY: r.top + 682.5, bubbles: true })); });
+    const tipText = await page.locator('#tip').textContent();
+    ok('page-1024-heat-hover', tipText.startsWith('rank 682'), tipText);
+    const every = await page.locator('table.everyrank tbody tr').count();
+    ok('page-1024-every-rank', every === 1024, `${every}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    ok('page-1024-width', width <= 1600, `${width} px wide`);
+    console.log(`note: the 1,024-rank page was ready in ${ready} ms, ${width} px wide, its heat map ${c[2]} x ${c[1]} px (${box ? 'visible' : 'hidden'})`);
+    ok('page-1024-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
     await page.close();
   }
 

@@ -3,8 +3,9 @@
 # Chromium: renders a small profile with known answers using $GF and runs
 # svg_test.mjs on it (zoom, search "Matched: N%" also when zoomed, reset, no
 # console errors); then writes the report page of a corpus trace (the shipped
-# decode trace without the corpus), a two-rank page, a diff page and pages of
-# hostile names, and runs page_test.mjs on them (see its header).
+# decode trace without the corpus), pages of many ranks (two corpus ranks, 8
+# ranks of two process groups, 1,024 ranks), a diff page and pages of hostile
+# names, and runs page_test.mjs on them (see its header).
 # GF_SCREENSHOT=FILE: also write the screenshot of the decode trace's page
 # there (the README's docs/report.png: GF_SCREENSHOT=$PWD/docs/report.png).
 # Prints PASS/FAIL lines; SKIP when chromium, node or playwright-core
@@ -48,6 +49,13 @@ run fold -w wall -o "$P/wall.folded" "$one"
 (cd "$root" && run report --format html --unprofiled-step-ms 0.5 --expect-ms 0.25 -o "$P/decode.html" examples/decode-sync.json.gz) || exit 1
 (cd "$root" && run fold -w wall -o "$P/decode-wall.folded" examples/decode-sync.json.gz) || exit 1
 run report --format html -o "$P/ranks.html" "$r0" "$r1"
+# many ranks: 8 of two process groups (bench/gen_trace.c: stragglers ranks 1 and 5), and 1,024
+# summaries written directly (tests/gen/gen_summaries.py: stragglers 170 and 682, rank 100 slow)
+cc -O2 -o "$T/gen_trace" "$root/bench/gen_trace.c" || { echo "FAIL browser-gen: gen_trace"; exit 1; }
+for r in 0 1 2 3 4 5 6 7; do "$T/gen_trace" 100 1 --rank "$r" --world 8 --pg 2 --steps 6 >"$T/pg$r.json"; done
+run report --format html -o "$P/pg2.html" "$T"/pg?.json
+python3 "$root/tests/gen/gen_summaries.py" "$T/k" --world 1024 --steps 6 --slow-rank 100 || exit 1
+run report --from-summaries --format html -o "$P/k1024.html" "$T/k"
 run diff --force --format html -o "$P/diff.html" "$r0" "$r1"
 python3 "$root/tests/gen/gen_hostile_page.py" "$root/examples/decode-sync.json.gz" "$T/hostile.json" || exit 1
 run report --format html -o "$P/hostile.html" "$T/hostile.json"

@@ -9,7 +9,7 @@
 # the command's kind.
 . "$(dirname "$0")/lib.sh"
 cmds=$("$GF" --help | awk '/^commands:/ {on=1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on=0}')
-expect_eq commands-listed "$(echo $cmds | wc -w)" 12
+expect_eq commands-listed "$(echo $cmds | wc -w)" 13
 "$GF" --print-completion bash >"$T/gpuflame.bash"; expect_rc_ok() { :; }
 "$GF" --print-completion zsh >"$T/_gpuflame"
 # complete WORDS...: what the bash completion offers for the last word

@@ -49,8 +49,9 @@ if python3 "$GEN" --variant tp --steps 3 -o "$T/tp.json" 2>/dev/null; then
   # several ranks: the file column keeps the end of long names, cut at a
   # UTF-8 boundary (not in the middle of a character: no U+FFFD)
   cp "$T/tp.json" "$T/ranké_éé_0.json"
-  gf report "$T/ranké_éé_0.json" "$T/tp.json"
-  expect_grep report-ranks-file-cut-utf8 '^  file +\.\.\._éé_0\.json +tp\.json' "$T/out"
+  python3 "$GEN" --variant tp --steps 3 --rank 1 -o "$T/tp1.json" 2>/dev/null
+  gf report "$T/ranké_éé_0.json" "$T/tp1.json"
+  expect_grep report-ranks-file-cut-utf8 '^  file +\.\.\._éé_0\.json +tp1\.json' "$T/out"
   expect_nogrep report-ranks-file-no-fffd $'\xef\xbf\xbd' "$T/out"
 else
   fail report-nccl-gen "gen_decode.py failed"

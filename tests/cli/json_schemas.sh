@@ -2,7 +2,8 @@
 # json_schemas.sh — every JSON output validates against its JSON Schema
 # under docs/schema/ (issue 17), with Debian's python3-jsonschema (Draft
 # 2020-12; scripts/deps.sh test installs it, SKIP without): info, report
-# (one trace and several ranks), syncs (trace, py-spy folded, several inputs
+# (one trace, and several ranks: ranks.schema.json), the rank summaries of
+# summarise (summary.schema.json), syncs (trace, py-spy folded, several inputs
 # as an array) and top, over every trace of the corpus, generated traces and
 # the golden JSON files; store list, show and trend --json over a SQLite store. A schema that accepts anything fails the negative
 # checks: a changed version, a missing field, an unknown field, a wrong type.
@@ -34,7 +35,24 @@ for f in "${traces[@]}"; do
 done
 expect_eq traces-read "$(ls "$T"/j/report.*.json | wc -l)" "$(ls "$T"/j/info.*.json | wc -l)"
 run info.many info --format json "$T/g1.json" "$T/g2.json"
-run report.ranks report --format json "$T/g1.json" "$T/g2.json"
+python3 tests/gen/gen_decode.py --variant tp --rank 0 --steps 3 --layers 1 -o "$T/tp0.json" || fail gen "generator failed"
+python3 tests/gen/gen_decode.py --variant tp --rank 1 --steps 3 --layers 1 -o "$T/tp1.json" || fail gen "generator failed"
+run report.ranks report --format json "$T/tp0.json" "$T/tp1.json"
+# many ranks (gpuflame.ranks/1) and their summaries (gpuflame.summary/1): two
+# process groups (bench/gen_trace.c), a trace without groups, the corpus
+cc -O2 -o "$T/gen_trace" bench/gen_trace.c || fail gen "bench/gen_trace.c does not build"
+for r in 0 1 2 3; do "$T/gen_trace" 100 1 --rank "$r" --world 4 --pg 2 --steps 3 >"$T/pg$r.json"; done
+run ranks.pg2 report --format json "$T"/pg?.json
+# every trace report reads (report.N) summarises
+k=0 unsummarised=
+for f in "${traces[@]}"; do
+  k=$((k + 1))
+  [ -s "$T/j/report.$k.json" ] || continue
+  "$GFR" summarise "$f" -o "$T/j/summary.$k.json" 2>/dev/null || unsummarised="$unsummarised $f"
+done
+expect_eq summarise-every-trace "$unsummarised" ""
+for f in "$T"/pg?.json; do "$GFR" summarise "$f" -o "$T/j/summary.$(basename "$f")" 2>/dev/null; done
+"$GFR" summarise --no-flames "$T/pg0.json" -o "$T/j/summary.noflames.json" 2>/dev/null
 printf 'main (engine.py:10);step (engine.py:251);item (torch/_tensor.py:9);cudaStreamSynchronize (libcudart.so) 7\nmain (engine.py:10) 93\n' >"$T/pyspy.folded"
 run syncs.folded syncs --format json "$T/pyspy.folded"
 run syncs.many syncs --format json "$T/g1.json" "$T/pyspy.folded"
@@ -48,7 +66,9 @@ check() { # name schema files...
   expect_grep "$name" "^ok [1-9][0-9]*$" "$T/v"
 }
 check info-valid "$S/info.schema.json" "$T"/j/info.*.json tests/golden/*/info.json
-check report-valid "$S/report.schema.json" "$T"/j/report.*.json tests/golden/*/report*.json
+check report-valid "$S/report.schema.json" "$T"/j/report.*.json "$T"/j/ranks.*.json tests/golden/*/report*.json
+check ranks-valid "$S/ranks.schema.json" "$T"/j/ranks.*.json "$T/j/report.ranks.json" tests/golden/*/report-ranks.json
+check summary-valid "$S/summary.schema.json" "$T"/j/summary.*.json
 check syncs-valid "$S/syncs.schema.json" "$T"/j/syncs.*.json tests/golden/*/syncs.json
 check top-valid "$S/top.schema.json" "$T"/j/top.*.json tests/golden/folded/top.json
 # store list/show/trend --json (a SQLite file of two releases: traces and a py-spy folded file)
@@ -66,7 +86,7 @@ check store-list-valid "$S/store_list.schema.json" "$T"/j/store_list.*.json
 check store-show-valid "$S/store_show.schema.json" "$T"/j/store_show.*.json
 check store-trend-valid "$S/store_trend.schema.json" "$T"/j/store_trend.*.json
 expect_grep store-show-folded-kind '"kind": "folded"' "$T/j/store_show.3.json"
-expect_grep report-ranks-made '"ranks": \[' "$T/j/report.ranks.json"
+expect_grep report-ranks-made '"schema": "gpuflame.ranks/1"' "$T/j/report.ranks.json"
 expect_grep syncs-many-is-array '^\[' "$T/j/syncs.many.json"
 
 # negative checks: each schema refuses what it must
@@ -97,4 +117,19 @@ mutate "$T/j/store_show.1.json" "$T/bad9.json" 'del d["metrics"]'
 refuse store-show-refuses-missing "$S/store_show.schema.json" "$T/bad9.json"
 mutate "$T/j/store_trend.1.json" "$T/bad10.json" 'd["releases"][0]["extra"] = 1'
 refuse store-trend-refuses-unknown "$S/store_trend.schema.json" "$T/bad10.json"
+mutate "$T/j/ranks.pg2.json" "$T/bad11.json" 'd["schema"] = "gpuflame.ranks/2"'
+refuse ranks-refuses-version "$S/ranks.schema.json" "$T/bad11.json"
+refuse report-refuses-ranks-version "$S/report.schema.json" "$T/bad11.json"
+mutate "$T/j/ranks.pg2.json" "$T/bad12.json" 'd["groups"][0]["waited_us"] = "7"'
+refuse ranks-refuses-type "$S/ranks.schema.json" "$T/bad12.json"
+mutate "$T/j/ranks.pg2.json" "$T/bad13.json" 'del d["per_rank"][0]["step_wall_us"]'
+refuse ranks-refuses-missing "$S/ranks.schema.json" "$T/bad13.json"
+mutate "$T/j/summary.pg0.json" "$T/bad14.json" 'd["schema"] = "gpuflame.summary/2"'
+refuse summary-refuses-version "$S/summary.schema.json" "$T/bad14.json"
+mutate "$T/j/summary.pg0.json" "$T/bad15.json" 'd["report"]["summary"]["syncs"] = "0"'
+refuse summary-refuses-bad-report "$S/summary.schema.json" "$T/bad15.json"
+mutate "$T/j/summary.pg0.json" "$T/bad16.json" 'd["collectives"]["seq"][0] = "1"'
+refuse summary-refuses-type "$S/summary.schema.json" "$T/bad16.json"
+mutate "$T/j/summary.pg0.json" "$T/bad17.json" 'd["surprise"] = 1'
+refuse summary-refuses-unknown "$S/summary.schema.json" "$T/bad17.json"
 exit 0

@@ -44,14 +44,18 @@ if need_shared "html-corpus"; then
   r1=$GF_SHARED/corpus/traces/hta/trace_filter/sampled_rank-1.json.gz
   gf report --format html -o "$T/ranks.html" "$r0" "$r1"; expect_rc "html-ranks-rc" 0
   "$GF" report --format json "$r0" "$r1" >"$T/ranks.json"
-  python3 - "$T/ranks.html" "$T/ranks.json" <<'PY' && pass html-ranks-data || fail html-ranks-data "page data of two ranks"
+  "$GF" report --format json "$r0" >"$T/rank0.json"
+  "$GF" report --format json "$r1" >"$T/rank1.json"
+  python3 - "$T/ranks.html" "$T/ranks.json" "$T/rank0.json" "$T/rank1.json" <<'PY' && pass html-ranks-data || fail html-ranks-data "page data of two ranks"
 import json, re, sys
 s = open(sys.argv[1], encoding='utf-8').read()
 d = json.loads(re.search(r'id="gf-data">(.*?)</script>', s, re.S).group(1))
 r = json.load(open(sys.argv[2]))
-assert d['report'] == r and len(d['ranks']) == 2 and len(r['ranks']) == 2
-assert [k['file'] for k in d['ranks']] == [k['file'] for k in r['ranks']]
-assert all(k['graphs']['gpu'] for k in d['ranks'])
+one = [json.load(open(p)) for p in sys.argv[3:]]
+# the page embeds the ranks JSON; the ranks shown in full embed their own report, exactly
+assert d['kind'] == 'ranks' and d['report'] == r and len(r['per_rank']) == 2
+assert 1 <= len(d['ranks']) <= 2 and all(k['report'] in one and k['page']['graphs']['gpu'] for k in d['ranks'])
+assert [r['per_rank'][k['index']]['file'] for k in d['ranks']] == [k['report']['file'] for k in d['ranks']]
 PY
 fi
 

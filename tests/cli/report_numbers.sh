@@ -6,9 +6,11 @@
 # Cases: examples/*.json.gz, generated decode loops (gen_decode.py: sync,
 # fixed, graph, tp), every trace under $GF_SHARED/corpus/traces/{tracelens,
 # hta,kineto} (SKIPped visibly when absent), with --unprofiled-step-ms and
-# --expect-ms (above, below and past the idle time) and several ranks side
-# by side (2, 3, 5 and 7 ranks: text table rows are never wrapped).
-# Self-checks: each digit of two texts altered in turn is caught.
+# --expect-ms (above, below and past the idle time); and many ranks
+# (gpuflame.ranks/1, tests/gen/ranks_numbers.py): two generated tp ranks,
+# 6 and 8 ranks of two process groups (bench/gen_trace.c), 1,024 ranks
+# (tests/gen/gen_summaries.py), two corpus ranks and nccl_data as two ranks.
+# Self-checks: each digit of three texts altered in turn is caught.
 . "$(dirname "$0")/lib.sh"
 P=tests/gen/report_numbers.py
 LIST=$T/list
@@ -48,12 +50,26 @@ for v in sync fixed graph tp; do
 done
 python3 "$G" --variant tp --steps 4 --rank 1 -o "$T/gen_tp1.json" >/dev/null 2>&1
 add "gen-sync-expect" --unprofiled-step-ms 0.2 --expect-ms 0.1 "$T/gen_sync.json"
-add "gen-ranks" "$T/gen_tp.json" "$T/gen_tp1.json"
-add "gen-ranks3" "$T/gen_sync.json" "$T/gen_fixed.json" "$T/gen_graph.json"
-# 7 ranks: two ranks tables (6 columns, then 1), rows wider than 100 columns
-# are never wrapped in text
-add "gen-ranks7" "$T/gen_sync.json" "$T/gen_fixed.json" "$T/gen_graph.json" "$T/gen_tp.json" \
-  "$T/gen_tp1.json" "$T/gen_sync.json" "$T/gen_fixed.json"
+# many ranks (gpuflame.ranks/1): their own checker, tests/gen/ranks_numbers.py
+RP=tests/gen/ranks_numbers.py
+RLIST=$T/rlist
+: > "$RLIST"
+radd() { # NAME ARGS...: report of many ranks in text, md and json into RLIST
+  local name=$1; shift
+  k=$((k + 1))
+  local b=$T/r$k
+  "$GF" report "$@" > "$b.txt" 2> "$b.err" && "$GF" report -f md "$@" > "$b.md" 2>> "$b.err" &&
+    "$GF" report -f json "$@" > "$b.json" 2>> "$b.err" || { fail "numbers-$name-rc" "$(head -c 300 "$b.err")"; return; }
+  printf '%s\t%s\t%s\t%s\n' "$name" "$b.txt" "$b.md" "$b.json" >> "$RLIST"
+}
+radd "gen-ranks" "$T/gen_tp.json" "$T/gen_tp1.json"
+cc -O2 -o "$T/gen_trace" bench/gen_trace.c || fail gen "bench/gen_trace.c does not build"
+for r in 0 1 2 3 4 5 6 7; do "$T/gen_trace" 100 1 --rank "$r" --world 8 --pg 2 --steps 12 >"$T/pg$r.json"; done
+# 6 ranks: one column per rank too; 8: not; 12 steps: the skew table shows 10
+radd "gen-pg2-6" --max-steps 4 "$T"/pg[0-5].json
+radd "gen-pg2-8" "$T"/pg?.json
+python3 tests/gen/gen_summaries.py "$T/k" --world 1024 --steps 6 --slow-rank 100 || fail gen "gen_summaries failed"
+radd "gen-1024" --from-summaries "$T/k"
 
 ncorpus=0
 if need_shared "numbers-corpus"; then
@@ -64,14 +80,17 @@ if need_shared "numbers-corpus"; then
   done < <(find "$C/tracelens" "$C/hta" "$C/kineto" \( -name '*.json' -o -name '*.json.gz' \) \
              -not -name execution_details.json | sort)
   F=$C/hta/trace_filter
-  add "corpus-ranks" "$F/sampled_rank-0.json.gz" "$F/sampled_rank-1.json.gz"
-  add "corpus-ranks5" "$F/sampled_rank-0.json.gz" "$F/sampled_rank-1.json.gz" "$F/sampled_rank-0.json.gz" \
-    "$F/sampled_rank-1.json.gz" "$C/hta/nccl_parser_config/nccl_data.json.gz"
+  radd "corpus-ranks" "$F/sampled_rank-0.json.gz" "$F/sampled_rank-1.json.gz"
+  N=$C/hta/nccl_parser_config/nccl_data.json.gz
+  "$GF" summarise "$N" -o "$T/n0.summary.json" 2>/dev/null
+  "$GF" summarise --rank 1 "$N" -o "$T/n1.summary.json" 2>/dev/null
+  radd "corpus-nccl-two" --from-summaries "$T/n0.summary.json" "$T/n1.summary.json"
   add "corpus-nccl-expect" --unprofiled-step-ms 200 --expect-ms 100 "$C/hta/nccl_parser_config/nccl_data.json.gz"
   [ "$ncorpus" -ge 30 ] && pass "numbers-corpus-count" || fail "numbers-corpus-count" "only $ncorpus traces"
 fi
 
 python3 "$P" "$LIST"
+python3 "$RP" "$RLIST"
 
 # self-checks: one altered digit anywhere is caught
 b=$(awk -F'\t' '$1 == "overhead-expect" { print $2 "\t" $3 "\t" $4 }' "$LIST")
@@ -82,10 +101,13 @@ if [ -n "$b" ]; then
 else
   fail "numbers-selfcheck" "no overhead-expect case"
 fi
-b=$(awk -F'\t' '$1 == "gen-ranks" { print $2 "\t" $4 }' "$LIST")
+b=$(awk -F'\t' '$1 == "gen-pg2-6" { print $2 "\t" $3 "\t" $4 }' "$RLIST")
 if [ -n "$b" ]; then
-  IFS=$'\t' read -r bt bj <<<"$b"
-  python3 "$P" --selfcheck gen-ranks text "$bt" "$bj"
+  IFS=$'\t' read -r bt bm bj <<<"$b"
+  python3 "$RP" --selfcheck gen-pg2-6 text "$bt" "$bj"
+  python3 "$RP" --selfcheck gen-pg2-6 md "$bm" "$bj"
+else
+  fail "numbers-ranks-selfcheck" "no gen-pg2-6 case"
 fi
 # the checker catches the two misprints of the issue: a share printed as ms
 # on the NCCL line, the profiled step printed instead of the given value

@@ -17,6 +17,7 @@
 #include "base/escape.h"
 #include "stacks/render/pysync_out.h"
 #include "trace/write/report_out.h"
+#include "ranks/ranks_out.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,29 +101,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					if (gaps_idle(g) != s->idle)
 						abort();
 				}
-				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };
-				struct coll *cl[2];
-				size_t ncl[2];
-				comm_collectives(&cx, &r.st, &cl[0], &ncl[0]);
-				comm_collectives(&cx, &r.st, &cl[1], &ncl[1]);
-				struct strag_result sr;
-				comm_straggler(cl, ncl, 2, &sr);
+				struct report_in in[1] = { { &r, "a", 0 } };
+				/* the trace as ranks 0 and 1 of a run: summaries, their combine */
+				struct ranks_mem m;
+				ranks_mem_init(&m, 2);
+				struct summary_opts so = { &ro, NULL, -1, NULL, "gpuflame fuzz" };
+				for (int k = 0; k < 2; k++) {
+					struct sbuf js = SBUF_INIT;
+					t.meta.rank = k;
+					t.meta.world_size = 2;
+					struct summary_src src = { &r, &cx, NULL, k ? "b" : "a", &so };
+					summary_write(&src, &js);
+					ranks_mem_put(&m, (size_t)k, k ? "b" : "a", &js);
+					sbuf_release(&js);
+				}
+				struct ranks_source rs;
+				ranks_source_mem(&rs, &m);
+				struct ranks_opts rko = { false, true };
+				struct ranks rk;
 				struct sbuf out = SBUF_INIT;
+				if (ranks_combine(&rs, &rko, &rk, &err))
+					abort(); /* our own summaries always combine */
 				for (int f = REP_TEXT; f <= REP_JSON; f++) {
 					sbuf_reset(&out);
-					report_out(in, 1, NULL, f, &out);
+					report_out(in, f, &out);
 					check_out(&out);
 					sbuf_reset(&out);
-					report_out(in, 2, &sr, f, &out);
+					ranks_out(&rk, f, 0, &out);
 					check_out(&out);
 					sbuf_reset(&out);
 					report_out_syncs(in, f, &out);
 					check_out(&out);
 				}
+				sbuf_reset(&out);
+				ranks_out_html(&rk, &out);
+				ranks_free(&rk);
+				ranks_mem_free(&m);
 				sbuf_release(&out);
-				comm_straggler_release(&sr);
-				free(cl[0]);
-				free(cl[1]);
 				report_release(&r);
 			}
 			actx_release(&cx);

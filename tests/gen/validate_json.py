@@ -18,10 +18,25 @@ except ImportError:
     sys.exit(3)
 
 
-def main():
-    schema = json.load(open(sys.argv[1], encoding='utf-8'))
+def validator(path):
+    """The validator of the schema at path; a $ref to another schema of the same
+    folder (by its $id: report -> ranks, summary -> report) resolves to it."""
+    import glob
+    import os
+    schema = json.load(open(path, encoding='utf-8'))
     jsonschema.Draft202012Validator.check_schema(schema)
-    v = jsonschema.Draft202012Validator(schema)
+    others = [json.load(open(f, encoding='utf-8')) for f in glob.glob(os.path.join(os.path.dirname(path) or '.', '*.schema.json'))]
+    try:
+        from referencing import Registry, Resource
+        reg = Registry().with_resources([(o['$id'], Resource.from_contents(o)) for o in others if '$id' in o])
+        return jsonschema.Draft202012Validator(schema, registry=reg)
+    except ImportError:  # python3-jsonschema of Debian 12 (4.10): RefResolver
+        store = dict((o['$id'], o) for o in others if '$id' in o)
+        return jsonschema.Draft202012Validator(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
+
+
+def main():
+    v = validator(sys.argv[1])
     bad = 0
     for f in sys.argv[2:]:
         try:

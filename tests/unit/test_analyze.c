@@ -191,12 +191,12 @@ T_TEST(test_analyze__report_parts)
 	/* the writers leave out (prose) or null (JSON) what was not computed */
 	struct report_in in = { &r, "t.json", 0 };
 	struct sbuf out = SBUF_INIT;
-	report_out(&in, 1, NULL, REP_TEXT, &out);
+	report_out(&in, REP_TEXT, &out);
 	T_TRUE(strstr(out.buf, "Hidden syncs") != NULL);
 	T_TRUE(strstr(out.buf, "Verdict") == NULL && strstr(out.buf, "Where the GPU idle") == NULL);
 	T_TRUE(strstr(out.buf, "Launches") == NULL);
 	sbuf_reset(&out);
-	report_out(&in, 1, NULL, REP_JSON, &out);
+	report_out(&in, REP_JSON, &out);
 	T_TRUE(strstr(out.buf, "\"gaps\": null,\n  \"idle_stacks\": null,\n  \"launch\": null,") != NULL);
 	T_TRUE(strstr(out.buf, "\"verdict\": null") != NULL);
 	sbuf_release(&out);
@@ -445,7 +445,7 @@ T_TEST(test_analyze__verdict_cause)
 	sbuf_release(&w);
 	struct report_in in = { &r, "t.json", 0 };
 	struct sbuf out = SBUF_INIT;
-	report_out(&in, 1, NULL, REP_JSON, &out);
+	report_out(&in, REP_JSON, &out);
 	T_TRUE(strstr(out.buf, "\"verdict_cause\": \"queued\"") != NULL);
 	T_TRUE(strstr(out.buf, "\"wait\": \"cudaStreamWaitEvent (stream 7)\",\n        \"idle_us\": 82,\n"
 			       "        \"idle_per_step_us\": 82,\n        \"share\": 0.7321") != NULL);
@@ -719,26 +719,6 @@ T_TEST(test_analyze__comm_overlap)
 	sbuf_release(&err);
 }
 
-T_TEST(test_analyze__straggler)
-{
-	/* rank 0: 10 10 10; rank 1: 5 5 12 (same name): rank 1 is fastest twice
-	 * -> arrived last twice; waits: r0 5+5+0 = 10, r1 0+0+2 = 2 */
-	struct coll r0[] = { { 1, 0, 10 }, { 1, 100, 10 }, { 1, 200, 10 } };
-	struct coll r1[] = { { 1, 0, 5 }, { 1, 100, 5 }, { 1, 200, 12 }, { 2, 300, 1 } };
-	struct coll *cl[] = { r0, r1 };
-	size_t n[] = { 3, 4 };
-	struct strag_result s;
-	comm_straggler(cl, n, 2, &s);
-	T_EQ_I64(s.matched, 3);
-	T_EQ_I64(s.straggler, 1);
-	T_TRUE(s.clear);
-	T_EQ_I64(s.r[1].last, 2);
-	T_EQ_I64(s.r[0].last, 1);
-	T_EQ_I64(s.r[0].wait, 10);
-	T_EQ_I64(s.r[1].wait, 2);
-	comm_straggler_release(&s);
-}
-
 T_TEST(test_analyze__pysync_frames)
 {
 	struct sbuf b = SBUF_INIT;
@@ -864,8 +844,8 @@ T_TEST(test_analyze__writers)
 #define STARTS(b, lit) (!strncmp((b), (lit), sizeof(lit) - 1))
 
 /* The prose formats share one writer (report_fmt.h): the separators each
- * format implements, checked on the paragraph with a line break inside
- * (no clear straggler) and on the Markdown/text leads and bold labels. */
+ * format implements, checked on the Markdown/text leads and bold labels
+ * (the paragraph with a line break inside: tests/unit/test_ranks.c). */
 T_TEST(test_analyze__writers_formats)
 {
 	struct trace t;
@@ -878,23 +858,12 @@ T_TEST(test_analyze__writers_formats)
 	struct report r;
 	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
 	struct report_in in[2] = { { &r, "a", 0 }, { &r, "b|c", 0 } };
-	struct strag_rank rk[2] = { { 0, 1 }, { 0, 1 } };
-	struct strag_result sr = { 2, rk, 2, 0, 0, false };
-	report_out(in, 2, &sr, REP_TEXT, &out);
-	T_TRUE(strstr(out.buf, "\n  No clear straggler (ranks arrive last about equally often); the most "
-			       "likely one:\n  #1 (a) arrived last at 1 of 2") != NULL);
-	T_TRUE(strstr(out.buf, "\n  Compare its step table") != NULL);
-	T_TRUE(strstr(out.buf, "  #2: GPU busy") != NULL);
-	T_TRUE(strstr(out.buf, "\n\n\ngpuflame report: a\n") != NULL);
+	report_out(&in[1], REP_TEXT, &out);
+	T_TRUE(STARTS(out.buf, "gpuflame report: b|c\n"));
 	T_TRUE(strstr(out.buf, "\nVerdict: GPU busy") != NULL);
 	sbuf_reset(&out);
-	report_out(in, 2, &sr, REP_MD, &out);
-	T_TRUE(STARTS(out.buf, "## gpuflame report: 2 ranks (never merged)\n\n"));
-	T_TRUE(strstr(out.buf, "\nNo clear straggler (ranks arrive last about equally often); the most "
-			       "likely one: #1 (a) arrived last at 1 of 2") != NULL);
-	T_TRUE(strstr(out.buf, "\n\nCompare its step table") != NULL);
-	T_TRUE(strstr(out.buf, "- #2: GPU busy") != NULL);
-	T_TRUE(strstr(out.buf, "\n## gpuflame report: b\\|c\n\n") != NULL);
+	report_out(&in[1], REP_MD, &out);
+	T_TRUE(STARTS(out.buf, "## gpuflame report: b\\|c\n\n"));
 	T_TRUE(strstr(out.buf, "\n**Verdict:** GPU busy") != NULL);
 	T_TRUE(strstr(out.buf, "\n\n**Next:** ") != NULL);
 	sbuf_reset(&out);
@@ -927,7 +896,6 @@ int main(void)
 	T_RUN(test_analyze__median);
 	T_RUN(test_analyze__sort);
 	T_RUN(test_analyze__comm_overlap);
-	T_RUN(test_analyze__straggler);
 	T_RUN(test_analyze__pysync_frames);
 	T_RUN(test_analyze__pysync_tree);
 	T_RUN(test_analyze__wilson);

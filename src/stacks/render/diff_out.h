@@ -1,8 +1,8 @@
 /*
  * diff_out.h — the writers of a differential result (stacks/ops/diff.h):
  * the differential flame graph (SVG), the --top tables and the 3-column
- * "stack before after" text. gpuflame diff renders with these; another
- * output (HTML, JSON) is one more writer beside them.
+ * "stack before after" text. gpuflame diff renders with these; its HTML
+ * page is diff_html.h, beside them.
  *
  *   struct diff_out_svg_opts so;
  *   diff_out_svg_opts_init(&so);

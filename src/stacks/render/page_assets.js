@@ -610,7 +610,9 @@
     G.draw();
   }
 
-  if (D.kind === 'diff') diffPage(); else reportPage();
+  if (D.kind === 'diff') diffPage();
+  else if (D.kind === 'ranks') window.gfRanksPage({ D, app, el, sv, table, section, fmtUs, showTip, hideTip, rankView, searchBox, state }); // page_ranks.js
+  else reportPage();
   window.addEventListener('resize', () => { for (const G of state.graphs) if (G.panel && G.panel.classList.contains('active') && G.panel.isConnected) G.draw(); });
   document.documentElement.setAttribute('data-ready', '1');
 })();

@@ -1,4 +1,4 @@
-/* comm.c — NCCL time, overlap, exposed communication, straggler (see comm.h). */
+/* comm.c — NCCL time, overlap, exposed communication, collectives (see comm.h). */
 #include "trace/analysis/comm.h"
 
 #include "base/names.h"
@@ -337,6 +337,30 @@ static int cmp_win(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* Collective x of activity ai: its kernel, its args, its step (pmax: the
+ * prefix maxima of the rows' ends), its launch. */
+static void coll_fill(const struct actx *c, const struct steps_result *st, const gf_ns *pmax, uint32_t ai,
+		      struct coll *x)
+{
+	const struct trace *t = c->t;
+	const struct trace_act *a = &t->act[ai];
+	const struct trace_coll *k = trace_coll_of(t, ai);
+	x->name = a->name;
+	x->group = k ? k->pg : TRACE_NONE;
+	x->desc = k ? k->pg_desc : TRACE_NONE;
+	x->ranks = k ? k->pg_ranks : TRACE_NONE;
+	x->coll = k ? k->coll : TRACE_NONE;
+	x->dtype = k ? k->dtype : TRACE_NONE;
+	x->seq = k ? k->seq : KEV_NONE;
+	x->nelems = k ? k->nelems : KEV_NONE;
+	x->group_size = k ? k->group_size : KEV_NONE;
+	x->enqueue = a->launch != TRACE_NONE ? t->r[a->launch].start : KEV_NONE;
+	x->start = a->start;
+	x->dur = a->end - a->start;
+	long s = steps_row_at(st, pmax, a->start);
+	x->step = s < 0 ? KEV_NONE : st->rows[s].number;
+}
+
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n)
 {
@@ -366,6 +390,7 @@ void comm_collectives(const struct actx *c, const struct steps_result *st, struc
 			w[2 * m + 1] = w[2 * i + 1];
 			m++;
 		}
+		gf_ns *pmax = steps_pmax(st);
 		size_t k = 0;
 		for (uint32_t i = m ? trace_act_lower(t, w[0]) : t->nact; i < t->nact; i++) {
 			const struct trace_act *a = &t->act[i];
@@ -377,108 +402,13 @@ void comm_collectives(const struct actx *c, const struct steps_result *st, struc
 				continue;
 			if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
 				continue;
-			struct coll x = { a->name, a->start, a->end - a->start };
+			struct coll x;
+			coll_fill(c, st, pmax, i, &x);
 			vec_push(&v, x);
 		}
+		free(pmax);
 		free(w);
 	}
 	*out = v.v;
 	*n = v.n;
-}
-
-/* Occurrence numbers: occ[i] = how many earlier entries share colls[i].name. */
-struct occ {
-	uint32_t name;
-	uint64_t k;
-	gf_ns dur;
-};
-
-static int cmp_occ(const void *a, const void *b)
-{
-	const struct occ *x = a, *y = b;
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	return (x->k > y->k) - (x->k < y->k);
-}
-
-static struct occ *make_occ(const struct coll *c, size_t n)
-{
-	struct occ *o = gf_xcalloc(n ? n : 1, sizeof *o);
-	for (size_t i = 0; i < n; i++) {
-		o[i].name = c[i].name;
-		o[i].dur = c[i].dur;
-		o[i].k = i; /* position; made an occurrence number after sorting */
-	}
-	qsort(o, n, sizeof *o, cmp_occ); /* by name, then position */
-	for (size_t i = 0; i < n; i++)
-		o[i].k = (i > 0 && o[i - 1].name == o[i].name) ? o[i - 1].k + 1 : 0;
-	return o;
-}
-
-int comm_straggler(struct coll *const *colls, const size_t *ncolls, size_t nranks,
-		   struct strag_result *r)
-{
-	memset(r, 0, sizeof *r);
-	r->nranks = nranks;
-	r->r = gf_xcalloc(nranks ? nranks : 1, sizeof *r->r);
-	r->straggler = -1;
-	if (nranks < 2)
-		return GF_OK;
-	struct occ **o = gf_xcalloc(nranks, sizeof *o);
-	size_t *pos = gf_xcalloc(nranks, sizeof *pos);
-	for (size_t k = 0; k < nranks; k++)
-		o[k] = make_occ(colls[k], ncolls[k]);
-	gf_ns *d = gf_xcalloc(nranks, sizeof *d);
-	/* walk rank 0's instances; find each in the other ranks (sorted merge) */
-	for (size_t i = 0; i < ncolls[0]; i++) {
-		const struct occ *x = &o[0][i];
-		bool all = true;
-		d[0] = x->dur;
-		for (size_t k = 1; k < nranks; k++) {
-			while (pos[k] < ncolls[k] && cmp_occ(&o[k][pos[k]], x) < 0)
-				pos[k]++;
-			if (pos[k] >= ncolls[k] || cmp_occ(&o[k][pos[k]], x) != 0) {
-				all = false;
-				continue;
-			}
-			d[k] = o[k][pos[k]].dur;
-		}
-		if (!all) {
-			r->unmatched++;
-			continue;
-		}
-		r->matched++;
-		size_t mi = 0;
-		for (size_t k = 1; k < nranks; k++)
-			if (d[k] < d[mi])
-				mi = k;
-		r->r[mi].last++;
-		for (size_t k = 0; k < nranks; k++)
-			r->r[k].wait += d[k] - d[mi];
-	}
-	if (r->matched) {
-		long best = 0;
-		for (size_t k = 1; k < nranks; k++) {
-			const struct strag_rank *a = &r->r[k], *b = &r->r[best];
-			if (a->last > b->last || (a->last == b->last && a->wait < b->wait))
-				best = (long)k;
-		}
-		r->straggler = best;
-		r->clear = true;
-		for (size_t k = 0; k < nranks; k++)
-			if ((long)k != best && r->r[k].last >= r->r[best].last)
-				r->clear = false;
-	}
-	for (size_t k = 0; k < nranks; k++)
-		free(o[k]);
-	free(o);
-	free(pos);
-	free(d);
-	return GF_OK;
-}
-
-void comm_straggler_release(struct strag_result *r)
-{
-	free(r->r);
-	memset(r, 0, sizeof *r);
 }

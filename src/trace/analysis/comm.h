@@ -13,15 +13,10 @@
  * A step costs O(log n) (prefix sums over the two unions' pieces), however
  * many steps hold the same kernels, plus its collectives' pieces.
  *
- * Straggler (several traces, one per rank; ranks are never merged): the
- * collectives of each rank are its comm kernels starting inside its selected
- * steps (each kernel once, even where steps nest or overlap),
- * matched across ranks by (kernel name, occurrence number of that name).
- * For each instance found on every rank: min = the shortest duration,
- * each rank's wait = its duration - min; the rank with the shortest duration
- * arrived last (TB plugin / TraceLens / DeepSpeed rule; durations only, so
- * clock offsets between hosts do not matter). The straggler is the rank that
- * arrived last most often (ties: the smallest total wait, then input order).
+ * Collectives (for the straggler among ranks, ranks/ranks.h): the comm
+ * kernels of a rank starting inside its selected steps (each kernel once,
+ * even where steps nest or overlap), with the process group, collective and
+ * sequence number the trace gives them (trace.h: struct trace_coll).
  *
  * Layer: trace/analysis. Never prints.
  */
@@ -77,35 +72,25 @@ struct comm_result {
 int comm_analyze(const struct actx *c, const struct steps_result *st, struct comm_result *r);
 void comm_release(struct comm_result *r);
 
-/* One collective instance of one rank. */
+/* One collective instance of one rank: a comm kernel with the
+ * communication args the model found for it (trace.h: struct trace_coll;
+ * pool ids TRACE_NONE and integers KEV_NONE when absent). */
 struct coll {
-	uint32_t name;   /* pool id (share one pool across the ranks' traces) */
+	uint32_t name;    /* the kernel's pool id */
+	uint32_t group;   /* process group name (kev.pg_name) */
+	uint32_t desc, ranks, coll, dtype; /* its description, rank list, collective name, dtype */
+	int64_t seq;      /* Seq as written */
+	int64_t nelems, group_size;
+	int64_t step;     /* number of the first selected step holding its start */
+	gf_ns enqueue;    /* start of its launching call, KEV_NONE when unattributed */
 	gf_ns start, dur;
 };
 
 /* The rank's collectives: its comm kernels starting inside any of its step
  * rows, each once (steps that nest or overlap do not repeat a kernel), by
- * start. O(n + steps log steps). Caller frees *out. */
+ * start, with their group, collective and sequence number when the trace
+ * has them. O(n log n + steps log steps). Caller frees *out. */
 void comm_collectives(const struct actx *c, const struct steps_result *st, struct coll **out,
 		      size_t *n);
-
-struct strag_rank {
-	gf_ns wait;          /* Σ (dur - min) over matched instances */
-	uint64_t last;       /* instances where this rank arrived last */
-};
-
-struct strag_result {
-	size_t nranks;
-	struct strag_rank *r;
-	uint64_t matched;    /* instances present on every rank */
-	uint64_t unmatched;  /* instances missing on some rank */
-	long straggler;      /* index into the ranks, -1 when nothing matched */
-	bool clear;          /* it arrived last strictly more often than every other rank */
-};
-
-/* colls[k][0..ncolls[k]) for rank k. @return GF_OK. */
-int comm_straggler(struct coll *const *colls, const size_t *ncolls, size_t nranks,
-		   struct strag_result *r);
-void comm_straggler_release(struct strag_result *r);
 
 #endif

@@ -343,21 +343,6 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	return GF_OK;
 }
 
-int report_straggler(const struct actx *const *c, const struct report *const *r, size_t n,
-		     struct strag_result *out)
-{
-	struct coll **cl = gf_xcalloc(n ? n : 1, sizeof *cl);
-	size_t *ncl = gf_xcalloc(n ? n : 1, sizeof *ncl);
-	for (size_t i = 0; i < n; i++)
-		comm_collectives(c[i], &r[i]->st, &cl[i], &ncl[i]);
-	int rc = comm_straggler(cl, ncl, n, out);
-	for (size_t i = 0; i < n; i++)
-		free(cl[i]);
-	free(cl);
-	free(ncl);
-	return rc;
-}
-
 void report_release(struct report *r)
 {
 	steps_release(&r->st);

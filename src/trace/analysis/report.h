@@ -32,8 +32,6 @@
  * syncs, comm and the top calls run on the caller's; each writes its own
  * fields, so the report is the same byte for byte.
  *
- * Ranks: report_straggler() matches the ranks' collectives (comm.h).
- *
  * Verdict rules (docs/report.md "Verdict"), from the steady gap row G and the
  * steady step (wall W, busy B):
  *  - no GPU activity: VERDICT_NO_GPU (advice ADV_NO_GPU, or ADV_LEGACY for
@@ -165,11 +163,6 @@ void report_opts_init(struct report_opts *o);
 int report_build(struct report *r, const struct actx *c, const struct report_opts *o,
 		 struct sbuf *err);
 void report_release(struct report *r);
-
-/* The straggler among n ranks (comm.h), each rank's collectives inside its
- * selected steps (reports built with RP_COMM or not). @return GF_OK. */
-int report_straggler(const struct actx *const *c, const struct report *const *r, size_t n,
-		     struct strag_result *out);
 
 /* The verdict's key (summary.verdict_cause): "none", "gpu_bound", the
  * cause's key or the busy finding's (causes.h). */

@@ -351,3 +351,28 @@ void steps_release(struct steps_result *r)
 	free(r->rows);
 	memset(r, 0, sizeof *r);
 }
+
+gf_ns *steps_pmax(const struct steps_result *r)
+{
+	if (!r->n)
+		return NULL;
+	gf_ns *pmax = gf_xmalloc(r->n * sizeof *pmax);
+	for (size_t s = 0; s < r->n; s++)
+		pmax[s] = s && pmax[s - 1] > r->rows[s].end ? pmax[s - 1] : r->rows[s].end;
+	return pmax;
+}
+
+long steps_row_at(const struct steps_result *r, const gf_ns *pmax, gf_ns ts)
+{
+	/* the first row ending after ts (the first prefix maximum past it)
+	 * holds ts when it starts at or before it */
+	size_t l = 0, h = r->n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (pmax[m] <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l < r->n && r->rows[l].start <= ts ? (long)l : -1;
+}

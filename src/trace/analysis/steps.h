@@ -90,6 +90,13 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned
 void steps_medians(const struct actx *c, struct steps_result *r);
 void steps_release(struct steps_result *r);
 
+/* Where a time falls among the rows (which are by start): steps_pmax gives
+ * the prefix maxima of their ends (caller frees; NULL when there is no
+ * row), steps_row_at the index of the first row whose window holds ts (an
+ * outer step before the steps it nests), or -1. O(log n) a query. */
+gf_ns *steps_pmax(const struct steps_result *r);
+long steps_row_at(const struct steps_result *r, const gf_ns *pmax, gf_ns ts);
+
 /* Fills one row for the window [lo, hi) (used for steps and tests). */
 void steps_row(const struct actx *c, gf_ns lo, gf_ns hi, struct step_row *row);
 

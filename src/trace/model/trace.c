@@ -7,6 +7,7 @@
 
 #include "base/names.h"
 #include "base/vec.h"
+#include "trace/model/trace_coll.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct trace_build {
 	struct pyid { int64_t id, parent; } *py;
 	size_t npy, cappy;
 	int64_t min_rt_corr;
+	trace_coll_notes coll;      /* events with communication args (trace_coll.h) */
 	bool finished;
 };
 
@@ -51,6 +53,7 @@ static void build_free(struct trace_build *b)
 	vec_free(&b->track_thread);
 	vec_free(&b->thread_track);
 	vec_free(&b->nflags);
+	vec_free(&b->coll);
 	free(b->py);
 	free(b);
 }
@@ -66,6 +69,8 @@ void trace_release(struct trace *t)
 		free(t->dev[i].busy);
 	free(t->dev);
 	free(t->steps);
+	free(t->coll);
+	free(t->meta.pgs);
 	if (t->own_names)
 		pool_free(t->names);
 	memset(t, 0, sizeof *t);
@@ -184,6 +189,8 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 		if (e->kc == KC_KERNEL) {
 			a.kind = TA_KERNEL;
 			a.flags |= nf & TAF_NCCL;
+			if (a.flags & TAF_NCCL)
+				trace_coll_add(&b->coll, e, TRACE_NONE, a.device);
 		} else if (e->kc == KC_GPU_MEMCPY) {
 			a.kind = TA_MEMCPY;
 			a.flags |= nf & (TAF_DTOH | TAF_HTOD | TAF_DTOD);
@@ -221,6 +228,8 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 			t->warn.bogus_external++;
 		if (e->correlation != KEV_NONE && e->correlation < b->min_rt_corr)
 			b->min_rt_corr = e->correlation;
+	} else if (kind == TR_OP) {
+		trace_coll_add(&b->coll, e, ti, -1);
 	} else if (kind == TR_PYTHON) {
 		if ((name_flags(t, b, e->name) >> 8) & TRF_MODULE)
 			r.flags |= TRF_MODULE;
@@ -364,7 +373,7 @@ static void sort_acts(struct trace_act *v, size_t n)
 		}
 }
 
-unsigned long long trace_nest_steps;
+_Thread_local unsigned long long trace_nest_steps;
 
 /* Python id -> frame, for one thread: (id, range index) pairs sorted by id
  * then index, so the first frame with an id is the first pair with it.
@@ -1198,6 +1207,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	link_acts(t, b, &cc);
 	free(cc.has);
 	find_devices(t);
+	trace_coll_resolve(t, &b->coll);
 	if (GF_CHECKS)
 		check_model(t);
 

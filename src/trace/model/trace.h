@@ -207,6 +207,8 @@ struct trace_step {
 
 struct trace_meta {
 	int64_t rank, world_size;  /* KEV_NONE when absent */
+	struct kpg *pgs;           /* distributedInfo.pg_config (kineto.h), names in t.names */
+	uint32_t npgs;
 	char backend[32];
 	int64_t base_time_ns;      /* 0 when absent */
 	bool has_base_time;
@@ -237,6 +239,20 @@ struct trace_warn {
 	uint32_t processes;        /* host processes (pids) with correlated runtime/driver calls */
 };
 
+/*
+ * The communication args of one NCCL kernel (trace_coll.c): its own args
+ * (Kineto writes them on NCCL kernels since 2024), else those of the
+ * innermost enclosing range of its launching call that carries a process
+ * group or a collective name (record_param_comms, nccl:all_reduce). Pool ids
+ * (TRACE_NONE when absent) and integers (KEV_NONE when absent).
+ */
+struct trace_coll {
+	uint32_t act;              /* index into t.act: a kernel with TAF_NCCL */
+	uint32_t pg, pg_desc, pg_ranks, coll, dtype; /* kev.pg_name ... (kineto.h) */
+	int64_t seq, nelems, group_size;
+	bool own;                  /* from the kernel's own args (else from its launch's op) */
+};
+
 struct trace {
 	struct pool *names;
 	bool own_names;
@@ -253,6 +269,8 @@ struct trace {
 	struct trace_step *steps;  /* sorted by start */
 	uint32_t nsteps;
 	gf_ns win_start, win_end;  /* earliest start, latest end over ranges and activities (0,0 if none) */
+	struct trace_coll *coll;   /* NCCL kernels with communication args, by act */
+	uint32_t ncoll;
 	struct trace_meta meta;
 	struct trace_warn warn;
 	unsigned cores;            /* cores the analyses may use: 1 or 2 (trace_finish: 1 when
@@ -341,7 +359,7 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err);
 /* Hops made by trace_finish's Python re-parent checks (skew-binary jumps,
  * O(log depth) per frame), so tests can assert that nesting stays n log n
  * on any chain of Python frames and links. */
-extern unsigned long long trace_nest_steps;
+extern _Thread_local unsigned long long trace_nest_steps;
 
 /* --- queries (all O(log n) or O(depth) unless said) --- */
 
@@ -398,6 +416,9 @@ uint32_t trace_range_upper(const struct trace *t, uint32_t th, gf_ns ts);
 void trace_msg_unweighted(struct sbuf *b, uint64_t n);
 void trace_msg_cross_process(struct sbuf *b, const struct trace *t);
 void trace_msg_shared_ids(struct sbuf *b, uint64_t ids, uint32_t processes);
+
+/* The communication args of NCCL kernel activity ai (t.coll), or NULL. */
+const struct trace_coll *trace_coll_of(const struct trace *t, uint32_t ai);
 
 /* Name of a range kind ("annotation", "python", "op", "runtime", "driver"). */
 const char *trace_kind_name(int kind);

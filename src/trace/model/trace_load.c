@@ -15,6 +15,7 @@
 #include "input/input.h"
 #include "input/source.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int trace_read_input(struct kineto_trace *kt, struct input *in, kineto_event_fn fn, void *ctx,
@@ -97,6 +98,10 @@ static int load(struct trace *t, struct input *in, const char *name, const void 
 	t->meta.events = kt.stats.events;
 	t->meta.truncated = kt.stats.truncated;
 	t->meta.legacy = kt.meta.legacy_events > 0;
+	free(t->meta.pgs); /* a second load into t would leak it */
+	t->meta.pgs = kt.meta.pgs;
+	t->meta.npgs = kt.meta.npgs;
+	kt.meta.pgs = NULL;
 	/* thread names may be declared after the events: take the final ones */
 	trace_update_thread_names(t, kt.tracks, kt.ntracks);
 	kineto_release(&kt);

@@ -159,6 +159,9 @@ void kineto_release(struct kineto_trace *kt)
 	free(kt->tracks);
 	free(kt->stats.cat_ids);
 	free(kt->stats.cat_events);
+	free(kt->meta.pgs);
+	kt->meta.pgs = NULL;
+	kt->meta.npgs = kt->meta.npgs_dropped = 0;
 	kt->tracks = NULL;
 	kt->stats.cat_ids = NULL;
 	kt->stats.cat_events = NULL;

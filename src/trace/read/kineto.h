@@ -104,6 +104,19 @@ struct kev {
 	int64_t device;           /* args.device */
 	int64_t bytes;            /* args.bytes (memcpy/memset) */
 	uint32_t arg_name;        /* M events: args.name / args.labels text (pool id), else UINT32_MAX */
+	/* Communication (record_param_comms cpu_op, and NCCL kernels since 2024;
+	 * docs/trace-reader.md): pool ids (UINT32_MAX when absent) and integers
+	 * (KEV_NONE). A group written by number ("Process Group ID": 0) or a rank
+	 * list written as an array is interned as its compact JSON text ("0",
+	 * "[0,1]"); a rank list written as a string ("[0, 1]") loses its blanks. */
+	uint32_t pg_name;         /* args["Process Group Name"], or "Process Group ID" */
+	uint32_t pg_desc;         /* args["Process Group Description"] / "Process Group Desc" */
+	uint32_t pg_ranks;        /* args["Process Group Ranks"], compact: "[0,1]" */
+	uint32_t coll_name;       /* args["Collective name"] ("allreduce") */
+	uint32_t dtype;           /* args.dtype ("Float") */
+	int64_t seq;              /* args.Seq (or seq): the collective's number in its group */
+	int64_t nelems;           /* args["In msg nelems"] */
+	int64_t group_size;       /* args["Group size"] */
 };
 
 /* kev.flags */
@@ -122,8 +135,19 @@ enum kts_gen {
 };
 const char *kts_gen_name(int g);
 
+/* One process group of distributedInfo.pg_config (pool ids, UINT32_MAX when
+ * absent; ranks as compact text "[0,1,2]"). */
+struct kpg {
+	uint32_t name, desc, ranks;
+	int64_t size;                /* pg_size, KEV_NONE */
+};
+
+#define KMETA_MAX_PGS 65536  /* pg_config entries kept (more are counted in npgs_dropped) */
+
 struct kmeta {
 	int64_t rank, world_size;    /* distributedInfo; KEV_NONE when absent */
+	struct kpg *pgs;             /* distributedInfo.pg_config, in file order (kineto_release frees) */
+	uint32_t npgs, npgs_dropped;
 	char backend[32];            /* distributedInfo.backend ("nccl"), "" */
 	int64_t base_time_ns;        /* baseTimeNanoseconds, 0 when absent */
 	bool has_base_time;

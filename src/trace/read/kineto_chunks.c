@@ -303,6 +303,11 @@ static int par_deliver(struct rd *r, struct pslot *sl)
 		e->name = par_id(x, e->name);
 		e->cat = par_id(x, e->cat);
 		e->arg_name = par_id(x, e->arg_name);
+		e->pg_name = par_id(x, e->pg_name);
+		e->pg_desc = par_id(x, e->pg_desc);
+		e->pg_ranks = par_id(x, e->pg_ranks);
+		e->coll_name = par_id(x, e->coll_name);
+		e->dtype = par_id(x, e->dtype);
 		t->pid.str = par_id(x, t->pid.str);
 		t->tid.str = par_id(x, t->tid.str);
 		if (t->pid.kind == 1)

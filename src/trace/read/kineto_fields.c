@@ -78,3 +78,55 @@ bool kineto_fields_idv_gen(struct rd *r, struct jcur *c, int ch, struct idv *v)
 	v->v = x == KEV_NONE ? 0 : x;
 	return true;
 }
+
+/* s[0..n) without the JSON blanks outside strings, into out. */
+static void compact_json(struct sbuf *out, const char *s, size_t n)
+{
+	bool in = false, esc = false;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (in) {
+			if (esc)
+				esc = false;
+			else if (ch == '\\')
+				esc = true;
+			else if (ch == '"')
+				in = false;
+		} else if (ch == '"') {
+			in = true;
+		} else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+			continue;
+		}
+		sbuf_addch(out, ch);
+	}
+}
+
+bool kineto_fields_text(struct rd *r, struct jcur *c, int ch, bool compact, uint32_t *id)
+{
+	if (ch == 'n')
+		return jfast_skip(c, ch, 2);
+	if (ch == '"') {
+		uint32_t sid = UINT32_MAX;
+		if (!kineto_fields_str(r, c, ch, &sid))
+			return false;
+		const char *s = pool_str(r->kt->names, sid);
+		size_t n = pool_len(r->kt->names, sid);
+		if (!compact || !memchr(s, ' ', n)) {
+			*id = sid;
+			return true;
+		}
+		sbuf_reset(&r->scratch);
+		for (size_t i = 0; i < n; i++)
+			if (s[i] != ' ')
+				sbuf_addch(&r->scratch, s[i]);
+		*id = intern(r, r->scratch.buf, r->scratch.len);
+		return true;
+	}
+	const char *p0 = c->p;
+	if (!jfast_skip(c, ch, 2))
+		return false;
+	sbuf_reset(&r->scratch);
+	compact_json(&r->scratch, p0, (size_t)(c->p - p0));
+	*id = intern(r, r->scratch.buf, r->scratch.len);
+	return true;
+}

@@ -73,6 +73,13 @@ static inline __attribute__((always_inline)) bool kineto_fields_str(struct rd *r
 	return kineto_fields_str_gen(r, c, ch, id, NULL);
 }
 
+/* Any value but null as text interned in the pool (*id unchanged for null):
+ * a string as kineto_fields_str does (with compact, its blanks dropped: the
+ * rank list "[0, 1]" is "[0,1]"); a number, array or object as its JSON
+ * text without the blanks outside strings ("Process Group ID": 0 is "0",
+ * [0, 1] is "[0,1]"). */
+bool kineto_fields_text(struct rd *r, struct jcur *c, int ch, bool compact, uint32_t *id);
+
 /* A pid or tid: integer, string (numeric text reads as its number) or absent. */
 static inline __attribute__((always_inline)) bool kineto_fields_idv(struct rd *r, struct jcur *c, int ch,
 							    struct idv *v)

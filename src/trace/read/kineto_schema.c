@@ -81,6 +81,8 @@ static inline void evtmp_init(const struct rd *r, struct evtmp *t)
 	e->id = e->correlation = e->external_id = e->python_id = e->python_parent_id = KEV_NONE;
 	e->python_thread = e->stream = e->device = e->bytes = KEV_NONE;
 	e->arg_name = UINT32_MAX;
+	e->pg_name = e->pg_desc = e->pg_ranks = e->coll_name = e->dtype = UINT32_MAX;
+	e->seq = e->nelems = e->group_size = KEV_NONE;
 	e->flags = 0;
 	t->pid.kind = t->tid.kind = 2;
 	t->pid.v = t->tid.v = 0;
@@ -93,6 +95,47 @@ static inline void evtmp_init(const struct rd *r, struct evtmp *t)
 
 #define KEY(lit) (kn == sizeof(lit) - 1 && !memcmp(k, lit, sizeof(lit) - 1))
 
+/* The communication args (kev.pg_name ...): the dup bit of key k (9 and up),
+ * with *iv set for the integer ones; -1 for any other key. */
+static int comm_arg(struct kev *e, const char *k, size_t kn, int64_t **iv)
+{
+	if (KEY("Process Group Name") || KEY("Process Group ID"))
+		return 9;
+	if (KEY("Process Group Description") || KEY("Process Group Desc"))
+		return 10;
+	if (KEY("Process Group Ranks"))
+		return 11;
+	if (KEY("Collective name"))
+		return 12;
+	if (KEY("dtype"))
+		return 13;
+	if (KEY("Seq") || KEY("seq")) {
+		*iv = &e->seq;
+		return 14;
+	}
+	if (KEY("In msg nelems")) {
+		*iv = &e->nelems;
+		return 15;
+	}
+	if (KEY("Group size")) {
+		*iv = &e->group_size;
+		return 16;
+	}
+	return -1;
+}
+
+/* The pool id field a text communication arg (dup bit b, 9..13) fills. */
+static uint32_t *comm_text(struct kev *e, int b)
+{
+	switch (b) {
+	case 9: return &e->pg_name;
+	case 10: return &e->pg_desc;
+	case 11: return &e->pg_ranks;
+	case 12: return &e->coll_name;
+	default: return &e->dtype;
+	}
+}
+
 static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 {
 	static const char *const dups[] = {
@@ -101,6 +144,11 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 		"one \"Python id\" key in \"args\"", "one \"Python parent id\" key in \"args\"",
 		"one \"Python thread\" key in \"args\"", "one \"bytes\" key in \"args\"",
 		"one \"name\" or \"labels\" key in \"args\"",
+		"one \"Process Group Name\" or \"Process Group ID\" key in \"args\"",
+		"one \"Process Group Description\" or \"Process Group Desc\" key in \"args\"",
+		"one \"Process Group Ranks\" key in \"args\"", "one \"Collective name\" key in \"args\"",
+		"one \"dtype\" key in \"args\"", "one \"Seq\" or \"seq\" key in \"args\"",
+		"one \"In msg nelems\" key in \"args\"", "one \"Group size\" key in \"args\"",
 	};
 	struct kev *e = &t->e;
 	unsigned seen = 0;
@@ -132,9 +180,15 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 			iv = &e->bytes, b = 7;
 		else if (KEY("name") || KEY("labels"))
 			b = 8;
+		else if (kn >= 3 && (k[0] == 'P' || k[0] == 'C' || k[0] == 'd' || k[0] == 'S' || k[0] == 's' ||
+				     k[0] == 'I' || k[0] == 'G'))
+			b = comm_arg(e, k, kn, &iv);
 		if (b >= 0 && JFAST_SEEN_TWICE(seen, b))
 			return jfast_dup_key(c, kp, dups[b]);
-		bool ok = iv ? jfast_read_int(c, ch, iv) : b == 8 ? kineto_fields_str(r, c, ch, &e->arg_name) : jfast_skip(c, ch, 2);
+		bool ok = iv	   ? jfast_read_int(c, ch, iv)
+			  : b == 8 ? kineto_fields_str(r, c, ch, &e->arg_name)
+			  : b > 8  ? kineto_fields_text(r, c, ch, b == 11, comm_text(e, b))
+				   : jfast_skip(c, ch, 2);
 		if (!ok)
 			return false;
 		int m = jfast_next_member(c, '}', "',' or '}' in \"args\"");
@@ -500,6 +554,85 @@ const char *kineto_schema_top_dup(int tk)
 	return top_dups[tk];
 }
 
+/* One pg_config entry (c->p at '{'): pg_name, pg_desc, pg_size, ranks. */
+static bool read_pg(struct rd *r, struct jcur *c, struct kpg *g)
+{
+	static const char *const dups[] = {
+		"one \"pg_name\" key in a \"pg_config\" entry", "one \"pg_desc\" key in a \"pg_config\" entry",
+		"one \"pg_size\" key in a \"pg_config\" entry", "one \"ranks\" key in a \"pg_config\" entry",
+	};
+	g->name = g->desc = g->ranks = UINT32_MAX;
+	g->size = KEV_NONE;
+	int in = jfast_obj_enter(c, "a key string or '}' in a \"pg_config\" entry");
+	if (in <= 0)
+		return in == 0;
+	unsigned seen = 0;
+	for (;;) {
+		const char *k, *kp = c->p;
+		size_t kn;
+		int ch, b = -1;
+		if (!kineto_fields_key(r, c, &k, &kn, &ch))
+			return false;
+		b = KEY("pg_name") ? 0 : KEY("pg_desc") ? 1 : KEY("pg_size") ? 2 : KEY("ranks") ? 3 : -1;
+		if (b >= 0 && JFAST_SEEN_TWICE(seen, b))
+			return jfast_dup_key(c, kp, dups[b]);
+		bool ok = b == 0   ? kineto_fields_text(r, c, ch, false, &g->name)
+			  : b == 1 ? kineto_fields_text(r, c, ch, false, &g->desc)
+			  : b == 2 ? jfast_read_int(c, ch, &g->size)
+			  : b == 3 ? kineto_fields_text(r, c, ch, true, &g->ranks)
+				   : jscan_skip(c, 3);
+		if (!ok)
+			return false;
+		int m = jfast_next_member(c, '}', "',' or '}' in a \"pg_config\" entry");
+		if (m < 0)
+			return false;
+		if (m == 0)
+			return true;
+	}
+}
+
+/* distributedInfo.pg_config (c->p at its value): its entries into meta.pgs. */
+static bool read_pg_config(struct rd *r, struct jcur *c, int ch)
+{
+	struct kmeta *m = &r->kt->meta;
+	if (ch != '[')
+		return jscan_skip(c, 2);
+	c->p++;
+	int x = jscan_ws(c);
+	if (x < 0)
+		return false;
+	if (x == ']') {
+		c->p++;
+		return true;
+	}
+	for (;;) {
+		x = jscan_ws(c);
+		if (x < 0)
+			return false;
+		if (x == '{') {
+			struct kpg g;
+			if (!read_pg(r, c, &g))
+				return false;
+			if (m->npgs < KMETA_MAX_PGS) {
+				m->pgs = gf_xreallocarray(m->pgs, (size_t)m->npgs + 1, sizeof *m->pgs);
+				m->pgs[m->npgs++] = g;
+			} else {
+				m->npgs_dropped++;
+			}
+		} else if (!jscan_skip(c, 2)) {
+			return false;
+		}
+		x = jscan_ws(c);
+		if (x < 0)
+			return false;
+		c->p++;
+		if (x == ']')
+			return true;
+		if (x != ',')
+			return jscan_fail(c, c->p - 1, "',' or ']' in \"pg_config\"");
+	}
+}
+
 bool kineto_schema_top(struct rd *r, struct jcur *c, int tk, int ch)
 {
 	struct kmeta *m = &r->kt->meta;
@@ -556,6 +689,9 @@ bool kineto_schema_top(struct rd *r, struct jcur *c, int tk, int ch)
 			else if (dn == 7 && !memcmp(dk, "backend", 7))
 				ok = JFAST_SEEN_TWICE(seen, 2) ? jfast_dup_key(c, kp, "one \"backend\" key in \"distributedInfo\"")
 							 : kineto_fields_str(r, c, dch, &backend);
+			else if (dn == 9 && !memcmp(dk, "pg_config", 9))
+				ok = JFAST_SEEN_TWICE(seen, 3) ? jfast_dup_key(c, kp, "one \"pg_config\" key in \"distributedInfo\"")
+							 : read_pg_config(r, c, dch);
 			else
 				ok = jscan_skip(c, 2);
 			if (!ok)

@@ -1,9 +1,10 @@
 /*
- * report_fmt.h — what a prose format (text, Markdown; HTML would be one more)
- * implements so that report_out.c writes the report's sections once: escaped
- * prose, titles, headings, bold labels, tables, long cells, the final pass,
- * and the few separators that differ. JSON has its own writer
- * (report_json.h): it is a schema, not prose.
+ * report_fmt.h — what a prose format (text, Markdown) implements so that
+ * report_out.c writes the report's sections once: escaped prose, titles,
+ * headings, bold labels, tables, long cells, the final pass, and the few
+ * separators that differ. JSON has its own writer (report_json.h): it is a
+ * schema, not prose; the HTML page (report_html.h) embeds that JSON and
+ * the page's script lays it out.
  *
  *   report_out.c: f->heading(out, "Launches"); sbuf_addstr(out, f->lead); ...
  *
@@ -37,8 +38,6 @@ struct report_fmt {
 	const char *gap;       /* ends a block that a blank line must follow */
 	const char *item;      /* starts a list item */
 	const char *brk;       /* breaks a line inside a paragraph */
-	const char *sep_rank;  /* between the ranks' reports, after a newline */
-	const char *ranks_aside; /* added to the ranks' title inside its brackets */
 };
 
 extern const struct report_fmt report_text_fmt;

@@ -64,7 +64,7 @@ _Static_assert(GF_ARRAY_LEN(look) == GAP_NCAUSES, "a look for every gap cause");
 
 /* The vocabulary the page's script loops over (it keeps no list of its
  * own): the graphs' weights with their titles, the gap causes. */
-static void vocab(struct sbuf *b)
+void report_html_vocab(struct sbuf *b)
 {
 	sbuf_addstr(b, "\"vocab\":{\"weights\":[");
 	for (int w = 0; w < FLAMES_N; w++) {
@@ -102,7 +102,7 @@ static void vocab(struct sbuf *b)
 	sbuf_addstr(b, "]}");
 }
 
-static void rank(struct sbuf *b, const struct report_html_rank *k)
+void report_html_rank_json(struct sbuf *b, const struct report_html_rank *k)
 {
 	const struct flames *f = k->f;
 	struct flamejson_stats st[FLAMES_N];
@@ -138,33 +138,23 @@ static void rank(struct sbuf *b, const struct report_html_rank *k)
 	sbuf_addstr(b, "}");
 }
 
-void report_html_write(const struct report_html_rank *k, size_t n, const struct strag_result *s,
-		       struct sbuf *out)
+void report_html_write(const struct report_html_rank *k, struct sbuf *out)
 {
-	struct report_in *in = gf_xcalloc(n, sizeof *in);
-	for (size_t i = 0; i < n; i++) {
-		in[i].r = k[i].r;
-		in[i].file = k[i].file;
-	}
+	struct report_in in = { k->r, k->file, 0 };
 	struct sbuf rep = SBUF_INIT, json = SBUF_INIT, title = SBUF_INIT;
-	report_json_write(in, n, s, &rep);
-	sbuf_addf(&title, "gpuflame report: %s%s", k[0].file, n > 1 ? " and the other ranks" : "");
+	report_json_write(&in, &rep);
+	sbuf_addf(&title, "gpuflame report: %s", k->file);
 	sbuf_addstr(&json, "{\"schema\":\"gpuflame.page/1\",\"kind\":\"report\",\"title\":");
 	esc_json_str(&json, title.buf, title.len);
 	sbuf_addstr(&json, ",\"report\":");
 	sbuf_add(&json, rep.buf, rep.len);
 	sbuf_addstr(&json, ",\n\"ranks\":[");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			sbuf_addstr(&json, ",\n");
-		rank(&json, &k[i]);
-	}
+	report_html_rank_json(&json, k);
 	sbuf_addstr(&json, "],\n");
-	vocab(&json);
+	report_html_vocab(&json);
 	sbuf_addstr(&json, "}");
 	page_html_write(out, title.buf, &json);
 	sbuf_release(&rep);
 	sbuf_release(&json);
 	sbuf_release(&title);
-	free(in);
 }

@@ -1,11 +1,11 @@
 /*
  * report_html.h — `gpuflame report --format html`: the one page of a trace
- * (or of several ranks), from the one report result (report.h) and the
+ * (many ranks have theirs: ranks/ranks_out.h), from the one report result (report.h) and the
  * four weighted trees of the same steps (trace/analysis/flames.h), both
  * computed from one read of each trace.
  *
  *   struct report_html_rank k = { &report, &flames, "trace.json.gz" };
- *   report_html_write(&k, 1, NULL, &out);
+ *   report_html_write(&k, &out);
  *
  * The page (docs/report.md "The HTML page"; its frame, CSP and script:
  * stacks/render/page_html.h) embeds one JSON value, schema
@@ -35,8 +35,13 @@ struct report_html_rank {
 	const char *file;
 };
 
-/* n ranks (n > 1: side by side with the straggler s, which may be NULL). */
-void report_html_write(const struct report_html_rank *k, size_t n, const struct strag_result *s,
-		       struct sbuf *out);
+/* One rank's object of "ranks" above (also a summary's "page", ranks/summary.h). */
+void report_html_rank_json(struct sbuf *b, const struct report_html_rank *k);
+/* The page's "vocab" member ("vocab":{...}, no comma): the weights and the
+ * gap causes its script loops over (the page of many ranks has it too). */
+void report_html_vocab(struct sbuf *b);
+
+/* The page of one rank (many ranks: ranks/ranks_out.h). */
+void report_html_write(const struct report_html_rank *k, struct sbuf *out);
 
 #endif

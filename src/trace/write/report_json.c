@@ -430,60 +430,11 @@ static void j_tail(struct jsonw *j, const struct report *r, size_t ns)
 	jsonw_end(j, '}');
 }
 
-void report_json_write(const struct report_in *in, size_t n, const struct strag_result *s,
-		       struct sbuf *out)
+void report_json_write(const struct report_in *in, struct sbuf *out)
 {
 	struct jsonw j;
 	jsonw_init(&j, out);
-	if (n == 1) {
-		j_rank(&j, &in[0], true);
-		return;
-	}
-	jsonw_obj(&j);
-	jsonw_key(&j, "schema");
-	jsonw_str(&j, "gpuflame.report/2");
-	jsonw_key(&j, "ranks");
-	jsonw_arr(&j);
-	for (size_t k = 0; k < n; k++)
-		j_rank(&j, &in[k], false);
-	jsonw_end(&j, ']');
-	jsonw_key(&j, "straggler");
-	if (!s || !s->matched) {
-		jsonw_null(&j);
-	} else {
-		jsonw_obj(&j);
-		jsonw_key(&j, "index");
-		jsonw_int(&j, s->straggler);
-		jsonw_key(&j, "clear");
-		jsonw_bool(&j, s->clear);
-		jsonw_key(&j, "file");
-		jsonw_str(&j, in[s->straggler].file);
-		jsonw_key(&j, "rank");
-		const struct report_meta *m = &in[s->straggler].r->meta;
-		if (m->rank == KEV_NONE)
-			jsonw_null(&j);
-		else
-			jsonw_int(&j, m->rank);
-		jsonw_key(&j, "matched");
-		jsonw_int(&j, (int64_t)s->matched);
-		jsonw_key(&j, "unmatched");
-		jsonw_int(&j, (int64_t)s->unmatched);
-		jsonw_key(&j, "per_rank");
-		jsonw_arr(&j);
-		for (size_t k = 0; k < s->nranks; k++) {
-			jsonw_obj(&j);
-			jsonw_key(&j, "index");
-			jsonw_int(&j, (int64_t)k);
-			jsonw_key(&j, "wait_us");
-			jsonw_ns_us(&j, s->r[k].wait);
-			jsonw_key(&j, "arrived_last");
-			jsonw_int(&j, (int64_t)s->r[k].last);
-			jsonw_end(&j, '}');
-		}
-		jsonw_end(&j, ']');
-		jsonw_end(&j, '}');
-	}
-	jsonw_end(&j, '}');
+	j_rank(&j, in, true);
 }
 
 void report_json_syncs(const struct report_in *in, struct sbuf *out)

@@ -3,7 +3,7 @@
  * the schemas "gpuflame.report/2" and "gpuflame.syncs/2", docs/report.md).
  * JSON is a schema, not prose: it does not go through report_fmt.h.
  *
- *   report_json_write(&in, 1, NULL, &out);   // one rank
+ *   report_json_write(&in, &out);   // one rank
  *
  * Layer: trace/write. Never prints.
  */
@@ -12,9 +12,8 @@
 
 #include "trace/write/report_out.h"
 
-/* "gpuflame.report/2" for one rank (n = 1) or the ranks and the straggler s. */
-void report_json_write(const struct report_in *in, size_t n, const struct strag_result *s,
-		       struct sbuf *out);
+/* "gpuflame.report/2" of one rank (many ranks: ranks/ranks_out.h). */
+void report_json_write(const struct report_in *in, struct sbuf *out);
 /* "gpuflame.syncs/2": the sync sites of one rank. */
 void report_json_syncs(const struct report_in *in, struct sbuf *out);
 

@@ -65,6 +65,4 @@ const struct report_fmt report_md_fmt = {
 	.gap = "\n",
 	.item = "- ",
 	.brk = " ",
-	.sep_rank = "",
-	.ranks_aside = "",
 };

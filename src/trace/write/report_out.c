@@ -521,184 +521,20 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 	notes(r, f, out);
 }
 
-/* --- several ranks ------------------------------------------------------- */
-
-/* The ranks table's cell of rank k in row row. */
-static void rank_cell(struct rtable *t, const struct report_in *in, size_t k, int row,
-		      const struct strag_result *s, struct sbuf *b)
-{
-	const struct report *r = in[k].r;
-	const struct step_row *st = &r->st.steady;
-	const char *slash = strrchr(in[k].file, '/');
-	switch (row) {
-	case 0: {
-		/* keep the end of the name: it tells ranks apart */
-		const char *nm = slash ? slash + 1 : in[k].file;
-		size_t l = strlen(nm);
-		sbuf_reset(b);
-		if (l > 16) {
-			/* cut at a UTF-8 boundary */
-			const char *e = nm + l - 13;
-			while (((unsigned char)*e & 0xc0) == 0x80)
-				e++;
-			sbuf_addstr(b, "...");
-			sbuf_addstr(b, e);
-		} else {
-			sbuf_addstr(b, nm);
-		}
-		rtable_cell(t, b->buf);
-		break;
-	}
-	case 1:
-		if (r->meta.rank == KEV_NONE)
-			rtable_cell(t, "-");
-		else
-			rtable_cellf(t, "%lld", (long long)r->meta.rank);
-		break;
-	case 2:
-		rtable_cellf(t, "%zu (%zu)", r->st.n, r->st.nwarm);
-		break;
-	case 3:
-		cell_ms(t, st->wall);
-		break;
-	case 4:
-		cell_ms(t, st->busy);
-		break;
-	case 5:
-		cell_pct(t, st->busy, st->wall);
-		break;
-	case 6:
-		cell_ms(t, st->idle);
-		break;
-	case 7:
-		cell_ms(t, st->sync_wait);
-		break;
-	case 8:
-		rtable_cellf(t, "%llu", (unsigned long long)st->syncs);
-		break;
-	case 9:
-		rtable_cellf(t, "%llu", (unsigned long long)st->launches);
-		break;
-	case 10:
-		rtable_cellf(t, "%llu", (unsigned long long)st->kernels);
-		break;
-	case 11:
-		if (r->cm.kernels)
-			cell_ms(t, r->cm.steady.exposed);
-		else
-			rtable_cell(t, "-");
-		break;
-	default:
-		if (s && s->matched)
-			cell_ms(t, s->r[k].wait);
-		else
-			rtable_cell(t, "-");
-		break;
-	}
-}
-
-/* Which rank arrived last (comm.h), or that none matched. */
-static void straggler_text(const struct report_in *in, const struct strag_result *s,
-			   const struct report_fmt *f, struct sbuf *out)
-{
-	f->heading(out, "Straggler (minimum-wait rule over matched collectives)");
-	if (!s || !s->matched) {
-		sbuf_addstr(out, f->lead);
-		sbuf_addstr(out, "No NCCL collective matched across all ranks.\n");
-	} else {
-		size_t k = (size_t)s->straggler;
-		if (!s->clear)
-			sbuf_addf(out, "%sNo clear straggler (ranks arrive last about equally often); "
-				  "the most likely one:%s", f->lead, f->brk);
-		sbuf_addf(out, "%s#%zu (", f->lead, k + 1);
-		f->text(out, in[k].file);
-		sbuf_addf(out, ") arrived last at %llu of %llu matched collectives (",
-			  (unsigned long long)s->r[k].last, (unsigned long long)s->matched);
-		prose_pct(out, (gf_ns)s->r[k].last, (gf_ns)s->matched);
-		gf_ns others = 0;
-		for (size_t i = 0; i < s->nranks; i++)
-			if (i != k)
-				others += s->r[i].wait;
-		sbuf_addstr(out, "); the other ranks waited ");
-		ms3(out, others);
-		sbuf_addstr(out, " ms in total for it.");
-		if (s->unmatched)
-			sbuf_addf(out, " %llu collectives were not found on every rank.",
-				  (unsigned long long)s->unmatched);
-		sbuf_addf(out, "\n%sCompare its step table with the others': its extra time before "
-			  "the collectives is the cause.\n", f->next);
-	}
-}
-
-static void ranks_text(const struct report_in *in, size_t n, const struct strag_result *s,
-		       const struct report_fmt *f, struct sbuf *out)
-{
-	struct sbuf b = SBUF_INIT;
-	sbuf_addf(&b, "gpuflame report: %zu ranks (never merged%s)", n, f->ranks_aside);
-	f->title(out, b.buf, "");
-	enum { NROWS = 13 };
-	static const char *const rows[NROWS] = {
-		"file", "rank", "steps (warm-up)", "wall ms", "GPU busy ms", "busy %", "idle ms",
-		"sync wait ms", "syncs", "launches", "kernels", "NCCL exposed ms", "coll. wait ms",
-	};
-	for (size_t c0 = 0; c0 < n; c0 += 6) {
-		size_t c1 = c0 + 6 < n ? c0 + 6 : n;
-		struct rtable t;
-		rtable_init(&t, (unsigned)(c1 - c0 + 1));
-		rtable_head(&t, 0, "per step", RT_LEFT);
-		for (size_t k = c0; k < c1; k++) {
-			sbuf_reset(&b);
-			sbuf_addf(&b, "#%zu", k + 1);
-			rtable_head(&t, (unsigned)(k - c0 + 1), b.buf, RT_RIGHT);
-			t.maxw[k - c0 + 1] = 16;
-		}
-		for (int row = 0; row < NROWS; row++) {
-			rtable_cell(&t, rows[row]);
-			for (size_t k = c0; k < c1; k++)
-				rank_cell(&t, in, k, row, s, &b);
-		}
-		if (c0)
-			sbuf_addch(out, '\n');
-		f->table(out, &t);
-	}
-	straggler_text(in, s, f, out);
-	f->heading(out, "Verdicts");
-	for (size_t k = 0; k < n; k++) {
-		sbuf_addf(out, "%s#%zu: ", f->item, k + 1);
-		sbuf_reset(&b);
-		if (in[k].r->parts & RP_VERDICT)
-			prose_verdict(&b, in[k].r);
-		else
-			sbuf_addstr(&b, "-");
-		f->text(out, b.buf);
-		sbuf_addch(out, '\n');
-	}
-	sbuf_release(&b);
-	for (size_t k = 0; k < n; k++) {
-		sbuf_addf(out, "\n%s", f->sep_rank);
-		rank_text(&in[k], f, out);
-	}
-}
-
-
 static const struct report_fmt *fmt_of(int format)
 {
 	return format == REP_MD ? &report_md_fmt : &report_text_fmt;
 }
 
-void report_out(const struct report_in *in, size_t n, const struct strag_result *s, int format,
-		struct sbuf *out)
+void report_out(const struct report_in *in, int format, struct sbuf *out)
 {
 	if (format == REP_JSON) {
-		report_json_write(in, n, s, out);
+		report_json_write(in, out);
 		return;
 	}
 	const struct report_fmt *f = fmt_of(format);
 	struct sbuf body = SBUF_INIT;
-	if (n == 1)
-		rank_text(&in[0], f, &body);
-	else
-		ranks_text(in, n, s, f, &body);
+	rank_text(in, f, &body);
 	f->finish(&body, out);
 	sbuf_release(&body);
 }

@@ -4,8 +4,8 @@
  * analysis result (trace/analysis/report.h) and nothing else.
  *
  * Files: report_out.c writes the sections once for every prose format
- * through report_fmt.h, which report_text.c and report_md.c implement (an
- * HTML writer is one more such file); report_json.c writes the JSON.
+ * through report_fmt.h, which report_text.c and report_md.c implement;
+ * report_json.c writes the JSON, which the HTML page (report_html.h) embeds.
  * A part the report did not compute (report.h: report.parts) is left out of
  * the prose and is null in the JSON.
  *
@@ -32,11 +32,10 @@ struct report_in {
 };
 
 /*
- * format: enum rep_format (base/rtable.h). Writes one report (n = 1) or several ranks side by side with the
- * straggler (n > 1; s may be NULL when no rank has NCCL kernels).
+ * format: enum rep_format (base/rtable.h). Writes one rank's report; many
+ * ranks are ranks/ranks_out.h's.
  */
-void report_out(const struct report_in *in, size_t n, const struct strag_result *s, int format,
-		struct sbuf *out);
+void report_out(const struct report_in *in, int format, struct sbuf *out);
 
 /* `gpuflame syncs` over one trace's report data (sync sites only). */
 void report_out_syncs(const struct report_in *in, int format, struct sbuf *out);

@@ -128,6 +128,4 @@ const struct report_fmt report_text_fmt = {
 	.gap = "",
 	.item = "  ",
 	.brk = "\n",
-	.sep_rank = "\n",
-	.ranks_aside = "; steady medians per step, ms",
 };
