@@ -67,6 +67,56 @@ bool names_is_comm(const char *name, size_t n)
 	return false;
 }
 
+static const char *const coll_keys[NAMES_COLL_N] = {
+	[NAMES_COLL_UNKNOWN] = "unknown",	    [NAMES_COLL_ALL_REDUCE] = "all_reduce",
+	[NAMES_COLL_ALL_GATHER] = "all_gather",	    [NAMES_COLL_REDUCE_SCATTER] = "reduce_scatter",
+	[NAMES_COLL_ALL_TO_ALL] = "all_to_all",	    [NAMES_COLL_BROADCAST] = "broadcast",
+	[NAMES_COLL_REDUCE] = "reduce",		    [NAMES_COLL_SEND_RECV] = "send_recv",
+	[NAMES_COLL_GATHER] = "gather",		    [NAMES_COLL_SCATTER] = "scatter",
+	[NAMES_COLL_BARRIER] = "barrier",
+};
+
+const char *names_coll_key(int kind)
+{
+	return kind > 0 && kind < NAMES_COLL_N ? coll_keys[kind] : coll_keys[0];
+}
+
+enum names_coll names_coll_kind(const char *name, size_t n, bool bare)
+{
+	if (!bare && !names_is_comm(name, n) && !has_prefix(name, n, "c10d::"))
+		return NAMES_COLL_UNKNOWN;
+	/* the letters in lower case, '_' dropped; the rest of a long name
+	 * (template arguments) cannot hold the collective */
+	char b[96];
+	size_t m = 0;
+	for (size_t i = 0; i < n && m < sizeof b - 1; i++) {
+		char c = name[i];
+		if (c == '_')
+			continue;
+		b[m++] = c >= 'A' && c <= 'Z' ? (char)(c | 0x20) : c;
+	}
+	b[m] = 0;
+	static const struct {
+		const char *sub;
+		enum names_coll k;
+	} rules[] = {
+		{ "reducescatter", NAMES_COLL_REDUCE_SCATTER }, { "allgather", NAMES_COLL_ALL_GATHER },
+		{ "allreduce", NAMES_COLL_ALL_REDUCE },		{ "alltoall", NAMES_COLL_ALL_TO_ALL },
+		{ "broadcast", NAMES_COLL_BROADCAST },		{ "sendrecv", NAMES_COLL_SEND_RECV },
+		{ "barrier", NAMES_COLL_BARRIER },		{ "gather", NAMES_COLL_GATHER },
+		{ "scatter", NAMES_COLL_SCATTER },		{ "reduce", NAMES_COLL_REDUCE },
+	};
+	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+		if (strstr(b, rules[i].sub))
+			return rules[i].k;
+	/* a point-to-point name: nccl:send, nccl:recv, c10d::send, c10d::recv_ */
+	const char *colon = strrchr(b, ':');
+	const char *w = colon ? colon + 1 : b;
+	if (!strncmp(w, "send", 4) || !strncmp(w, "recv", 4))
+		return NAMES_COLL_SEND_RECV;
+	return NAMES_COLL_UNKNOWN;
+}
+
 unsigned names_api(const char *name, size_t n)
 {
 	unsigned f = 0;

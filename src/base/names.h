@@ -45,6 +45,37 @@ bool names_is_module(const char *name, size_t n);
  * in any case. */
 bool names_is_comm(const char *name, size_t n);
 
+/*
+ * The collective a communication name stands for: a kernel
+ * (ncclKernel_AllReduce_RING_LL_Sum_float, ncclDevKernel_ReduceScatter_...),
+ * PyTorch's annotation (nccl:all_reduce, nccl:_all_gather_base) or c10d op
+ * (c10d::allreduce_, c10d::_reduce_scatter_base_), or, with bare set, a
+ * value of the "Collective name" arg ("allreduce", "_allgather_base").
+ * Without bare the name must be a communication name: names_is_comm, or a
+ * "c10d::" op. The letters are read in any case, '_' ignored, first rule
+ * wins: reducescatter, allgather, allreduce, alltoall, broadcast, sendrecv
+ * (and a "send"/"recv" name: nccl:send, c10d::recv_), barrier, gather,
+ * scatter, reduce. NAMES_COLL_UNKNOWN for none (ncclDevKernel_Generic,
+ * record_param_comms). names_coll_key: the kind's key, torch.distributed's
+ * name ("all_reduce"; "unknown").
+ */
+enum names_coll {
+	NAMES_COLL_UNKNOWN = 0,
+	NAMES_COLL_ALL_REDUCE,
+	NAMES_COLL_ALL_GATHER,
+	NAMES_COLL_REDUCE_SCATTER,
+	NAMES_COLL_ALL_TO_ALL,
+	NAMES_COLL_BROADCAST,
+	NAMES_COLL_REDUCE,
+	NAMES_COLL_SEND_RECV,
+	NAMES_COLL_GATHER,
+	NAMES_COLL_SCATTER,
+	NAMES_COLL_BARRIER,
+	NAMES_COLL_N
+};
+enum names_coll names_coll_kind(const char *name, size_t n, bool bare);
+const char *names_coll_key(int kind);
+
 /* needle (lower case, NUL-terminated) anywhere in name[0..n), ASCII letters
  * compared case-insensitively; an empty needle is found everywhere. The one
  * substring test of the classifier and of kernel-family rules. */

@@ -388,6 +388,18 @@ void ftree_meta_set(struct ftree_meta *m, const char *key, const char *val)
 	m->n++;
 }
 
+void ftree_meta_del(struct ftree_meta *m, const char *key)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (!strcmp(m->kv[i].key, key)) {
+			free(m->kv[i].key);
+			free(m->kv[i].val);
+			memmove(&m->kv[i], &m->kv[i + 1], (m->n - i - 1) * sizeof m->kv[0]);
+			m->n--;
+			return;
+		}
+}
+
 void ftree_meta_clear(struct ftree_meta *m)
 {
 	for (unsigned i = 0; i < m->n; i++) {

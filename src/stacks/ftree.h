@@ -143,6 +143,7 @@ void ftree_path(const struct ftree *t, uint32_t node, struct sbuf *b);
 /* Metadata header. ftree_meta_set replaces an existing key. */
 const char *ftree_meta_get(const struct ftree_meta *m, const char *key);
 void ftree_meta_set(struct ftree_meta *m, const char *key, const char *val);
+void ftree_meta_del(struct ftree_meta *m, const char *key);
 void ftree_meta_clear(struct ftree_meta *m);
 void ftree_meta_copy(struct ftree_meta *dst, const struct ftree_meta *src);
 

@@ -15,7 +15,10 @@
   const W_NAMES = {};
   for (const w of V.weights) W_NAMES[w.key] = w.title;
   const CAUSES = V.causes.map(c => c.key);
-  const CAUSE_COL = { busy: '#2e7d32', idle: '#bdbdbd' };
+  // busy split by communication (comm.h): compute, NCCL under compute, NCCL alone
+  const CAUSE_COL = { busy: '#2e7d32', idle: '#bdbdbd', compute: '#2e7d32', overlap: '#81c784', exposed: '#6a1b9a' };
+  const COMM_SPLIT = [['compute', 'compute_us', 'GPU busy: compute'], ['overlap', 'comm_overlap_us', 'GPU busy: NCCL overlapped with compute'],
+    ['exposed', 'comm_exposed_us', 'GPU busy: NCCL exposed (no compute)']];
   for (const c of V.causes) CAUSE_COL[c.key] = c.color;
   const ROW_H = 17;
   const MAX_ROWS = 3000;
@@ -378,7 +381,7 @@
   function patternDefs(svg) {
     if (document.getElementById('pat-busy')) return;
     const defs = sv('defs');
-    const shapes = { busy: null, idle: null };
+    const shapes = { busy: null, idle: null, compute: null, overlap: null, exposed: 'M0,0 l8,8' };
     for (const c of V.causes) shapes[c.key] = c.pattern;
     for (const c in shapes) {
       const p = sv('pattern', { id: 'pat-' + c, width: 8, height: 8, patternUnits: 'userSpaceOnUse' });
@@ -407,7 +410,7 @@
     steps.forEach((s, k) => {
       const gx = pad + k * (bw + 2);
       const grp = sv('g', { class: 'step' + (s.warmup ? ' warmup' : ''), 'data-step': s.index == null ? k : s.index });
-      const parts = [['busy', s.gpu_busy_us]];
+      const parts = s.compute_us == null ? [['busy', s.gpu_busy_us]] : COMM_SPLIT.map(([c, f]) => [c, s[f]]);
       if (s.gaps) for (const c of V.causes) parts.push([c.key, s.gaps[c.json]]);
       else parts.push(['idle', s.idle_us]);
       let acc = 0;
@@ -429,7 +432,8 @@
       const t = sv('text', { x: 2, y: y(med) + 3 }); t.textContent = 'median'; svg.append(t);
     }
     const t0 = sv('text', { x: 2, y: 12 }); t0.textContent = fmtUs(max); svg.append(t0);
-    const legend = el('div', { class: 'legend' }, legendKey('busy', 'GPU busy'), ...CAUSES.map(c => legendKey(c, 'idle: ' + c)),
+    const busyKeys = R.comm ? COMM_SPLIT.map(([c, , l]) => legendKey(c, l)) : [legendKey('busy', 'GPU busy')];
+    const legend = el('div', { class: 'legend' }, ...busyKeys, ...CAUSES.map(c => legendKey(c, 'idle: ' + c)),
       el('span', { text: 'W = warm-up step (faded); dashed line = steady step (median)' }));
     return el('div', null, legend, svg, details);
   }
@@ -490,8 +494,11 @@
   function commPanel(R) {
     const c = R.comm;
     if (!c) return el('p', { class: 'empty', text: 'no communication kernels' });
-    return table(['communication (steady step)', ''], [['kernels', c.kernels], ['comm', fmtUs(c.comm_us)], ['overlapped', fmtUs(c.overlap_us)],
-      ['exposed', fmtUs(c.exposed_us)], ['HTA comm', fmtUs(c.hta_comm_us)], ['HTA overlap ratio', c.hta_overlap_ratio]], 'comm');
+    const t = table(['communication (mean steady step)', ''], [['kernels', c.kernels], ['wall', fmtUs(c.wall_us)], ['GPU busy', fmtUs(c.busy_us)],
+      ['compute', fmtUs(c.compute_us)], ['NCCL overlapped', fmtUs(c.overlap_us)], ['NCCL exposed', fmtUs(c.exposed_us) + ' (' + (100 * c.exposed_share).toFixed(1) + '% of the step)'],
+      ['HTA comm', fmtUs(c.hta_comm_us)], ['HTA overlap ratio', c.hta_overlap_ratio]], 'comm');
+    const colls = (c.collectives || []).map(x => [x.collective, x.stream == null ? '-' : x.stream, x.calls_per_step, fmtUs(x.comm_us), fmtUs(x.exposed_us), x.kernel]);
+    return el('div', null, t, colls.length ? table(['collective', 'stream', 'calls per step', 'comm', 'exposed', 'kernel'], colls, 'colls') : null);
   }
   function linesPanel(R) {
     const out = [];
@@ -586,7 +593,8 @@
     const n = D.noise;
     app.append(el('p', { class: 'meta', text: 'before ' + D.before + ' \u2192 after ' + D.after + ' \u00b7 ' + D.scale_note }),
       el('p', { class: 'note', text: 'widths: after; fill: change of the frame\'s total, red = grew, blue = shrank, grey = noise or under ' + (100 * n.min_share).toFixed(2) + '% in both' +
-        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : '; exact durations: classed by the sign of the change') }),
+        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : n.steps_test ? '; grey = within step-to-step noise' : '; exact durations: classed by the sign of the change') }),
+      n.summary ? el('p', { class: 'note noise', text: n.summary }) : null,
       el('p', { class: 'meta', text: n.grew + ' frames grew, ' + n.shrank + ' shrank, ' + n.noise + ' noise, ' + n.small + ' under the min share; ' + n.only_before + ' only before, ' + n.only_after + ' only after' }));
     app.append(searchBox());
     const G = new Graph('diff', D.graph, 0, { rootName: 'all' });
@@ -597,8 +605,8 @@
     app.append(panel);
     const rows = D.changes.map(r => [r.frame, r.self ? 'self' : 'total', fmtNs(r.before, D.graph.scale), fmtNs(r.after, D.graph.scale),
       (r.after - r.before >= 0 ? '+' : '') + fmtNs(r.after - r.before, D.graph.scale), r.before > 0 ? (100 * (r.after - r.before) / r.before).toFixed(2) + '%' : 'new',
-      ['same', 'grew', 'shrank', 'noise', 'small'][r.cls]]);
-    app.append(section('Biggest changes' + (D.per_step ? ' (per step)' : ''), table(['frame', 'weight', 'before', 'after', 'change', 'change %', 'class'], rows, 'changes')));
+      ['same', 'grew', 'shrank', 'noise', 'small'][r.cls], r.p == null ? '' : String(r.p)]);
+    app.append(section('Biggest changes' + (D.per_step ? ' (per step)' : ''), table(['frame', 'weight', 'before', 'after', 'change', 'change %', 'class', 'p'], rows, 'changes')));
     G.draw();
   }
 

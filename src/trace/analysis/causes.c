@@ -33,6 +33,14 @@ const struct host_class_def causes_class[] = {
 };
 _Static_assert(GF_ARRAY_LEN(causes_class) == HW_NCLASSES, "one row per class of host work");
 
+const struct busy_def causes_busy[] = {
+	[BUSY_COMM] = { "comm", "exposed communication",
+			"communication with no compute running, at least a quarter of the step and no less than its "
+			"idle time",
+			ADV_COMM },
+};
+_Static_assert(GF_ARRAY_LEN(causes_busy) == BUSY_NFINDINGS, "one row per busy finding");
+
 int causes_find(const char *key)
 {
 	for (int k = 0; k < GAP_NCAUSES; k++)

@@ -144,6 +144,8 @@ const char *report_verdict_key(const struct report_verdict *v)
 {
 	if (v->kind == VERDICT_CAUSE && v->cause >= 0 && v->cause < GAP_NCAUSES)
 		return causes_gap[v->cause].key;
+	if (v->kind == VERDICT_COMM)
+		return causes_busy[BUSY_COMM].key;
 	return v->kind == VERDICT_GPU_BOUND ? "gpu_bound" : "none";
 }
 
@@ -410,6 +412,33 @@ static void issuing(const struct report *r, struct report_verdict *v)
 
 static void verdict_findings(struct report *r, const struct actx *c);
 
+
+/* Exposed communication leads (report.h, causes.h BUSY_COMM): at least a
+ * quarter of the mean steady step, and no less than its idle time. */
+static bool comm_leads(const struct comm_result *cm)
+{
+	const struct comm_row *x = &cm->steady;
+	return cm->kernels && cm->nsteady && x->wall > 0 && (__int128)x->exposed * 4 >= (__int128)x->wall &&
+	       x->exposed >= x->wall - x->busy;
+}
+
+static void verdict_comm(struct report *r)
+{
+	struct report_verdict *v = &r->verdict;
+	v->kind = VERDICT_COMM;
+	v->advice = causes_busy[BUSY_COMM].advice;
+	if (r->cm.ncoll) {
+		const struct comm_coll *x = &r->cm.coll[0];
+		v->coll = x;
+		for (size_t i = 0; i < r->cm.ncoll && x->kind == NAMES_COLL_UNKNOWN; i++)
+			if (r->cm.coll[i].kind != NAMES_COLL_UNKNOWN && r->cm.coll[i].exposed > 0)
+				x = &r->cm.coll[i];
+		v->advise = x;
+		/* >= 8 calls per step, each under 100 us of communication */
+		v->coll_small = x->calls >= 8 * (uint64_t)r->cm.nsteady && (__int128)x->comm * 10 < (__int128)x->calls * 1000000;
+	}
+}
+
 static void verdict(struct report *r, const struct actx *c)
 {
 	struct report_verdict *v = &r->verdict;
@@ -438,15 +467,21 @@ static void verdict(struct report *r, const struct actx *c)
 	v->edge_sum = r->gp.steady_sum.c[GAP_EDGE];
 	v->edge = g->c[GAP_EDGE];
 	v->comm_exposed = r->cm.kernels ? r->cm.steady.exposed : 0;
+	v->comm_wall = r->cm.kernels ? r->cm.steady.wall : 0;
+	if (comm_leads(&r->cm)) {
+		verdict_comm(r);
+		return;
+	}
+	v->comm_noted = r->cm.kernels && (__int128)v->comm_exposed * 10 > (__int128)v->comm_wall;
 	if (gpu_bound(v->wall_sum, v->busy_sum, v->edge_sum)) {
 		v->kind = VERDICT_GPU_BOUND;
 		v->advice = ADV_KERNELS;
 		v->edge_noted = (__int128)v->edge * 100 >= (__int128)s->wall;
-		v->comm_noted = r->cm.kernels && r->cm.steady.exposed * 10 > s->wall;
 		return;
 	}
 	rank_causes(g, s->wall, v);
 	if (v->cause < 0) {
+		v->comm_noted = false;
 		v->kind = VERDICT_NO_GAPS;
 		v->advice = ADV_NONE;
 		return;

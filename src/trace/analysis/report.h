@@ -36,15 +36,21 @@
  * steady step (wall W, busy B):
  *  - no GPU activity: VERDICT_NO_GPU (advice ADV_NO_GPU, or ADV_LEGACY for
  *    the legacy autograd export);
+ *  - exposed communication (comm.h, means over the steady steps: exposed E,
+ *    wall W', busy B') of at least W' / 4 and no less than the idle time
+ *    W' - B': VERDICT_COMM (causes.h BUSY_COMM), the collective exposing most
+ *    (r->cm.coll[0]) named; advice ADV_COMM. It comes before the GPU-bound
+ *    rule: a GPU busy with communication alone is not kernel-bound;
  *  - B >= 90% of W - G.edge while G.edge < W / 2: VERDICT_GPU_BOUND (the
  *    writers add the median launch-to-start latency, the edge time when it is
- *    >= 1% of W and the exposed NCCL time when it is > 10% of W); advice
+ *    >= 1% of W and the exposed NCCL time when it is > 10% of W'); advice
  *    ADV_KERNELS;
  *  - else VERDICT_CAUSE: the cause (causes.h) holding most of the idle time
  *    (ties in the table's order), its top key and the cause's steady total
  *    that key's share is of, then the other causes >= 1% of W, largest first;
  *    the advice is the cause's (causes_gap[].advice) and names the same key;
- *    edge is never advised as code;
+ *    edge is never advised as code; the exposed NCCL time is added when it
+ *    is > 10% of W';
  *  - no idle time at all (a zero-length step): VERDICT_NO_GAPS, ADV_NONE.
  * summary.verdict_cause in JSON is report_verdict_key().
  *
@@ -79,7 +85,7 @@ enum report_part {
 };
 
 /* What the verdict found. */
-enum verdict_kind { VERDICT_NO_GPU = 0, VERDICT_GPU_BOUND, VERDICT_CAUSE, VERDICT_NO_GAPS, VERDICT_N };
+enum verdict_kind { VERDICT_NO_GPU = 0, VERDICT_GPU_BOUND, VERDICT_CAUSE, VERDICT_NO_GAPS, VERDICT_COMM, VERDICT_N };
 
 /*
  * The failure modes of a profile (Flame Graphs for LLMs, in depth), each
@@ -152,8 +158,14 @@ struct report_verdict {
 	gf_ns wall_sum, busy_sum, edge_sum; /* over the steady steps: GPU-bound's share */
 	gf_ns edge;                    /* the window's edge (GPU-bound: busy is of wall - edge) */
 	bool edge_noted;               /* GPU-bound: the edge is >= 1% of the step: say it */
-	gf_ns comm_exposed;            /* exposed NCCL time per steady step */
-	bool comm_noted;               /* GPU-bound: it is > 10% of the step: say it */
+	gf_ns comm_exposed;            /* exposed NCCL time per steady step (comm.h's mean) */
+	gf_ns comm_wall;               /* the mean steady step it is a share of */
+	bool comm_noted;               /* GPU-bound or a cause: it is > 10% of comm_wall: say it */
+	const struct comm_coll *coll;  /* VERDICT_COMM: the collective exposing most (r->cm.coll[0]) */
+	const struct comm_coll *advise; /* VERDICT_COMM: the one Next advises on: the first of
+					 * r->cm.coll whose kind the trace names, else coll */
+	bool coll_small;               /* VERDICT_COMM: advise is many small calls (>= 8 per step,
+					* under 100 us of communication each) */
 	bool whole_trace;              /* the "step" is the whole trace */
 	bool legacy;                   /* the legacy autograd profiler's export */
 	struct report_finding findings[REPORT_MAX_FINDINGS];
@@ -267,8 +279,8 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		 struct sbuf *err);
 void report_release(struct report *r);
 
-/* The verdict's key (summary.verdict_cause): "none", "gpu_bound" or the
- * cause's key (causes.h). */
+/* The verdict's key (summary.verdict_cause): "none", "gpu_bound", the
+ * cause's key or the busy finding's (causes.h). */
 const char *report_verdict_key(const struct report_verdict *v);
 
 #endif

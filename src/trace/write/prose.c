@@ -1,6 +1,7 @@
 /* prose.c — the report's words and the numbers in them (see prose.h). */
 #include "trace/write/prose.h"
 
+#include "base/names.h"
 #include "base/num.h"
 
 #include <string.h>
@@ -113,6 +114,17 @@ static void cause_words(struct sbuf *b, const struct report *r, int k, bool lead
 
 /* ---- the verdict ----------------------------------------------------- */
 
+/* The exposed NCCL time beside another verdict, when it is > 10% of the
+ * step. */
+static void comm_note(struct sbuf *b, const struct report_verdict *v)
+{
+	if (!v->comm_noted)
+		return;
+	sbuf_addstr(b, "; ");
+	prose_dur(b, v->comm_exposed);
+	sbuf_addstr(b, " of NCCL communication is not overlapped with compute");
+}
+
 static void verdict_gpu_bound(struct sbuf *b, const struct report *r)
 {
 	const struct report_verdict *v = &r->verdict;
@@ -131,10 +143,46 @@ static void verdict_gpu_bound(struct sbuf *b, const struct report *r)
 		prose_dur(b, v->edge);
 		sbuf_addstr(b, " is the window's edge (the profiler started or stopped while work was queued), not code");
 	}
-	if (v->comm_noted) {
+	comm_note(b, v);
+	sbuf_addstr(b, ".");
+}
+
+/* A collective as prose names it: its kind, or the kernel when the trace
+ * does not name the collective. */
+static void coll_name(struct sbuf *b, const struct comm_coll *x)
+{
+	if (x->kind != NAMES_COLL_UNKNOWN) {
+		sbuf_addstr(b, names_coll_key(x->kind));
+		return;
+	}
+	sbuf_addstr(b, "collectives the trace does not name (");
+	sbuf_addstr(b, x->kernel);
+	sbuf_addstr(b, ")");
+}
+
+static void verdict_comm(struct sbuf *b, const struct report *r)
+{
+	const struct report_verdict *v = &r->verdict;
+	const struct comm_row *x = &r->cm.steady;
+	sbuf_addstr(b, "Communication-bound: the GPU is busy ");
+	prose_pct(b, x->busy, x->wall);
+	sbuf_addstr(b, v->whole_trace ? " of the trace, but " : " of the step, but ");
+	prose_dur(b, x->exposed);
+	sbuf_addstr(b, " of the ");
+	prose_dur(b, x->wall);
+	sbuf_addstr(b, v->whole_trace ? " trace (" : " step (");
+	prose_pct(b, x->exposed, x->wall);
+	sbuf_addstr(b, ") is NCCL communication with no compute running");
+	if (v->coll) {
 		sbuf_addstr(b, "; ");
-		prose_dur(b, v->comm_exposed);
-		sbuf_addstr(b, " of NCCL communication is not overlapped with compute");
+		prose_dur(b, gaps_mean(v->coll->exposed, r->cm.nsteady));
+		sbuf_addstr(b, " of it in ");
+		coll_name(b, v->coll);
+		if (v->coll->stream >= 0)
+			sbuf_addf(b, " on stream %d", (int)v->coll->stream);
+		sbuf_addstr(b, " (");
+		prose_per_step(b, v->coll->calls, r->cm.nsteady);
+		sbuf_addstr(b, " calls per step)");
 	}
 	sbuf_addstr(b, ".");
 }
@@ -151,6 +199,9 @@ void prose_verdict(struct sbuf *b, const struct report *r)
 		return;
 	case VERDICT_GPU_BOUND:
 		verdict_gpu_bound(b, r);
+		return;
+	case VERDICT_COMM:
+		verdict_comm(b, r);
 		return;
 	default:
 		break;
@@ -171,6 +222,7 @@ void prose_verdict(struct sbuf *b, const struct report *r)
 			prose_dur(b, v->others_ns[i]);
 			cause_words(b, r, v->others[i], false);
 		}
+		comm_note(b, v);
 	}
 	sbuf_addstr(b, ".");
 }
@@ -385,6 +437,68 @@ static void next_cpu_only(struct sbuf *b, const struct report *r)
 	sbuf_addstr(b, ". To see the GPU, profile with ProfilerActivity.CUDA on a machine that runs the model there.");
 }
 
+/* How to hide a collective behind compute, by kind (names.h enum
+ * names_coll); the kinds without words get the general advice. */
+static const char *const comm_fix[NAMES_COLL_N] = {
+	[NAMES_COLL_ALL_REDUCE] =
+		"DDP all-reduces gradient buckets while the backward pass runs, so a smaller bucket_cap_mb "
+		"starts the first all-reduce earlier and leaves less after the last gradient "
+		"(gradient_as_bucket_view=True and static_graph=True cut its overhead; with gradient accumulation, "
+		"no_sync() on all but the last micro-batch); a tensor-parallel all-reduce can overlap the next "
+		"layer's compute (async_op=True, wait() just before its result is used)",
+	[NAMES_COLL_ALL_GATHER] =
+		"FSDP prefetches the next all-gather while the current layer computes (forward_prefetch=True, "
+		"backward_prefetch=BACKWARD_PRE; limit_all_gathers=True bounds the memory it takes); DeepSpeed "
+		"ZeRO overlaps it with overlap_comm=True and larger allgather_bucket_size",
+	[NAMES_COLL_REDUCE_SCATTER] =
+		"FSDP reduce-scatters each layer's gradients as the backward pass moves on "
+		"(backward_prefetch=BACKWARD_PRE keeps compute queued behind it); DeepSpeed ZeRO overlaps it "
+		"with overlap_comm=True and larger reduce_bucket_size",
+	[NAMES_COLL_BROADCAST] =
+		"DDP broadcasts its buffers at every forward (broadcast_buffers=True): set broadcast_buffers=False "
+		"when the buffers need no sync, or broadcast with async_op=True and wait() where they are read",
+	[NAMES_COLL_ALL_TO_ALL] =
+		"pipeline the token dispatch and combine with the expert compute (split the batch into chunks, "
+		"async_op=True, wait() per chunk)",
+};
+
+static void next_comm(struct sbuf *b, const struct report *r)
+{
+	const struct report_verdict *v = &r->verdict;
+	const struct comm_coll *x = v->advise;
+	int k = x ? x->kind : NAMES_COLL_UNKNOWN;
+	sbuf_addstr(b, "Hide the communication behind compute");
+	if (x) {
+		sbuf_addstr(b, x->kind != NAMES_COLL_UNKNOWN ? ", first the " : ", first ");
+		coll_name(b, x);
+		if (x->stream >= 0)
+			sbuf_addf(b, " on stream %d", (int)x->stream);
+		if (x != v->coll) {
+			sbuf_addstr(b, " (");
+			prose_dur(b, gaps_mean(x->exposed, r->cm.nsteady));
+			sbuf_addstr(b, " exposed per step, the largest collective the trace names)");
+		}
+	}
+	sbuf_addstr(b, ": ");
+	sbuf_addstr(b, k > 0 && k < NAMES_COLL_N && comm_fix[k]
+			       ? comm_fix[k]
+			       : "issue the collectives asynchronously (async_op=True) and wait() just before their "
+				 "result is used, so that compute runs meanwhile");
+	if (v->coll_small) {
+		sbuf_addstr(b, "; its ");
+		prose_per_step(b, x->calls, r->cm.nsteady);
+		sbuf_addstr(b, " calls per step carry ");
+		prose_dur(b, gaps_mean(x->comm, (size_t)x->calls));
+		sbuf_addstr(b, " of communication each: fewer, larger collectives (larger buckets, coalesced "
+			       "tensors) pay the per-call latency less often");
+	}
+	sbuf_addstr(b, ".");
+	if (r->meta.world_size > 1)
+		sbuf_addstr(b, " A collective also waits on this rank until the last rank arrives: when the same "
+			       "collective is shorter on other ranks, that wait is a straggler's, and gpuflame report "
+			       "over every rank's trace names the rank the others wait for.");
+}
+
 /* The advice that is one fixed sentence (NULL: it names the verdict's key
  * or numbers, next()). */
 static const char *const advice[] = {
@@ -407,6 +521,7 @@ static const char *const advice[] = {
 	[ADV_DATA] = NULL,
 	[ADV_ISSUE] = NULL,
 	[ADV_CPU_ONLY] = NULL,
+	[ADV_COMM] = NULL,
 };
 _Static_assert(GF_ARRAY_LEN(advice) == ADV_N, "words for every advice key");
 
@@ -433,6 +548,7 @@ void prose_next(struct sbuf *b, const struct report *r)
 	case ADV_DATA: next_data(b, r); break;
 	case ADV_ISSUE: next_issue(b, r); break;
 	case ADV_CPU_ONLY: next_cpu_only(b, r); break;
+	case ADV_COMM: next_comm(b, r); break;
 	default: next_launch(b, r); break;
 	}
 }

@@ -3,6 +3,8 @@
 #include "trace/write/report_fmt.h"
 #include "trace/write/report_json.h"
 
+#include "base/names.h"
+
 #include "base/jsonw.h"
 #include "trace/write/prose.h"
 
@@ -468,6 +470,8 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 			jsonw_null(j);
 		}
 		if (r->cm.kernels) {
+			jsonw_key(j, "compute_us");
+			jsonw_ns_us(j, r->cm.rows[i].compute);
 			jsonw_key(j, "comm_us");
 			jsonw_ns_us(j, r->cm.rows[i].comm);
 			jsonw_key(j, "comm_overlap_us");
@@ -559,6 +563,48 @@ static void j_launch(struct jsonw *j, const struct launch_diag *ld)
 	jsonw_end(j, '}');
 }
 
+/* The steady busy split and the collectives (comm.h), means per steady
+ * step. */
+static void j_comm_split(struct jsonw *j, const struct comm_result *c)
+{
+	size_t ns = c->nsteady ? c->nsteady : 1;
+	jsonw_key(j, "steps");
+	jsonw_int(j, (int64_t)c->nsteady);
+	jsonw_key(j, "wall_us");
+	jsonw_ns_us(j, c->steady.wall);
+	jsonw_key(j, "busy_us");
+	jsonw_ns_us(j, c->steady.busy);
+	jsonw_key(j, "compute_us");
+	jsonw_ns_us(j, c->steady.compute);
+	jsonw_key(j, "exposed_share");
+	jsonw_double(j, c->steady.wall > 0 ? (double)c->steady.exposed / (double)c->steady.wall : 0, 4);
+	jsonw_key(j, "collectives");
+	jsonw_arr(j);
+	for (size_t i = 0; i < c->ncoll; i++) {
+		const struct comm_coll *x = &c->coll[i];
+		jsonw_obj(j);
+		jsonw_key(j, "collective");
+		jsonw_str(j, names_coll_key(x->kind));
+		jsonw_key(j, "stream");
+		if (x->stream >= 0)
+			jsonw_int(j, x->stream);
+		else
+			jsonw_null(j);
+		jsonw_key(j, "kernel");
+		jsonw_str(j, x->kernel);
+		jsonw_key(j, "calls");
+		jsonw_int(j, (int64_t)x->calls);
+		jsonw_key(j, "calls_per_step");
+		j_per_step(j, x->calls, ns);
+		jsonw_key(j, "comm_us");
+		jsonw_ns_us(j, gaps_mean(x->comm, ns));
+		jsonw_key(j, "exposed_us");
+		jsonw_ns_us(j, gaps_mean(x->exposed, ns));
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
+}
+
 /* comm, syncs, top calls, targets and warnings of one rank. */
 static void j_tail(struct jsonw *j, const struct report *r, size_t ns)
 {
@@ -576,6 +622,7 @@ static void j_tail(struct jsonw *j, const struct report *r, size_t ns)
 		jsonw_ns_us(j, r->cm.steady.overlap);
 		jsonw_key(j, "exposed_us");
 		jsonw_ns_us(j, r->cm.steady.exposed);
+		j_comm_split(j, &r->cm);
 		jsonw_key(j, "hta_comm_us");
 		jsonw_ns_us(j, r->cm.hta_comm);
 		jsonw_key(j, "hta_overlap_us");

@@ -6,6 +6,7 @@
 #include "trace/write/explain.h"
 #include "trace/write/prose.h"
 
+#include "base/names.h"
 #include "base/num.h"
 
 #include <string.h>
@@ -334,6 +335,66 @@ static void syncs_table(const struct report *r, const struct report_fmt *f, stru
 	sbuf_release(&b);
 }
 
+/* Busy split per step (comm.h): busy = compute + overlapped + exposed. */
+static void comm_steps(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+{
+	const struct comm_result *c = &r->cm;
+	struct rtable t;
+	rtable_init(&t, 8);
+	static const char *const hd[] = { "step", "wall", "busy", "compute", "overlapped", "exposed", "exposed%", "" };
+	for (unsigned i = 0; i < 8; i++)
+		rtable_head(&t, i, hd[i], i == 7 ? RT_LEFT : RT_RIGHT);
+	for (size_t i = 0; i <= c->n; i++) {
+		const struct comm_row *x = i < c->n ? &c->rows[i] : &c->steady;
+		const struct step_row *row = i < c->n ? &r->st.rows[i] : NULL;
+		if (!row)
+			rtable_cell(&t, "steady");
+		else if (row->number < 0)
+			rtable_cell(&t, "all");
+		else
+			rtable_cellf(&t, "%lld", (long long)row->number);
+		cell_ms(&t, x->wall);
+		cell_ms(&t, x->busy);
+		cell_ms(&t, x->compute);
+		cell_ms(&t, x->overlap);
+		cell_ms(&t, x->exposed);
+		cell_pct(&t, x->exposed, x->wall);
+		rtable_cell(&t, row && row->warmup ? "warm" : !row ? "mean" : "");
+	}
+	sbuf_addf(out, "%sBusy time split per step (compute: busy with no NCCL kernel running; overlapped: NCCL "
+		  "under compute kernels; exposed: NCCL alone):\n%s", f->next, f->gap);
+	f->table(out, &t);
+}
+
+/* Exposed time per collective (comm.h struct comm_coll), per steady step. */
+static void comm_colls(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+{
+	const struct comm_result *c = &r->cm;
+	if (!c->ncoll)
+		return;
+	f->heading(out, "Exposed communication by collective (mean per steady step)");
+	struct rtable t;
+	rtable_init(&t, 6);
+	static const char *const hd[] = { "exposed ms", "comm ms", "calls/step", "stream", "collective", "kernel" };
+	for (unsigned i = 0; i < 6; i++)
+		rtable_head(&t, i, hd[i], i < 4 ? RT_RIGHT : RT_LEFT);
+	t.maxw[5] = 60;
+	size_t ns = c->nsteady ? c->nsteady : 1;
+	for (size_t i = 0; i < c->ncoll; i++) {
+		const struct comm_coll *x = &c->coll[i];
+		cell_ms(&t, gaps_mean(x->exposed, ns));
+		cell_ms(&t, gaps_mean(x->comm, ns));
+		cell_per_step(&t, x->calls, ns);
+		if (x->stream >= 0)
+			rtable_cellf(&t, "%d", (int)x->stream);
+		else
+			rtable_cell(&t, "-");
+		rtable_cell(&t, names_coll_key(x->kind));
+		f->cell_long(&t, x->kernel, 58);
+	}
+	f->table(out, &t);
+}
+
 static void comm_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
 {
 	const struct comm_result *c = &r->cm;
@@ -353,6 +414,8 @@ static void comm_section(const struct report *r, const struct report_fmt *f, str
 	sbuf_addstr(out, "HTA comm/compute overlap over the whole trace: ");
 	prose_pct1(out, c->hta_overlap, c->hta_comm);
 	sbuf_addstr(out, ".\n");
+	comm_steps(r, f, out);
+	comm_colls(r, f, out);
 }
 
 static void top_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
