@@ -17,8 +17,16 @@ per difference, exit 1 on any.
   check_export.py pprof FOLDED... -- DECODED.txt
       DECODED is `protoc --decode perftools.profiles.Profile` of the export:
       one sample type per folded file (name, unit), each sample's stack
-      (function system_name, leaf first) and value against the folded file,
+      (function system_name, else name, leaf first) and value against the folded file,
       totals exact, string_table[0] == ""
+  check_export.py go-pprof FOLDED... -- OUT.pb.gz
+      what `go tool pprof` (Debian's golang-go: the ecosystem's own reader)
+      shows: for each folded file k, `go tool pprof -sample_index=TYPE
+      -traces -unit=ns` of OUT lists every stack with the function names
+      pprof displays; they must be the folded frames (a Python frame by its
+      function name, any other frame whole: no "<unknown>", no C++ cleanup
+      of "<built-in ...>", "(...)" or "<...>", no thread root read as a
+      file and line) with the folded weight in ns or counts, exactly
   check_export.py perfetto TRACE EXPECT.json OUT.json
       OUT is valid JSON; its traceEvents start with TRACE's, equal event by
       event (and every other top-level key equal); the added gpuflame slices
@@ -73,6 +81,11 @@ def read_folded(path):
 
 
 def split_frame(s):
+    if re.match(r"^thread \([0-9?][^)]*\)(: .*)?$", s, re.S) or re.match(r"^process \d", s):
+        return (s, None, None)  # a root frame, not a Python frame
+    m = re.match(r"^py::([^:]+):(.+)$", s, re.S)
+    if m:
+        return (m.group(1), m.group(2), None)
     m = re.match(r"^(?!<)([^(]+)\((\d+)\): ?(.*)$", s, re.S)
     if m:
         return (m.group(3), m.group(1), int(m.group(2)))
@@ -80,6 +93,55 @@ def split_frame(s):
     if m and m.group(1):
         return (m.group(1), m.group(2), int(m.group(3)))
     return (s, None, None)
+
+
+def shown_name(s):
+    """The function name pprof shows for a folded frame (split_frame's name;
+    CPython's -X perf "py::fn:file" is fn)."""
+    return split_frame(s)[0]
+
+
+def check_go_pprof(folded, pb):
+    import subprocess
+    for path in folded:
+        want, unit, weight = read_folded(path)
+        agg = {}
+        for st, v in want.items():
+            key = tuple(clean(shown_name(f)) for f in st)
+            agg[key] = agg.get(key, Decimal(0)) + v
+        want = {k: v for k, v in agg.items() if v}
+        r = subprocess.run(["go", "tool", "pprof", "-sample_index=" + (weight or "samples"), "-traces",
+                            "-unit=ns", pb], capture_output=True, text=True)
+        if r.returncode:
+            err("go tool pprof %s: exit %d: %s" % (weight, r.returncode, r.stderr.strip()[:200]))
+            continue
+        got = {}
+        blocks = r.stdout.split("-----------+-------------------------------------------------------\n")[1:]
+        for b in blocks:
+            lines = [l for l in b.split("\n") if l.strip()]
+            # label lines ("      rank:  3") come first, then "  VALUE   leaf"
+            while lines and re.match(r"^ +\w+: +\S", lines[0]):
+                lines.pop(0)
+            if not lines:
+                continue
+            m = re.match(r"^ *(-?\d+)(ns)?   (.*)$", lines[0])
+            if not m:
+                err("go tool pprof %s: unparsed trace line %r" % (weight, lines[0]))
+                continue
+            v = int(m.group(1))
+            col = len(lines[0]) - len(m.group(3))
+            names = [m.group(3)] + [l[col:] for l in lines[1:]]
+            if v:
+                key = tuple(reversed(names))
+                got[key] = got.get(key, 0) + v
+        bad = sorted({n for key in got for n in key if n == "<unknown>" or re.search(r"thread :\d", n)})
+        if bad:
+            err("go tool pprof %s: shows %s" % (weight, ", ".join(repr(n) for n in bad[:5])))
+        if {k: Decimal(v) for k, v in got.items()} != want:
+            diff = sorted(set(got.items()) ^ set(want.items()), key=str)
+            err("go tool pprof %s: %d stacks shown differ, e.g. %s" % (weight, len(diff), diff[:3]))
+        if sum(got.values()) != sum(want.values()):
+            err("go tool pprof %s: total %s, folded %s" % (weight, sum(got.values()), sum(want.values())))
 
 
 def clean(s):
@@ -237,7 +299,9 @@ def check_pprof(folded, decoded):
         names = []
         for lid in s.get("location_id", []):
             f = fn[loc[lid]["line"][0]["function_id"][0]]
-            names.append(st[f.get("system_name", [0])[0]])
+            # the full frame: system_name, written only where it differs
+            # from name (pprof "demangles" a function whose two are equal)
+            names.append(st[f.get("system_name", f.get("name", [0]))[0]])
         key = tuple(reversed(names))
         vals = s.get("value", [])
         vals += [0] * (len(folded) - len(vals))
@@ -353,9 +417,11 @@ def check_perfetto(trace, expect, out):
 
 def main(argv):
     mode = argv[1]
-    if mode in ("speedscope", "pprof"):
+    if mode in ("speedscope", "pprof", "go-pprof"):
         i = argv.index("--")
-        if mode == "speedscope":
+        if mode == "go-pprof":
+            check_go_pprof(argv[2:i], argv[i + 1])
+        elif mode == "speedscope":
             check_speedscope(argv[2:i], argv[i + 1], argv[i + 2] if len(argv) > i + 2 else None)
         else:
             check_pprof(argv[2:i], argv[i + 1])

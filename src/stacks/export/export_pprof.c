@@ -137,7 +137,12 @@ static void frame(struct pctx *c, uint32_t i)
 	sbuf_reset(&c->msg);
 	export_pprof_uint(&c->msg, 1, (uint64_t)i + 1);
 	export_pprof_uint(&c->msg, 2, str(c, f.name, f.name_len));
-	export_pprof_uint(&c->msg, 3, str(c, s, n));
+	/* system_name only where it differs from name: pprof treats a function
+	 * whose name equals its system_name as not yet demangled and cuts what
+	 * looks like C++ ("<built-in method ...>" -> "", "Memcpy HtoD (Pinned ->
+	 * Device)" -> "Memcpy HtoD ", template arguments) */
+	if (f.name != s || f.name_len != n)
+		export_pprof_uint(&c->msg, 3, str(c, s, n));
 	if (f.file_len) {
 		export_pprof_uint(&c->msg, 4, str(c, f.file, f.file_len));
 		export_pprof_uint(&c->msg, 5, (uint64_t)f.line);

@@ -18,8 +18,10 @@
  *  - labels: "rank" (num) from a tree's `rank=` header, "step" (num) on a
  *    stack holding a ProfilerStep#N frame (fold --per-step; the outermost);
  *  - one Function and one Location per distinct frame name (id = index + 1):
- *    name, system_name = the full frame, filename and start_line / line from
- *    a Python frame (export_stacks_split);
+ *    name, system_name = the full frame when it differs from name (never
+ *    equal: pprof would "demangle" such a name, cutting <...> and (...)),
+ *    filename and start_line / line from a Python frame
+ *    (export_stacks_split);
  *  - time_nanos and duration_nanos when x gives them.
  *
  * Layer: stacks/export. Never prints.

@@ -33,7 +33,8 @@ static void frame_json(struct sbuf *b, const char *s, size_t n)
 	if (f.file_len) {
 		sbuf_addstr(b, ",\"file\":");
 		esc_json_str(b, f.file, f.file_len);
-		sbuf_addf(b, ",\"line\":%lld", (long long)f.line);
+		if (f.line)
+			sbuf_addf(b, ",\"line\":%lld", (long long)f.line);
 	}
 	sbuf_addch(b, '}');
 }

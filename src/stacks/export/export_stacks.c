@@ -107,6 +107,19 @@ void export_stacks_split(const char *s, size_t n, struct export_stacks_frame *f)
 			return;
 		}
 	}
+	/* CPython's -X perf frame: "py::func:path" (no line) */
+	size_t fl;
+	const char *file;
+	size_t file_len;
+	if (names_py_perf(s, n, &fl, &file, &file_len)) {
+		f->name = s + 4;
+		f->name_len = fl;
+		f->file = file;
+		f->file_len = file_len;
+		return;
+	}
+	if (names_is_thread(s, n) || names_is_process(s, n))
+		return; /* a root frame, not "func (path:123)" */
 	/* py-spy's frame: "func (path:123)" */
 	if (n >= 6 && s[n - 1] == ')') {
 		const char *open = NULL;

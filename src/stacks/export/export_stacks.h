@@ -11,7 +11,9 @@
  *   weight=calls, no unit, or an unknown one -> "none" (counts, samples).
  * Python frames, as fold writes them ("path/x.py(12): forward") or as py-spy
  * does ("forward (path/x.py:12)"), split into name "forward", file
- * "path/x.py" and line 12; any other frame is its name alone.
+ * "path/x.py" and line 12; CPython's -X perf frames ("py::forward:x.py")
+ * into name and file (no line); any other frame, thread and process roots
+ * ("thread (12): python3") included, is its name alone.
  *
  * Layer: stacks/export (base, stacks). Never prints.
  */
