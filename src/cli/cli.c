@@ -409,13 +409,18 @@ struct input *cli_import(struct input *in, int kind, const struct import_opts *o
 	return conv;
 }
 
-struct input *cli_open_input(const char *path, unsigned threads)
+struct input *cli_open_input_with(const char *path, unsigned threads, const struct import_opts *o)
 {
 	struct input *in = cli_open_raw(path, threads);
 	int kind = import_kind(in);
-	if (kind == IMPORT_NONE || kind == IMPORT_PYSPY) /* py-spy's stacks are folded: read as they are */
+	if (kind == IMPORT_NONE)
 		return in;
-	return cli_import(in, kind, NULL);
+	return cli_import(in, kind, o);
+}
+
+struct input *cli_open_input(const char *path, unsigned threads)
+{
+	return cli_open_input_with(path, threads, NULL);
 }
 
 void cli_close_input(struct input *in)

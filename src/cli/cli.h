@@ -132,9 +132,11 @@ void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct s
  * Close them with cli_close_input; cli_die closes those still open.
  */
 struct input;
-struct input *cli_open_input(const char *path, unsigned threads);
-struct input *cli_open_raw(const char *path, unsigned threads);
 struct import_opts;
+struct input *cli_open_input(const char *path, unsigned threads);
+/* Same with import options (syncs: o->samples, every sample weighs 1). */
+struct input *cli_open_input_with(const char *path, unsigned threads, const struct import_opts *o);
+struct input *cli_open_raw(const char *path, unsigned threads);
 struct import_stats;
 struct input *cli_import(struct input *in, int kind, const struct import_opts *o);
 void cli_import_warn(const struct import_stats *st, const char *name, int kind);

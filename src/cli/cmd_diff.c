@@ -112,7 +112,7 @@ static const struct cli_opt opts[] = {
 	{ "families", 0, OPT_FAMILIES, "FILE", "traces: kernel family rules (docs/fold.md)", NULL, CLI_OPT_FILE },
 	{ "step-marker", 0, OPT_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n>", NULL, 0 },
 	{ "skip", 0, OPT_SKIP, "N", "traces: drop the first N selected steps", NULL, 0 },
-	{ "unit", 0, OPT_UNIT, "U", "traces: ns, us (default) or ms", units, 0 },
+	{ "unit", 0, OPT_UNIT, "U", "traces: ns (default, as fold), us or ms", units, 0 },
 	{ "label", 0, OPT_LABEL, "KEY=VALUE", "traces: record a label in the header (repeatable)", NULL,
 	  CLI_OPT_REPEAT },
 	{ "all-threads", 0, OPT_ALLTH, NULL, "traces, cpu/wall: fold every host thread over the steps", NULL, 0 },

@@ -61,7 +61,7 @@ static const struct cli_opt opts[] = {
 	  "cpu/wall: fold every host thread over the steps, not only the thread(s) holding the step markers",
 	  NULL, 0 },
 	{ "no-thread-frames", 0, O_NOTHF, NULL, "cpu/wall: no 'thread (TID): NAME' root frame", NULL, 0 },
-	{ "unit", 0, O_UNIT, "U", "ns, us (default) or ms", units, 0 },
+	{ "unit", 0, O_UNIT, "U", "ns (default: integers every folded-stack reader takes), us or ms", units, 0 },
 	{ "label", 0, O_LABEL, "KEY=VALUE", "record a label in the header (repeatable; diff compares them)", NULL,
 	  CLI_OPT_REPEAT },
 	{ "kinds", 0, O_KINDS, NULL,

@@ -289,7 +289,8 @@ static int parse_args(struct svg_cli *c, int argc, char **argv)
 	const char *optarg;
 	while ((opt = cliopt_next(&cmd_svg_def, argc, argv, &optarg)) != -1) {
 		c->given |= opt == O_TITLE ? SVG_GIVEN_TITLE : opt == O_SUBTITLE ? SVG_GIVEN_SUBTITLE :
-			    opt == O_COUNTNAME ? SVG_GIVEN_COUNTNAME : opt == O_COLORS ? SVG_GIVEN_COLORS : 0;
+			    opt == O_COUNTNAME ? SVG_GIVEN_COUNTNAME : opt == O_COLORS ? SVG_GIVEN_COLORS :
+			    opt == O_FACTOR ? SVG_GIVEN_FACTOR : 0;
 		if (opt_layout(&c->o, opt, optarg) || opt_colour(c, opt, optarg))
 			continue;
 		switch (opt) {

@@ -465,3 +465,49 @@ static int read_lines(struct reader *rd, struct folded_lines *lr)
 	vec_free(&r.frames);
 	return rc;
 }
+
+void folded_units(const struct ftree *t, struct folded_units *u)
+{
+	static const char *const times[] = { "ns", "us", "ms", "s" };
+	const struct ftree_meta *m = &t->meta;
+	const char *un = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
+	const char *fmt = ftree_meta_get(m, "format"), *ev = ftree_meta_get(m, "event");
+	const char *mode = ftree_meta_get(m, "mode");
+	memset(u, 0, sizeof *u);
+	u->name = w && *w ? w : NULL;
+	if (!un || (w && !strcmp(w, "calls")))
+		return;
+	for (int k = 0; k < 4; k++)
+		if (!strcmp(un, times[k])) {
+			u->kind = FOLDED_U_TIME;
+			u->ns_exp = 3 * k - (int)t->scale;
+		}
+	if (!strcmp(un, "samples")) {
+		u->kind = FOLDED_U_SAMPLES;
+		const char *r = ftree_meta_get(m, "rate");
+		int64_t v;
+		if (r && num_parse(r, strlen(r), 0, 0, &v) == NUM_OK && v > 0)
+			u->rate = v;
+	} else if (!strcmp(un, "bytes")) {
+		u->kind = FOLDED_U_BYTES;
+	} else if (!strcmp(un, "events")) {
+		u->kind = FOLDED_U_EVENTS;
+	}
+	if (u->name)
+		return;
+	bool perf = fmt && !strcmp(fmt, "perf");
+	if (u->kind == FOLDED_U_EVENTS && ev && *ev)
+		u->name = ev;
+	else if (u->kind == FOLDED_U_TIME && perf)
+		u->name = "cpu"; /* a clock event's periods: on-CPU time */
+	else if (u->kind == FOLDED_U_TIME && mode && (!strcmp(mode, "cpu") || !strcmp(mode, "wall")))
+		u->name = mode;
+	else if (u->kind == FOLDED_U_TIME && fmt && (!strcmp(fmt, "chrometrace") || !strcmp(fmt, "austin")))
+		u->name = "wall";
+	else if (u->kind == FOLDED_U_TIME)
+		u->name = "time";
+	else if (u->kind == FOLDED_U_SAMPLES)
+		u->name = "samples";
+	else if (u->kind == FOLDED_U_BYTES)
+		u->name = "space";
+}

@@ -3,6 +3,8 @@
  */
 #include "store/push.h"
 
+#include "stacks/folded.h"
+
 #include "stacks/folded_out.h"
 #include "store/http.h"
 
@@ -126,10 +128,20 @@ static int label_ok(const char *kv, struct sbuf *err)
 int push_query(const struct ftree *t, const char *weight, const char *release, const struct push_opts *o,
 	       struct sbuf *q, struct sbuf *err)
 {
-	bool samples = !strcmp(weight, "samples");
-	if (!strcmp(weight, "calls")) {
-		sbuf_setf(err, "calls are counts, which Pyroscope's folded ingest has no type for: push a time weight "
-			  "(gpu, cpu, wall, idle)");
+	/* the header's unit (folded_units): time in ns, us, ms or s sets the
+	 * period 1e9 / sampleRate to that unit in ns; samples keep the rate */
+	struct folded_units u;
+	folded_units(t, &u);
+	bool samples = !strcmp(weight, "samples") || u.kind == FOLDED_U_SAMPLES;
+	int64_t rate = samples ? (u.rate ? u.rate : o->sample_rate) : (int64_t)1000000000;
+	if (u.kind == FOLDED_U_TIME && u.ns_exp > 0)
+		for (int i = 0; i < u.ns_exp; i++)
+			rate /= 10;
+	if (!strcmp(weight, "calls") || u.kind == FOLDED_U_BYTES || u.kind == FOLDED_U_EVENTS ||
+	    (u.kind == FOLDED_U_TIME && u.ns_exp > 9)) {
+		sbuf_setf(err, "%s are %s, which Pyroscope's folded ingest has no type for: push --format pprof, or a "
+			  "time weight (gpu, cpu, wall, idle)", weight,
+			  u.kind == FOLDED_U_BYTES ? "bytes" : "counts");
 		return GF_EUSAGE;
 	}
 	struct sbuf name = SBUF_INIT, kv = SBUF_INIT;
@@ -155,7 +167,7 @@ int push_query(const struct ftree *t, const char *weight, const char *release, c
 		http_query_escape(q, name.buf, name.len);
 		sbuf_addf(q, "&from=%" PRId64 "&until=%" PRId64 "&format=folded&sampleRate=%" PRId64
 			  "&spyName=gpuflame&units=samples&aggregationType=sum", from, until,
-			  samples ? o->sample_rate : (int64_t)1000000000);
+			  rate);
 	}
 	sbuf_release(&name);
 	sbuf_release(&kv);

@@ -77,7 +77,8 @@ def read_folded(path):
     if timed:
         f = Decimal(10) ** UNIT_EXP[unit]
         stacks = {k: v * f for k, v in stacks.items()}
-    return {k: v for k, v in stacks.items() if v != 0}, ("nanoseconds" if timed else None), meta.get("weight")
+    unit_name = "nanoseconds" if timed else "bytes" if unit == "bytes" and meta.get("weight") != "calls" else None
+    return {k: v for k, v in stacks.items() if v != 0}, unit_name, meta.get("weight")
 
 
 def split_frame(s):

@@ -85,7 +85,7 @@ static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_
 		struct sbuf p = SBUF_INIT;
 		ftree_path(t, nodes[depth - 1], &p);
 		sbuf_addf(c->err, "weight of stack '%.200s' is not a whole number of %s: pprof values are integers",
-			  p.buf, ftree_meta_get(&t->meta, "unit") ? "nanoseconds" : "counts");
+			  p.buf, export_stacks_unit(t, true));
 		sbuf_release(&p);
 		return GF_EINPUT;
 	}
@@ -119,8 +119,7 @@ static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_
 
 static void value_type(struct pctx *c, unsigned field, const struct export_stacks_prof *p)
 {
-	int e;
-	const char *unit = export_stacks_ns_exp(p->t, &e) ? "nanoseconds" : "count";
+	const char *unit = export_stacks_unit(p->t, true);
 	sbuf_reset(&c->tmp);
 	export_pprof_uint(&c->tmp, 1, str(c, p->name, strlen(p->name)));
 	export_pprof_uint(&c->tmp, 2, str(c, unit, strlen(unit)));

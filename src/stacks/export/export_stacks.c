@@ -4,29 +4,33 @@
 #include "base/names.h"
 #include "base/num.h"
 #include "base/vec.h"
+#include "stacks/folded.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const char *export_stacks_weight(const struct ftree *t, const char *fallback)
 {
-	const char *w = ftree_meta_get(&t->meta, "weight");
-	return w && *w ? w : fallback;
+	struct folded_units u;
+	folded_units(t, &u);
+	return u.name ? u.name : fallback;
 }
 
 bool export_stacks_ns_exp(const struct ftree *t, int *e)
 {
-	static const char *const units[] = { "ns", "us", "ms", "s" };
-	const char *u = ftree_meta_get(&t->meta, "unit");
-	const char *w = ftree_meta_get(&t->meta, "weight");
-	if (!u || (w && !strcmp(w, "calls")))
+	struct folded_units u;
+	folded_units(t, &u);
+	if (u.kind != FOLDED_U_TIME)
 		return false;
-	for (int k = 0; k < 4; k++)
-		if (!strcmp(u, units[k])) {
-			*e = 3 * k - (int)t->scale;
-			return true;
-		}
-	return false;
+	*e = u.ns_exp;
+	return true;
+}
+
+const char *export_stacks_unit(const struct ftree *t, bool pprof)
+{
+	struct folded_units u;
+	folded_units(t, &u);
+	return u.kind == FOLDED_U_TIME ? "nanoseconds" : u.kind == FOLDED_U_BYTES ? "bytes" : pprof ? "count" : "none";
 }
 
 bool export_stacks_int(const struct ftree *t, int64_t v, int64_t *out)

@@ -113,8 +113,21 @@ void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given,
 	const struct ftree_meta *m = &t->meta;
 	const char *unit = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
 	const char *kinds = ftree_meta_get(m, "kinds");
-	if (unit && *unit && !(given & SVG_GIVEN_COUNTNAME))
+	if (unit && *unit && !(given & SVG_GIVEN_COUNTNAME)) {
 		o->countname = unit;
+		/* fold writes integer ns (every folded-stack reader takes
+		 * integers); tooltips show them as us with 3 decimals, exact,
+		 * unless --countname or --factor says otherwise */
+		if (!strcmp(unit, "ns") && !(given & SVG_GIVEN_FACTOR) && !o->factor_num) {
+			o->countname = "us";
+			o->factor_num = 1;
+			o->factor_scale = 3;
+		}
+		/* perf's periods of a non-clock event count that event */
+		const char *ev = ftree_meta_get(m, "event");
+		if (!strcmp(unit, "events") && ev && *ev)
+			o->countname = ev;
+	}
 	o->kinds = kinds && !strcmp(kinds, "yes");
 	const char *wt = NULL;
 	for (size_t i = 0; w && i < GF_ARRAY_LEN(weights); i++)

@@ -115,10 +115,13 @@ struct svg_opts {
 #define SVG_GIVEN_SUBTITLE 2u
 #define SVG_GIVEN_COUNTNAME 4u
 #define SVG_GIVEN_COLORS 8u
+#define SVG_GIVEN_FACTOR 16u
 
 /*
  * The `# gpuflame:` header of the input (t->meta) fills what the user did
- * not give (docs/svg.md, "The header"): unit= the tooltips' unit; weight=
+ * not give (docs/svg.md, "The header"): unit= the tooltips' unit (unit=ns,
+ * fold's default, is shown as us with 3 decimals: factor 1/1000, unless
+ * --countname or --factor was given); weight=
  * (gpuflame fold's output) the gpu palette, a title ("GPU time", "Host CPU
  * time", "Wall time", "GPU idle time", "Kernel launches"), a subtitle from
  * steps, per_step, rank, world_size, source and the labels, "all" on the
