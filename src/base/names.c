@@ -347,3 +347,12 @@ enum names_sync names_sync_kind(const char *name, size_t n)
 		return NAMES_SYNC_EVENT;
 	return NAMES_SYNC_STREAM;
 }
+
+enum names_dev names_device_event(const char *name, size_t n)
+{
+	if (has_prefix(name, n, "dma"))
+		return NAMES_DEV_COPY;
+	if (eq(name, n, "event_wait") || eq(name, n, "event_record"))
+		return NAMES_DEV_SYNC;
+	return NAMES_DEV_KERNEL;
+}

@@ -139,6 +139,16 @@ const char *names_kernel_family(const char *name, size_t n, enum names_kclass *c
 bool names_kernel_like(const char *name, size_t n);
 
 /*
+ * An accelerator's device event whose category does not say what it is
+ * (MTIA's mtia_ccp_events): "dma..." moves data (a copy); "event_wait" and
+ * "event_record" order the device's streams (a sync record: not busy time,
+ * as CUDA's cuda_sync events); anything else ("pe_exe", "merge", "remote")
+ * computes (a kernel).
+ */
+enum names_dev { NAMES_DEV_KERNEL = 0, NAMES_DEV_COPY, NAMES_DEV_SYNC };
+enum names_dev names_device_event(const char *name, size_t n);
+
+/*
  * ---- other frames ----
  * names_is_python: a Python frame: Kineto's "path(12): fn",
  * "<built-in method ...>", "<built-in function ...>", "<module>",

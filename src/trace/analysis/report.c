@@ -472,6 +472,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	r->meta.rank = t->meta.rank;
 	r->meta.world_size = t->meta.world_size;
 	r->meta.device = c->device;
+	trace_device_kind(t->meta.dev_kinds, r->meta.device_kind);
 	r->meta.unattributed = t->warn.unattributed;
 	r->meta.before_window = t->warn.before_window;
 	r->meta.clipped = t->warn.clipped;

@@ -83,6 +83,7 @@ struct top_call {
 struct report_meta {
 	int64_t rank, world_size;  /* KEV_NONE when absent */
 	int device;                /* the analysed device, -1 when no GPU activity */
+	char device_kind[64];      /* "CUDA", "ROCm", "XPU", "PrivateUse1", "MTIA" (trace_device_kind), "" */
 	uint64_t unattributed;     /* GPU activities without a launch */
 	uint64_t before_window;    /* of which launched before the window */
 	uint64_t clipped;          /* host ranges clipped */

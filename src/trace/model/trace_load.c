@@ -97,6 +97,7 @@ static int load(struct trace *t, struct input *in, const char *name, const void 
 	t->meta.events = kt.stats.events;
 	t->meta.truncated = kt.stats.truncated;
 	t->meta.legacy = kt.meta.legacy_events > 0;
+	t->meta.dev_kinds = kt.meta.dev_kinds;
 	/* thread names may be declared after the events: take the final ones */
 	trace_update_thread_names(t, kt.tracks, kt.ntracks);
 	kineto_release(&kt);

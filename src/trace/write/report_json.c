@@ -174,6 +174,11 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 		jsonw_null(j);
 	else
 		jsonw_int(j, m->device);
+	jsonw_key(j, "device_kind");
+	if (m->device_kind[0])
+		jsonw_str(j, m->device_kind);
+	else
+		jsonw_null(j);
 	jsonw_key(j, "whole_trace");
 	jsonw_bool(j, r->st.whole_trace);
 	jsonw_key(j, "steps");

@@ -439,7 +439,8 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 	if (m->rank != KEV_NONE && m->world_size != KEV_NONE)
 		sbuf_addf(out, " of %lld, ", (long long)m->world_size);
 	if (m->device >= 0)
-		sbuf_addf(out, "device %d, ", m->device);
+		sbuf_addf(out, "device %d%s%s%s, ", m->device, m->device_kind[0] ? " (" : "", m->device_kind,
+			  m->device_kind[0] ? ")" : "");
 	sbuf_addf(out, "%zu step%s (%zu warm-up, %zu steady); times in ms\n", r->st.n, r->st.n == 1 ? "" : "s",
 		  r->st.nwarm, r->st.nsteady);
 	if (r->verdict) { /* the summary first, then the steps */
