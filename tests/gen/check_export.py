@@ -27,6 +27,11 @@ per difference, exit 1 on any.
       function name, any other frame whole: no "<unknown>", no C++ cleanup
       of "<built-in ...>", "(...)" or "<...>", no thread root read as a
       file and line) with the folded weight in ns or counts, exactly
+  check_export.py perfetto-overlap OUT.json
+      the added slices of every track (B/E pairs, or X) do not overlap once
+      read as Perfetto reads a ts: a fractional number as a double, times
+      1000, truncated to ns (on absolute microseconds such as 1.7e15 a
+      double's step is 0.25 us: an X's start moves, its dur does not)
   check_export.py perfetto TRACE EXPECT.json OUT.json
       OUT is valid JSON; its traceEvents start with TRACE's, equal event by
       event (and every other top-level key equal); the added gpuflame slices
@@ -341,6 +346,61 @@ def union_in(iv, lo, hi):
     return tot + (cur[1] - cur[0] if cur else 0)
 
 
+def be_slices(events):
+    """B/E pairs per (pid, tid) as slices {pid, tid, name, ts, end, args}, in
+    order; an E without its B or a B left open is an error."""
+    open_, out = {}, []
+    for e in events:
+        if e["ph"] not in "BE":
+            continue
+        k = (e["pid"], e["tid"])
+        if e["ph"] == "B":
+            open_.setdefault(k, []).append(e)
+        elif not open_.get(k):
+            err("perfetto: an E without a B on %s at %s" % (k, e["ts"]))
+        else:
+            b = open_[k].pop()
+            out.append({"pid": b["pid"], "tid": b["tid"], "name": b.get("name"), "ts": b["ts"], "end": e["ts"],
+                        "args": b.get("args", {})})
+    if any(open_.values()):
+        err("perfetto: a B without its E")
+    return out
+
+
+def perfetto_ns(ts):
+    """Perfetto's reading of a JSON ts in us (json_trace_tokenizer.cc /
+    json_utils CoerceToTs): a number with a fraction is a double, times 1000,
+    truncated to int64 ns; an integer stays exact."""
+    t = str(ts)
+    if re.fullmatch(r"-?\d+", t):
+        return int(t) * 1000
+    return int(float(t) * 1000.0)
+
+
+def check_perfetto_overlap(out):
+    """No two added slices of one track overlap once Perfetto has rounded
+    their ends (X: ts rounded, dur added; B/E: both rounded)."""
+    with (gzip.open if out.endswith(".gz") else open)(out, "rt", encoding="utf-8") as fp:
+        d = json.load(fp, parse_float=Decimal)
+    added = [e for e in d["traceEvents"] if e.get("cat") == "gpuflame"]
+    tracks = {}
+    for e in added:
+        if e["ph"] == "X":
+            a = perfetto_ns(e["ts"])
+            tracks.setdefault((e["pid"], e["tid"]), []).append((a, a + perfetto_ns(e["dur"])))
+    for s in be_slices(added):
+        tracks.setdefault((s["pid"], s["tid"]), []).append((perfetto_ns(s["ts"]), perfetto_ns(s["end"])))
+    n = bad = 0
+    for k, iv in tracks.items():
+        iv.sort()
+        n += len(iv)
+        bad += sum(1 for i in range(1, len(iv)) if iv[i][0] < iv[i - 1][1])
+    if not n:
+        err("perfetto: no slices")
+    if bad:
+        err("perfetto: %d of %d slices overlap the one before after Perfetto's rounding" % (bad, n))
+
+
 def check_perfetto(trace, expect, out):
     with (gzip.open if trace.endswith(".gz") else open)(trace, "rt", encoding="utf-8") as fp:
         orig = json.load(fp, parse_float=Decimal)
@@ -364,12 +424,15 @@ def check_perfetto(trace, expect, out):
     steps = sorted({(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in marks})
     if len(steps) != len(exp["steps"]):
         err("perfetto: %d steps in the trace, %d expected" % (len(steps), len(exp["steps"])))
-    slices = [e for e in added if e["ph"] == "X"]
+    dev = exp.get("device", 0)
+    if any(e["ph"] == "X" for e in added):
+        err("perfetto: an added X slice (B/E pairs only: an X's start rounds in Perfetto, its dur does not)")
+    slices = [e for e in be_slices(added) if e["tid"] == 1 and e["pid"] == 1000000000 + dev]
     causes = ("edge", "sync", "host", "untraced", "queued", "launch")
     for i, (lo, hi) in enumerate(steps):
         got = {c: 0 for c in causes}
         for e in slices:
-            a, b = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            a, b = ns(e["ts"]), ns(e["end"])
             if a >= lo and b <= hi:
                 got[e["name"]] += b - a
                 if e["args"]["cause"] != e["name"]:
@@ -397,15 +460,23 @@ def check_perfetto(trace, expect, out):
                 and o.get("name") == e["args"]["call"] and ns(o["ts"]) <= ns(s["ts"]) < ns(o["ts"]) + ns(o["dur"])]
         if not host:
             err("perfetto: flow start at %s is not on the call %s" % (s["ts"], e["args"]["call"]))
-    dev = exp.get("device", 0)
-
     def device(o):
         a = o.get("args") or {}
         return a.get("device", o.get("pid"))
     acts = [(ns(o["ts"]), ns(o["ts"]) + ns(o["dur"])) for o in oe
             if o.get("ph") == "X" and o.get("cat") in ("kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset") and "dur" in o
             and device(o) == dev]
-    cnt = {ns(e["ts"]): Decimal(str(e["args"]["busy %"])) for e in added if e["ph"] == "C"}
+    cs = [e for e in added if e["ph"] == "C" and e["pid"] == 1000000000 + dev]
+    if any(e["name"] != "GPU busy" or list(e["args"]) != ["%"] for e in cs):
+        err("perfetto: a counter not named 'GPU busy' with the one series '%'")
+    cnt = {ns(e["ts"]): Decimal(str(e["args"]["%"])) for e in cs}
+    st = [e for e in be_slices(added) if e["tid"] == 2 and e["pid"] == 1000000000 + dev]
+    if len(st) != len(steps) or any(Decimal(str(e["args"]["GPU busy %"])) != cnt.get(ns(e["ts"])) for e in st):
+        err("perfetto: the steps thread has %d step slices for %d steps, or their share is not the counter's"
+            % (len(st), len(steps)))
+    srt = [e for e in added if e["ph"] == "M" and e["name"] == "process_sort_index" and e["pid"] == 1000000000 + dev]
+    if len(srt) != 1 or srt[0]["args"]["sort_index"] != 5000000 + dev:
+        err("perfetto: process_sort_index %s, expected 5000000 + %d (beside GPU %d)" % (srt, dev, dev))
     for lo, hi in steps:
         busy = union_in(acts, lo, hi)
         q, r = divmod(busy * 100000, hi - lo)   # 100 * busy / wall, 3 decimals, half to even
@@ -426,6 +497,8 @@ def main(argv):
             check_speedscope(argv[2:i], argv[i + 1], argv[i + 2] if len(argv) > i + 2 else None)
         else:
             check_pprof(argv[2:i], argv[i + 1])
+    elif mode == "perfetto-overlap":
+        check_perfetto_overlap(argv[2])
     else:
         check_perfetto(argv[2], argv[3], argv[4])
     for e in errors:
