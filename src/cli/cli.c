@@ -152,8 +152,28 @@ void cli_die(int exit_code, const char *fmt, ...)
 	exit(exit_code);
 }
 
+static bool quiet;
+
+void cli_set_quiet(bool q)
+{
+	quiet = q;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	if (quiet)
+		return;
+	cli_progress_done();
+	va_list ap;
+	va_start(ap, fmt);
+	message("note: ", fmt, ap);
+	va_end(ap);
+}
+
 void cli_warn(const char *fmt, ...)
 {
+	if (quiet)
+		return;
 	cli_progress_done();
 	va_list ap;
 	va_start(ap, fmt);

@@ -50,6 +50,10 @@ int cli_finish(int rc);
 
 /* Removes temporary outputs, prints the message, exits with exit_code. */
 GF_NORETURN void cli_die(int exit_code, const char *fmt, ...) GF_PRINTF(2, 3);
+/* With q, cli_warn and cli_note print nothing (a command's -q). */
+void cli_set_quiet(bool q);
+/* "gpuflame CMD: note: ..." on stderr (silenced by cli_set_quiet). */
+void cli_note(const char *fmt, ...) GF_PRINTF(1, 2);
 void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
 /* Bad usage: one line, the message and where to look ("; see 'gpuflame fold
  * --help'"), exit GF_EXIT_USAGE. */

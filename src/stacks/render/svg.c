@@ -602,8 +602,16 @@ static void frame_color(struct ctx *c, const struct frm *f, const char *name, si
 			return;
 		}
 	}
+	if (o->colordiffusion) {
+		palette_diffusion(c->timemax > 0 ? ((double)(f->x + f->w) * (100.0 / (double)c->timemax) -
+						    (double)f->x * (100.0 / (double)c->timemax)) / 100.0 : 0,
+				  rgb);
+		return;
+	}
 	double v1, v2, v3;
-	if (o->hash) {
+	if (o->deterministic) {
+		palette_fnv(name, nl, &v1, &v2, &v3);
+	} else if (o->hash) {
 		v1 = palette_namehash(name, nl, false);
 		v2 = v3 = palette_namehash(name, nl, true);
 	} else if (o->random) {

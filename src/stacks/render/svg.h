@@ -53,6 +53,8 @@ struct svg_opts {
 	const char *colors;    /* palette name (palette.h), default "hot" */
 	const char *bgcolors;  /* NULL (by palette), yellow, blue, green, grey or #rrggbb */
 	bool hash;             /* colour by name hash (flamegraph.pl --hash) */
+	bool deterministic;    /* colour by inferno's FNV-1a name hash (inferno --deterministic) */
+	bool colordiffusion;   /* the wider the redder (inferno --colordiffusion) */
 	bool random;           /* random colours from `seed` (deterministic) */
 	uint64_t seed;         /* seed for --random; 0 = derived from the tree */
 	struct palmap *cp;     /* consistent palette: consulted and extended; NULL off */
