@@ -6,7 +6,7 @@
  *    past U+10FFFF, truncated sequences) becomes U+FFFD, one per bad byte;
  *  - control characters are never emitted raw.
  *
- * Layer: write.
+ * Layer: base.
  */
 #ifndef GF_ESCAPE_H
 #define GF_ESCAPE_H

@@ -9,7 +9,7 @@
  * here. Times are written as exact decimal microseconds from integer
  * nanoseconds (num_fmt at scale 3: 1234567 ns -> 1234.567), never as floats.
  *
- * Layer: write.
+ * Layer: base.
  */
 #ifndef GF_JSONW_H
 #define GF_JSONW_H

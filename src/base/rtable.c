@@ -7,6 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const rtable_formats[] = {
+	[REP_TEXT] = "text", [REP_MD] = "md", [REP_JSON] = "json", [REP_HTML] = "html", [REP_NFORMATS] = NULL,
+};
+_Static_assert(GF_ARRAY_LEN(rtable_formats) == REP_NFORMATS + 1, "a name per format");
+
 void rtable_init(struct rtable *t, unsigned ncols)
 {
 	memset(t, 0, sizeof *t);

@@ -17,7 +17,8 @@
  * A column whose header and cells are all empty is not drawn (in text or
  * Markdown): a Markdown table has no blank column at the end of every row.
  *
- * enum rep_format names the three output formats every report writer takes.
+ * enum rep_format names the output formats the report writers take, and
+ * rtable_formats their names (--format's values, in enum order).
  *
  * Layer: base.
  */
@@ -28,7 +29,8 @@
 
 /* The output formats of the reports (report, syncs, the py-spy sync table);
  * REP_HTML only for `report` (trace/write/report_html.h). */
-enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2, REP_HTML = 3 };
+enum rep_format { REP_TEXT = 0, REP_MD = 1, REP_JSON = 2, REP_HTML = 3, REP_NFORMATS };
+extern const char *const rtable_formats[REP_NFORMATS + 1]; /* "text", "md", "json", "html", NULL */
 
 #define RT_MAX_COLS 32
 #define RT_MAX_CELL 60

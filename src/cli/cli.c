@@ -1,6 +1,7 @@
 /* cli.c — messages, exits and option helpers shared by the subcommands. */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
+#include "cli/values.h"
 
 #include "base/num.h"
 #include "input/input.h"
@@ -87,6 +88,7 @@ static void on_signal(int sig)
 
 void cli_init(void)
 {
+	cli_values_init(); /* the option values from the library's tables */
 	for (int fd = 0; fd <= 2; fd++) {
 		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
 			continue;
@@ -238,6 +240,8 @@ void cli_progress_done(void)
 	}
 }
 
+/* The index of val among names; a bad value is a usage error naming opt,
+ * the nearest value and every valid one. */
 int cli_choice(const char *opt, const char *val, const char *const *names)
 {
 	for (int i = 0; names[i]; i++)
@@ -262,6 +266,18 @@ int cli_choice(const char *opt, const char *val, const char *const *names)
 	sbuf_release(&b);
 	stdout_done = true;
 	exit(GF_EXIT_USAGE);
+}
+
+int cli_pick(const struct cli_command *c, int id, const char *val)
+{
+	const struct cli_opt *o = cliopt_find(c, id);
+	if (!o || !o->values)
+		cli_die(GF_EXIT_INTERNAL, "internal: '%s' has no option %d with values", c->name, id);
+	struct sbuf opt = SBUF_INIT;
+	sbuf_addf(&opt, "--%s", o->name);
+	int k = cli_choice(opt.buf, val, o->values);
+	sbuf_release(&opt);
+	return k;
 }
 
 double cli_double(const char *opt, const char *val)

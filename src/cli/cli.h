@@ -78,6 +78,11 @@ void cli_progress_done(void);
  * are: a, b, c" and exits GF_EXIT_USAGE. @return the index.
  */
 int cli_choice(const char *opt, const char *val, const char *const *names);
+/* The same for the option of command c whose id (or short letter) is id,
+ * against its row's values (cliopt.h; a list filled from a library table,
+ * cli/values.h): @return the value's index, the table's row (its enum). */
+struct cli_command;
+int cli_pick(const struct cli_command *c, int id, const char *val);
 /* Parses a non-negative decimal (or integer with allow_frac = false);
  * bad values are usage errors. */
 double cli_double(const char *opt, const char *val);

@@ -14,6 +14,23 @@
 
 static const struct cli_opt help_opt = { "help", 'h', 'h', NULL, "show this help and exit", NULL, 0 };
 
+/* o's help with "%V" replaced by its values, ", "-separated (a list the
+ * help would otherwise spell again), into b (reset). */
+static const char *help_of(const struct cli_opt *o, struct sbuf *b)
+{
+	sbuf_reset(b);
+	for (const char *s = o->help; *s; s++) {
+		if (s[0] != '%' || s[1] != 'V') {
+			sbuf_addch(b, *s);
+			continue;
+		}
+		for (size_t k = 0; o->values && o->values[k]; k++)
+			sbuf_addf(b, "%s%s", k ? ", " : "", o->values[k]);
+		s++;
+	}
+	return b->buf;
+}
+
 /* ---- parsing ---- */
 
 static struct {
@@ -58,7 +75,7 @@ static void build(const struct cli_command *c)
 }
 
 /* The row of a value getopt returned (a short letter or an id). */
-static const struct cli_opt *find(const struct cli_command *c, int v)
+const struct cli_opt *cliopt_find(const struct cli_command *c, int v)
 {
 	if (v == 'h')
 		return &help_opt;
@@ -149,13 +166,13 @@ int cliopt_next(const struct cli_command *c, int argc, char **argv, const char *
 		return -1;
 	const char *typed = optind > prev && optind - 1 < argc ? argv[optind - 1] : argv[prev < argc ? prev : argc - 1];
 	if (v == ':') {
-		const struct cli_opt *o = find(c, optopt);
+		const struct cli_opt *o = cliopt_find(c, optopt);
 		if (o)
 			cli_usage_error("option '--%s' needs a value (%s)", o->name, o->arg);
 		cli_usage_error("option '%s' needs a value", typed);
 	}
 	if (v == '?') {
-		const struct cli_opt *o = optopt ? find(c, optopt) : NULL;
+		const struct cli_opt *o = optopt ? cliopt_find(c, optopt) : NULL;
 		if (o && typed[0] == '-' && (typed[1] == '-' || c->long_only) && strchr(typed, '='))
 			cli_usage_error("option '--%s' takes no value", o->name);
 		if (optopt && !(typed[0] == '-' && typed[1] == '-')) {
@@ -169,7 +186,7 @@ int cliopt_next(const struct cli_command *c, int argc, char **argv, const char *
 		cliopt_help(c, stdout);
 		exit(GF_EXIT_OK);
 	}
-	const struct cli_opt *o = find(c, v);
+	const struct cli_opt *o = cliopt_find(c, v);
 	return o ? o->id : v;
 }
 
@@ -235,7 +252,9 @@ static void help_row(FILE *fp, const struct cli_opt *o)
 	} else {
 		fprintf(fp, "%*s", OPT_COL - n, "");
 	}
-	wrap(fp, o->help, OPT_COL, OPT_COL);
+	struct sbuf h = SBUF_INIT;
+	wrap(fp, help_of(o, &h), OPT_COL, OPT_COL);
+	sbuf_release(&h);
 }
 
 void cliopt_help(const struct cli_command *c, FILE *fp)
@@ -309,7 +328,9 @@ static void man_opt(FILE *fp, const struct cli_opt *o)
 		fputs(o->flags & CLI_OPT_OPTIONAL ? "\\fR]" : "\\fR", fp);
 	}
 	fputc('\n', fp);
-	man_str(fp, o->help);
+	struct sbuf h = SBUF_INIT;
+	man_str(fp, help_of(o, &h));
+	sbuf_release(&h);
 	fputc('\n', fp);
 	if (o->values) {
 		fputs(".br\nValues: ", fp);
@@ -456,6 +477,13 @@ static void bash_words(FILE *fp, const struct cli_command *c)
 	}
 }
 
+/* The option's values separated by blanks. */
+static void values_line(FILE *fp, const struct cli_opt *o)
+{
+	for (size_t k = 0; o->values[k]; k++)
+		fprintf(fp, "%s%s", k ? " " : "", o->values[k]);
+}
+
 static void bash_pattern(FILE *fp, const struct cli_opt *o)
 {
 	fputs("\t\t", fp);
@@ -466,8 +494,7 @@ static void bash_pattern(FILE *fp, const struct cli_opt *o)
 		fputs(") _gpuflame_files '*'; return;;\n", fp);
 	else if (o->values) {
 		fprintf(fp, ") _gpuflame_%s '", o->flags & CLI_OPT_LIST ? "list" : "words");
-		for (size_t k = 0; o->values[k]; k++)
-			fprintf(fp, "%s%s", k ? " " : "", o->values[k]);
+		values_line(fp, o);
 		fputs("'; return;;\n", fp);
 	} else
 		fputs(") return;;\n", fp);
@@ -549,7 +576,9 @@ static void zsh_opt(FILE *fp, const struct cli_opt *o)
 	else
 		fprintf(fp, "'%s--%s%s", rep, o->name, lv);
 	fputc('[', fp);
-	zsh_desc(fp, o->help);
+	struct sbuf h = SBUF_INIT;
+	zsh_desc(fp, help_of(o, &h));
+	sbuf_release(&h);
 	fputc(']', fp);
 	if (o->arg) {
 		fputc(':', fp);
@@ -561,8 +590,7 @@ static void zsh_opt(FILE *fp, const struct cli_opt *o)
 			fputs("_files", fp);
 		else if (o->values) {
 			fputs(o->flags & CLI_OPT_LIST ? "_sequence compadd - " : "(", fp);
-			for (size_t k = 0; o->values[k]; k++)
-				fprintf(fp, "%s%s", k ? " " : "", o->values[k]);
+			values_line(fp, o);
 			fputs(o->flags & CLI_OPT_LIST ? "" : ")", fp);
 		} else
 			fputs(" ", fp);

@@ -37,6 +37,15 @@
  * or 0, the id the switch sees, the value's name or NULL for a flag, the help
  * paragraph, the accepted values when there is a fixed list, flags), and its
  * case in the command's switch. Help, man page and completions follow.
+ *
+ * Values that a library table owns (weights, units, formats, gap causes...)
+ * are not copied into the command: the row names the table's own list
+ * (palette_names, fold_level_names...) or one that cli/values.h fills from
+ * the table at start-up, and cli_pick() returns the value's row of the
+ * table (its enum), never a position in a list the command keeps:
+ *
+ *   { "weight", 'w', 'w', "W", "... %V ...", cli_values_trace_weights, 0 },
+ *   case 'w': o.weight = cli_pick(&cmd_fold_def, 'w', arg); break;
  * To add a command: see cli.h's checklist.
  *
  * Layer: cli.
@@ -45,6 +54,7 @@
 #define GF_CLIOPT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Ids of options without a short letter start here (getopt_long's val). */
@@ -63,7 +73,8 @@ struct cli_opt {
 	char shrt;                     /* short letter, 0 for none */
 	int id;                        /* what cliopt_next returns for it */
 	const char *arg;               /* the value's name ("FILE"), NULL for a flag */
-	const char *help;              /* one paragraph, wrapped by the writers */
+	const char *help;              /* one paragraph, wrapped by the writers; "%V" stands
+					* for the values, ", "-separated */
 	const char *const *values;     /* the accepted values (NULL-terminated) or NULL */
 	unsigned flags;                /* CLI_OPT_* */
 };
@@ -97,6 +108,9 @@ struct cli_command {
  * any misuse is a one-line usage error (exit 2).
  */
 int cliopt_next(const struct cli_command *c, int argc, char **argv, const char **arg);
+
+/* The row of c's table whose id is id (the first), or NULL. */
+const struct cli_opt *cliopt_find(const struct cli_command *c, int id);
 
 /* Writers of the derived texts. */
 void cliopt_help(const struct cli_command *c, FILE *fp);

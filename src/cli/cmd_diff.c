@@ -25,6 +25,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
+#include "cli/values.h"
 
 #include "stacks/ops/diff.h"
 #include "base/num.h"
@@ -51,13 +52,8 @@ enum {
 };
 enum { FMT_TEXT = 0, FMT_SVG, FMT_HTML };
 
-static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
-static const char *const units[] = { "ns", "us", "ms", NULL };
-static const char *const knames[] = { "family", "full", NULL };
-static const char *const levels[] = { "step", "annotation", "python", "module", "op", "runtime", NULL };
-static const char *const scales[] = { "auto", "steps", "total", "none", NULL };
-static const char *const rounds[] = { "largest", "even", "floor", NULL };
-static const char *const diff_formats[] = { "text", "svg", "html", NULL };
+static const char *const diff_formats[] = { [FMT_TEXT] = "text", [FMT_SVG] = "svg", [FMT_HTML] = "html", NULL };
+_Static_assert(GF_ARRAY_LEN(diff_formats) == FMT_HTML + 2, "a name per format");
 
 static const struct cli_opt opts[] = {
 	/* output */
@@ -81,12 +77,12 @@ static const struct cli_opt opts[] = {
 	{ "scale", 0, OPT_SCALE, "MODE",
 	  "auto (default: per step when both step counts are known), steps, total (BEFORE scaled to AFTER's "
 	  "total, difffolded -n), none",
-	  scales, 0 },
+	  diff_scale_names, 0 },
 	{ "steps", 0, OPT_STEPS, "N,M|A..B",
 	  "N,M: the step counts of BEFORE and AFTER (plain folded files); A..B: fold only steps A to B of traces",
 	  NULL, 0 },
 	{ "decimals", 0, OPT_DECIMALS, "D", "extra decimals kept when dividing (default 3)", NULL, 0 },
-	{ "round", 0, OPT_ROUND, "MODE", "largest (default: totals exact), even, floor (difffolded -n)", rounds, 0 },
+	{ "round", 0, OPT_ROUND, "MODE", "largest (default: totals exact), even, floor (difffolded -n)", norm_round_names, 0 },
 	/* matching */
 	{ "no-normalise-names", 0, OPT_NONORM, NULL,
 	  "match names as they are (no 0x..., ProfilerStep#N... rules)", NULL, 0 },
@@ -103,16 +99,16 @@ static const struct cli_opt opts[] = {
 	{ "min-share", 0, OPT_MINSHARE, "S", "frames under this share (default 0.01 = 1%) are noise", NULL, 0 },
 	{ "strict", 0, OPT_STRICT, NULL, "an invalid input line is an error (default: skipped, counted)", NULL, 0 },
 	/* traces: folded as 'gpuflame fold' does */
-	{ "weight", 'w', 'w', "W", "traces: gpu (default), cpu, wall, idle, calls", weights, 0 },
+	{ "weight", 'w', 'w', "W", "traces: gpu (default), cpu, wall, idle, calls", cli_values_trace_weights, 0 },
 	{ "stack", 's', 's', "LEVELS", "traces: comma list of step, annotation, python, module, op, runtime",
-	  levels, CLI_OPT_LIST },
+	  fold_level_names, CLI_OPT_LIST },
 	{ "max-depth", 0, OPT_MAXDEPTH, "N", "traces: keep the innermost N host frames", NULL, 0 },
 	{ "per-step", 0, OPT_PERSTEP, NULL, "traces: one ProfilerStep#N tower per step", NULL, 0 },
-	{ "kernel-names", 0, OPT_KNAMES, "K", "traces: family (default) or full", knames, 0 },
+	{ "kernel-names", 0, OPT_KNAMES, "K", "traces: family (default) or full", fold_kernel_names, 0 },
 	{ "families", 0, OPT_FAMILIES, "FILE", "traces: kernel family rules (docs/fold.md)", NULL, CLI_OPT_FILE },
 	{ "step-marker", 0, OPT_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n>", NULL, 0 },
 	{ "skip", 0, OPT_SKIP, "N", "traces: drop the first N selected steps", NULL, 0 },
-	{ "unit", 0, OPT_UNIT, "U", "traces: ns (default, as fold), us or ms", units, 0 },
+	{ "unit", 0, OPT_UNIT, "U", "traces: ns (default, as fold), us or ms", cli_values_fold_units, 0 },
 	{ "label", 0, OPT_LABEL, "KEY=VALUE", "traces: record a label in the header (repeatable)", NULL,
 	  CLI_OPT_REPEAT },
 	{ "all-threads", 0, OPT_ALLTH, NULL, "traces, cpu/wall: fold every host thread over the steps", NULL, 0 },
@@ -186,7 +182,7 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 		cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(path), err.buf);
 	if (t->total[0] == 0)
 		cli_die(GF_EXIT_INPUT, "'%s': the %s fold has no weight", cli_in_name(path),
-			fold_weight_name(o.weight));
+			weight_defs[o.weight].name);
 	sbuf_release(&err);
 }
 
@@ -254,7 +250,7 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 {
 	struct sbuf err = SBUF_INIT;
 	switch (c) {
-	case 'w': fc->o.weight = cli_choice("--weight", arg, weights); break;
+	case 'w': fc->o.weight = cli_pick(&cmd_diff_def, 'w', arg); break;
 	case 's':
 		if (fold_parse_levels(arg, &fc->o.levels, &err))
 			cli_usage_error("%s", err.buf);
@@ -264,7 +260,7 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 	case OPT_PERSTEP: fc->o.per_step = true; break;
 	case OPT_ALLTH: fc->o.all_threads = true; break;
 	case OPT_NOTHF: fc->o.no_thread_frames = true; break;
-	case OPT_KNAMES: fc->o.kernel_full = cli_choice("--kernel-names", arg, knames) == 1; break;
+	case OPT_KNAMES: fc->o.kernel_full = cli_choice("--kernel-names", arg, fold_kernel_names) == 1; break;
 	case OPT_FAMILIES: fc->families = arg; break;
 	case OPT_MARKER:
 		if (!*arg)
@@ -272,7 +268,7 @@ static bool fold_option(int c, const char *arg, struct fold_cli *fc)
 		fc->marker = arg;
 		break;
 	case OPT_SKIP: fc->o.steps.skip = (uint64_t)cli_int("--skip", arg, 0, 1000000000); break;
-	case OPT_UNIT: fc->o.unit = cli_choice("--unit", arg, units); break;
+	case OPT_UNIT: fc->o.unit = cli_pick(&cmd_diff_def, OPT_UNIT, arg); break;
 	case OPT_LABEL: {
 		const char *eq = strchr(arg, '=');
 		if (!eq || eq == arg)
@@ -304,10 +300,10 @@ static bool diff_option(int c, const char *arg, struct diff_cli *d)
 	case OPT_NEGATE: d->negate = true; break;
 	case OPT_TOP: d->top = cli_int("--top", arg, 1, 1000000); break;
 	case OPT_TITLE: d->title = arg; break;
-	case OPT_SCALE: d->o.scale = (enum diff_scale)cli_choice("--scale", arg, scales); break;
+	case OPT_SCALE: d->o.scale = (enum diff_scale)cli_choice("--scale", arg, diff_scale_names); break;
 	case OPT_STEPS: steps_option(arg, d); break;
 	case OPT_DECIMALS: d->o.decimals = (unsigned)cli_int("--decimals", arg, 0, 9); break;
-	case OPT_ROUND: d->o.round = (enum norm_round)cli_choice("--round", arg, rounds); break;
+	case OPT_ROUND: d->o.round = (enum norm_round)cli_choice("--round", arg, norm_round_names); break;
 	case OPT_NONORM: d->o.normalise_names = false; break;
 	case OPT_FORCE: d->force = true; break;
 	case OPT_SAMPLED: d->o.sampled = 1; break;

@@ -17,6 +17,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
+#include "cli/values.h"
 
 #include "base/ofile.h"
 #include "base/ozip.h"
@@ -37,15 +38,16 @@
 enum { TO_SPEEDSCOPE = 0, TO_PPROF, TO_PERFETTO };
 
 enum { O_TO = CLIOPT_FIRST_ID, O_STEPS, O_SKIP, O_MARKER, O_DEVICE };
-static const char *const tos[] = { "speedscope", "pprof", "perfetto", NULL };
-static const char *const weight_names[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
+static const char *const tos[] = { [TO_SPEEDSCOPE] = "speedscope", [TO_PPROF] = "pprof", [TO_PERFETTO] = "perfetto",
+				    NULL };
+_Static_assert(GF_ARRAY_LEN(tos) == TO_PERFETTO + 2, "a name per target");
 
 static const struct cli_opt opts[] = {
 	{ "to", 0, O_TO, "FORMAT", "speedscope, pprof or perfetto (required)", tos, 0 },
 	{ "weights", 'w', 'w', "LIST",
 	  "traces, speedscope/pprof: the weights, a comma list of gpu, cpu, wall, idle, calls (default "
 	  "gpu,cpu,wall,idle)",
-	  weight_names, CLI_OPT_LIST },
+	  cli_values_trace_weights, CLI_OPT_LIST },
 	{ "steps", 0, O_STEPS, "A..B", "traces: only steps A to B (A.. and ..B work too)", NULL, 0 },
 	{ "skip", 0, O_SKIP, "N", "traces: drop the first N selected steps", NULL, 0 },
 	{ "step-marker", 0, O_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n>", NULL, 0 },
@@ -72,7 +74,7 @@ static unsigned parse_weights(const char *s)
 	unsigned bits = 0;
 	char *dup = gf_xstrdup(s), *save = NULL;
 	for (char *w = strtok_r(dup, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		bits |= 1u << cli_choice("--weights", w, weight_names);
+		bits |= 1u << cli_pick(&cmd_export_def, 'w', w);
 	free(dup);
 	if (!bits)
 		cli_usage_error("--weights: empty list");
@@ -163,7 +165,7 @@ static void trace_stacks(const struct export_args *a, struct trace *t)
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
 		x.p[x.n].t = &trees[x.n];
-		x.p[x.n].name = fold_weight_name(w);
+		x.p[x.n].name = weight_defs[w].name;
 		x.n++;
 	}
 	x.title = cli_source_name(a->files[0]);

@@ -16,6 +16,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
+#include "cli/values.h"
 
 #include "base/names.h"
 #include "base/num.h"
@@ -32,10 +33,6 @@
 enum { O_MAXDEPTH = CLIOPT_FIRST_ID, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
        O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
 
-static const char *const weights[] = { "gpu", "cpu", "wall", "idle", "calls", NULL };
-static const char *const units[] = { "ns", "us", "ms", NULL };
-static const char *const knames[] = { "family", "full", NULL };
-static const char *const levels[] = { "step", "annotation", "python", "module", "op", "runtime", NULL };
 static const char *const thread_modes[] = { "keep", "merge", NULL };
 
 static const struct cli_opt opts[] = {
@@ -43,13 +40,13 @@ static const struct cli_opt opts[] = {
 	  "gpu (default): kernel/memcpy/memset time charged to the launching host stack; cpu: host self time "
 	  "without blocking calls; wall: with blocking calls as leaf frames and [untraced] step time; idle: GPU "
 	  "idle time charged to the host stack running at that moment; calls: launches",
-	  weights, 0 },
+	  cli_values_trace_weights, 0 },
 	{ "stack", 's', 's', "LEVELS",
 	  "comma list of step, annotation, python, module, op, runtime (default annotation,python,op)",
-	  levels, CLI_OPT_LIST },
+	  fold_level_names, CLI_OPT_LIST },
 	{ "max-depth", 0, O_MAXDEPTH, "N", "keep the innermost N host frames", NULL, 0 },
 	{ "per-step", 0, O_PERSTEP, NULL, "one ProfilerStep#N tower per step (implies level step)", NULL, 0 },
-	{ "kernel-names", 0, O_KNAMES, "K", "family (default) or full", knames, 0 },
+	{ "kernel-names", 0, O_KNAMES, "K", "family (default) or full", fold_kernel_names, 0 },
 	{ "families", 0, O_FAMILIES, "FILE", "kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)", NULL,
 	  CLI_OPT_FILE },
 	{ "step-marker", 0, O_MARKER, "NAME", "step ranges are NAME or NAME#<n> (default ProfilerStep)", NULL, 0 },
@@ -61,7 +58,8 @@ static const struct cli_opt opts[] = {
 	  "cpu/wall: fold every host thread over the steps, not only the thread(s) holding the step markers",
 	  NULL, 0 },
 	{ "no-thread-frames", 0, O_NOTHF, NULL, "cpu/wall: no 'thread (TID): NAME' root frame", NULL, 0 },
-	{ "unit", 0, O_UNIT, "U", "ns (default: integers every folded-stack reader takes), us or ms", units, 0 },
+	{ "unit", 0, O_UNIT, "U", "ns (default: integers every folded-stack reader takes), us or ms", cli_values_fold_units,
+	  0 },
 	{ "label", 0, O_LABEL, "KEY=VALUE", "record a label in the header (repeatable; diff compares them)", NULL,
 	  CLI_OPT_REPEAT },
 	{ "kinds", 0, O_KINDS, NULL,
@@ -174,14 +172,14 @@ static void parse(int argc, char **argv, struct fold_args *a)
 			continue;
 		}
 		switch (c) {
-		case 'w': o->weight = cli_choice("--weight", optarg, weights); break;
+		case 'w': o->weight = cli_pick(&cmd_fold_def, 'w', optarg); break;
 		case 's':
 			if (fold_parse_levels(optarg, &o->levels, &err))
 				cli_usage_error("%s", err.buf);
 			break;
 		case O_MAXDEPTH: o->max_depth = (unsigned)cli_int("--max-depth", optarg, 1, 100000); break;
 		case O_PERSTEP: o->per_step = true; break;
-		case O_KNAMES: o->kernel_full = cli_choice("--kernel-names", optarg, knames) == 1; break;
+		case O_KNAMES: o->kernel_full = cli_choice("--kernel-names", optarg, fold_kernel_names) == 1; break;
 		case O_FAMILIES: a->families = optarg; break;
 		case O_MARKER: o->step_marker = a->to.step_marker = cli_nonempty("--step-marker", optarg); break;
 		case O_STEPS: cli_steps("--steps", optarg, &o->steps.first, &o->steps.last); break;
@@ -190,7 +188,7 @@ static void parse(int argc, char **argv, struct fold_args *a)
 		case O_ALLTH: o->all_threads = true; break;
 		case O_NOTHF: o->no_thread_frames = true; break;
 		case O_KINDS: o->kinds = true; break;
-		case O_UNIT: o->unit = cli_choice("--unit", optarg, units); break;
+		case O_UNIT: o->unit = cli_pick(&cmd_fold_def, O_UNIT, optarg); break;
 		case O_LABEL:
 			if (fold_add_label(o, optarg, &err))
 				cli_usage_error("%s", err.buf);
@@ -213,13 +211,12 @@ static void warn_threads(const struct fold_stats *st, const struct fold_args *a,
 {
 	if (!st->threads_left_out)
 		return;
-	static const char *const units[] = { "ns", "us", "ms" };
 	struct sbuf v = SBUF_INIT;
-	num_fmt(&v, st->left_out, (unsigned)a->o.unit * 3);
+	num_fmt(&v, st->left_out, weight_units[a->o.unit].digits);
 	cli_warn("'%s': %u host thread%s without the folded steps' markers left out (%s %s of %s time); "
 		 "--all-threads folds them",
-		 disp, st->threads_left_out, st->threads_left_out == 1 ? "" : "s", v.buf, units[a->o.unit],
-		 fold_weight_name(a->o.weight));
+		 disp, st->threads_left_out, st->threads_left_out == 1 ? "" : "s", v.buf, weight_units[a->o.unit].name,
+		 weight_defs[a->o.weight].name);
 	sbuf_release(&v);
 }
 
@@ -254,7 +251,7 @@ static void warn(const struct trace *t, const struct fold_args *a, const struct 
 	}
 	/* gpu, idle and calls weigh GPU activities: a CPU-only trace says so (exit 0, docs/fold.md) */
 	struct sbuf note = SBUF_INIT, what = SBUF_INIT;
-	sbuf_addf(&what, "--weight %s", fold_weight_name(a->o.weight));
+	sbuf_addf(&what, "--weight %s", weight_defs[a->o.weight].name);
 	if (a->o.weight != FW_CPU && a->o.weight != FW_WALL && trace_gpu_note(t, disp, what.buf, &note))
 		cli_warn("%s", note.buf);
 	sbuf_release(&note);

@@ -17,16 +17,15 @@
 #include "cli/cli.h"
 #include "cli/cliopt.h"
 
+#include "cli/values.h"
 #include "trace/model/info.h"
 #include "trace/write/info_out.h"
 
 #include <getopt.h> /* optind */
 
 enum { O_MARKER = CLIOPT_FIRST_ID };
-static const char *const formats[] = { "text", "json", NULL };
-
 static const struct cli_opt opts[] = {
-	{ "format", 'f', 'f', "FMT", "text (default) or json (schema: docs/schema/info.schema.json)", formats, 0 },
+	{ "format", 'f', 'f', "FMT", "text (default) or json (schema: docs/schema/info.schema.json)", cli_values_info_formats, 0 },
 	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
 	{ "step-marker", 0, O_MARKER, "NAME", "step ranges are NAME or NAME#<n> (default ProfilerStep)", NULL, 0 },
 	{ "threads", 'j', 'j', "N",
@@ -55,14 +54,14 @@ const struct cli_command cmd_info_def = {
 
 static int cmd_info(int argc, char **argv)
 {
-	int format = 0, c;
+	int format = REP_TEXT, c;
 	const char *outpath = NULL, *threads = NULL;
 	struct trace_opts to = { 0 };
 	const char *optarg;
 	while ((c = cliopt_next(&cmd_info_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 'j': threads = optarg; break;
-		case 'f': format = cli_choice("--format", optarg, formats); break;
+		case 'f': format = cli_values_info_format[cli_pick(&cmd_info_def, 'f', optarg)]; break;
 		case 'o': outpath = optarg; break;
 		case O_MARKER: to.step_marker = cli_nonempty("--step-marker", optarg); break;
 		}
@@ -82,13 +81,13 @@ static int cmd_info(int argc, char **argv)
 		cli_progress_done();
 		if (rc)
 			cli_die(gf_err_exit(rc), "%s", err.buf);
-		if (format == 1)
+		if (format == REP_JSON)
 			info_out_json(&out, i, name, &f);
 		else
 			info_out_text(&out, i, name, &f);
 		info_release(&f);
 	}
-	if (format == 1)
+	if (format == REP_JSON)
 		info_out_json_end(&out);
 	cli_write_out(outpath, &out);
 	sbuf_release(&out);

@@ -31,12 +31,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const rounds[] = { "largest", "even", "floor", NULL };
 
 static const struct cli_opt opts[] = {
 	{ "steps", 0, 's', "N", "the step count (default: the header's steps=)", NULL, 0 },
 	{ "decimals", 0, 'd', "D", "extra decimals kept (default 3; the scale stays <= 9)", NULL, 0 },
-	{ "round", 0, 'r', "MODE", "largest (default: the total is exact), even, floor", rounds, 0 },
+	{ "round", 0, 'r', "MODE", "largest (default: the total is exact), even, floor", norm_round_names, 0 },
 	{ "output", 'o', 'o', "FILE", "write to FILE (default stdout)", NULL, CLI_OPT_FILE },
 	{ "strict", 0, 'T', NULL, "an invalid line is an error (default: skipped, counted)", NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
@@ -102,7 +101,7 @@ static int cmd_norm(int argc, char **argv)
 		switch (c) {
 		case 's': steps = cli_int("--steps", optarg, 1, INT64_MAX); break;
 		case 'd': decimals = (unsigned)cli_int("--decimals", optarg, 0, 9); break;
-		case 'r': round = (enum norm_round)cli_choice("--round", optarg, rounds); break;
+		case 'r': round = (enum norm_round)cli_choice("--round", optarg, norm_round_names); break;
 		case 'o': out = optarg; break;
 		case 'T': fo.strict = true; break;
 		}

@@ -9,6 +9,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
+#include "cli/values.h"
 
 #include "input/input.h"
 #include "store/push.h"
@@ -23,7 +24,6 @@
 enum { OPT_URL = CLIOPT_FIRST_ID, OPT_APP, OPT_RELEASE, OPT_LABEL, OPT_DB, OPT_FROM, OPT_UNTIL, OPT_MAX, OPT_RATE, OPT_HEADER,
        OPT_RETRIES, OPT_TIMEOUT };
 
-static const char *const ws[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
 
 static const struct cli_opt opts[] = {
 	{ "url", 0, OPT_URL, "URL", "the server, http://host:4040 (user:password@ for Basic auth)", NULL, 0 },
@@ -31,7 +31,7 @@ static const struct cli_opt opts[] = {
 	{ "weight", 'w', 'w', "W",
 	  "gpu (default for traces), cpu, wall, idle, calls, samples; repeat for several; a folded file pushes "
 	  "the weight of its header",
-	  ws, CLI_OPT_REPEAT },
+	  cli_values_weights, CLI_OPT_REPEAT },
 	{ "release", 0, OPT_RELEASE, "R", "label release=R (a stored run: its release by default)", NULL, 0 },
 	{ "label", 0, OPT_LABEL, "K=V", "a label (repeatable)", NULL, CLI_OPT_REPEAT },
 	{ "db", 0, OPT_DB, "URL",
@@ -69,7 +69,7 @@ static void parse_args(int argc, char **argv, struct push_cli *c)
 		case 'w':
 			if (c->nweights == 5)
 				cli_usage_error("at most 5 --weight options");
-			c->weights[c->nweights++] = ws[cli_choice("--weight", optarg, ws)];
+			c->weights[c->nweights++] = weight_defs[cli_pick(&cmd_push_def, 'w', optarg)].name;
 			break;
 		case OPT_RELEASE: c->release = cli_nonempty("--release", optarg); break;
 		case OPT_LABEL:

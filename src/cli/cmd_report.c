@@ -33,7 +33,7 @@ static const struct cli_opt opts[] = {
 	{ "format", 'f', 'f', "F",
 	  "html: one self-contained page with the four flame graphs (GPU, CPU, wall, GPU idle) of the same "
 	  "steps, tables and per-step bars (needs -o or a pipe); or text (default), md, json",
-	  tropts_report_formats, 0 },
+	  rtable_formats, 0 },
 	TROPTS_COMMON,
 	{ "unprofiled-step-ms", 0, TRO_UNPROF, "X", "your step time without the profiler: overhead estimate", NULL,
 	  0 },

@@ -16,6 +16,7 @@
 #include "input/input.h"
 #include "store/store.h"
 #include "store/store_collect.h"
+#include "cli/values.h"
 
 #include <getopt.h> /* optind */
 #include <stdlib.h>
@@ -24,12 +25,6 @@
 
 enum { OPT_DB = CLIOPT_FIRST_ID, OPT_RELEASE, OPT_LABEL, OPT_WEIGHT, OPT_SINCE, OPT_UNTIL, OPT_JSON, OPT_METRIC, OPT_SVG,
        OPT_KEEP, OPT_MARKER };
-
-static const char *const store_weights[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
-static const char *const store_metrics[] = { "step_wall", "busy", "idle", "idle.sync", "idle.host", "idle.launch",
-					     "idle.queued", "idle.untraced", "idle.edge", "syncs", "sync_wait",
-					     "kernels", "launches", "steps", "weight.gpu", "weight.cpu",
-					     "weight.wall", "weight.idle", "weight.calls", "weight.samples", NULL };
 
 static const struct cli_opt opts[] = {
 	{ "db", 0, OPT_DB, "URL",
@@ -42,15 +37,13 @@ static const struct cli_opt opts[] = {
 	{ "weight", 0, OPT_WEIGHT, "W",
 	  "add: the weight of a folded file without a header; diff: the weight compared, gpu (default), cpu, "
 	  "wall, idle, calls, samples",
-	  store_weights, 0 },
+	  cli_values_weights, 0 },
 	{ "since", 0, OPT_SINCE, "D", "list: added on or after D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
 	{ "until", 0, OPT_UNTIL, "D", "list: added before D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
 	{ "json", 0, OPT_JSON, NULL, "list, show, trend: JSON", NULL, 0 },
 	{ "metric", 0, OPT_METRIC, "M",
-	  "trend: step_wall, busy, idle, idle.sync, idle.host, idle.launch, idle.queued, idle.untraced, "
-	  "idle.edge, syncs, sync_wait, kernels, launches, steps, or weight.W (W's total per step: gpu, cpu, "
-	  "wall, idle, calls, samples)",
-	  store_metrics, 0 },
+	  "trend: %V (idle.C: the steady step's GPU idle time of gap cause C; weight.W: W's total per step)",
+	  cli_values_store_metrics, 0 },
 	{ "svg", 0, OPT_SVG, NULL, "trend: an SVG chart", NULL, 0 },
 	{ "keep", 0, OPT_KEEP, "N", "gc: keep the newest N releases", NULL, 0 },
 	{ "step-marker", 0, OPT_MARKER, "NAME", "add: step ranges are NAME or NAME#<n>, as 'gpuflame fold'", NULL,
@@ -116,7 +109,7 @@ static int parse_args(int argc, char **argv, struct store_cli *c)
 		}
 	}
 	if (c->weight)
-		cli_choice("--weight", c->weight, store_weights);
+		cli_pick(&cmd_store_def, OPT_WEIGHT, c->weight);
 	return optind;
 }
 
@@ -219,7 +212,8 @@ static int store_trend_cmd(int argc, char **argv)
 	if (parse_args(argc, argv, &c) != argc)
 		cli_usage_error("trend takes no operand");
 	if (!c.metric)
-		cli_usage_error("trend needs --metric M (step_wall, busy, idle, idle.sync, syncs, gpu...)");
+		cli_usage_error("trend needs --metric M (step_wall, busy, idle, weight.gpu...: 'gpuflame store --help' "
+				"lists them)");
 	struct store *s = open_store(&c);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	bool svg = c.svg || (c.out && strlen(c.out) > 4 && !strcmp(c.out + strlen(c.out) - 4, ".svg"));
@@ -288,7 +282,7 @@ static int store_diff_cmd(int argc, char **argv)
 			av[ac++] = argv[i];
 		}
 	}
-	cli_choice("--weight", diff_weight, store_weights);
+	cli_pick(&cmd_store_def, OPT_WEIGHT, diff_weight);
 	struct store_cli c = { .db = db };
 	bool help = false;
 	for (int i = 1; i < ac; i++)

@@ -39,7 +39,6 @@ enum {
 	O_STRICT, O_FULLTREE, O_ALLOWRANKS, O_DETERMINISTIC, O_COLORDIFF, O_BASE,
 };
 
-static const char *const bgcolors[] = { "yellow", "blue", "green", "grey", NULL };
 
 static const struct cli_opt opts[] = {
 	{ "output", 'o', 'o', "FILE", "write the SVG to FILE (default stdout)", NULL, CLI_OPT_FILE },
@@ -66,7 +65,7 @@ static const struct cli_opt opts[] = {
 	  "python (inferno's: site-packages aqua, the standard library yellow, the rest red), gpu (Python / "
 	  "nn.Module / aten / CUDA API / kernel families / sync calls)",
 	  palette_names, 0 },
-	{ "bgcolors", 0, O_BGCOLORS, "COLOR", "yellow, blue, green, grey or #rrggbb", bgcolors, 0 },
+	{ "bgcolors", 0, O_BGCOLORS, "COLOR", "%V or #rrggbb", palette_bgcolors, 0 },
 	{ "hash", 0, O_HASH, NULL, "colour by name hash (stable across graphs)", NULL, 0 },
 	{ "deterministic", 0, O_DETERMINISTIC, NULL,
 	  "colour by inferno's FNV-1a name hash (a name's colour is the same in every graph; not with --hash)",
@@ -276,8 +275,13 @@ static bool opt_colour(struct svg_cli *c, int opt, const char *arg)
 	case O_COLORS: c->o.colors = palette_names[cli_choice("--colors", arg, palette_names)]; break;
 	case O_BGCOLORS: {
 		char a[8], b[8];
-		if (palette_bg(PAL_HOT, arg, a, b))
-			bad_value("value", "--bgcolors", arg, "yellow, blue, green, grey or #rrggbb");
+		if (palette_bg(PAL_HOT, arg, a, b)) {
+			struct sbuf v = SBUF_INIT;
+			for (size_t k = 0; palette_bgcolors[k]; k++)
+				sbuf_addf(&v, "%s%s", k ? ", " : "", palette_bgcolors[k]);
+			sbuf_addstr(&v, " or #rrggbb");
+			bad_value("value", "--bgcolors", arg, v.buf);
+		}
 		c->o.bgcolors = arg;
 		break;
 	}

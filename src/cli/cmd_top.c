@@ -34,7 +34,6 @@
 #define FLUSH_AT (64u << 10)
 
 static const char *const formats[] = {"text", "tsv", "md", "json", NULL};
-static const char *const sorts[] = {"self", "total", "name", NULL};
 
 /* 100 * v / d with two decimals (half away from zero); d > 0. */
 static void pct(struct sbuf *b, int64_t v, int64_t d)
@@ -244,7 +243,7 @@ static void write_table(const struct top_view *v, int fmt, const char *outpath)
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, 'f', "FMT", "text (default, fits 100 columns), tsv, md, json", formats, 0 },
-	{ "sort", 0, 's', "KEY", "self (default), total, name", sorts, 0 },
+	{ "sort", 0, 's', "KEY", "self (default), total, name", top_sort_names, 0 },
 	{ "limit", 0, 'n', "N", "print the first N rows only (0 = all, default)", NULL, 0 },
 	{ "countname", 0, 'c', "TEXT",
 	  "unit shown in the text header (default: the input's '# gpuflame: unit=' metadata, else \"samples\")",
@@ -270,7 +269,7 @@ static int cmd_top(int argc, char **argv)
 	while ((c = cliopt_next(&cmd_top_def, argc, argv, &optarg)) != -1) {
 		switch (c) {
 		case 'f': fmt = cli_choice("--format", optarg, formats); break;
-		case 's': sort = cli_choice("--sort", optarg, sorts); break;
+		case 's': sort = cli_choice("--sort", optarg, top_sort_names); break;
 		case 'n': limit = cli_int("--limit", optarg, 0, INT64_MAX); break;
 		case 'c': countname = optarg; break;
 		case 'r': fo.reverse = true; break;

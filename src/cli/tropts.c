@@ -19,9 +19,6 @@ static gf_ns parse_ms(const char *opt, const char *val)
 	return v;
 }
 
-const char *const tropts_formats[] = { "text", "md", "json", NULL };
-const char *const tropts_report_formats[] = { "text", "md", "json", "html", NULL };
-
 /* One option of either command. */
 static void option(struct tropts *o, const struct cli_command *cmd, int c, const char *optarg)
 {
@@ -31,7 +28,7 @@ static void option(struct tropts *o, const struct cli_command *cmd, int c, const
 		o->threads = optarg;
 		break;
 	case 'f':
-		o->format = cli_choice("--format", optarg, tropts_report_formats);
+		o->format = cli_choice("--format", optarg, rtable_formats);
 		if (o->format == REP_HTML && cmd != &cmd_report_def)
 			cli_usage_error("invalid argument 'html' for '--format'; expected text, md or json "
 					"(the HTML page is 'gpuflame report --format html')");

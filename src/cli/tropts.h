@@ -18,14 +18,14 @@
 #include "trace/write/report_out.h"
 
 #include "cli/cliopt.h"
+#include "cli/values.h"
 
 #include <stdio.h>
 
 /* The option ids and the rows both commands' tables start with. */
 enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS };
-extern const char *const tropts_formats[], *const tropts_report_formats[];
-/* syncs' -f row; report has its own (html too) */
-#define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", tropts_formats, 0 }
+/* syncs' -f row: rtable_formats but html (report's row has them all) */
+#define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", cli_values_prose_formats, 0 }
 #define TROPTS_COMMON \
 	{ "steps", 0, TRO_STEPS, "A..B", "traces: only steps numbered A to B (A.. and ..B work too)", NULL, 0 }, \
 	{ "skip", 0, TRO_SKIP, "N", "traces: drop the first N selected steps (warm-up)", NULL, 0 }, \

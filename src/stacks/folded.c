@@ -5,6 +5,7 @@
 #include "base/num.h"
 #include "base/vec.h"
 #include "input/input.h"
+#include "stacks/weight.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -468,20 +469,20 @@ static int read_lines(struct reader *rd, struct folded_lines *lr)
 
 void folded_units(const struct ftree *t, struct folded_units *u)
 {
-	static const char *const times[] = { "ns", "us", "ms", "s" };
 	const struct ftree_meta *m = &t->meta;
 	const char *un = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
 	const char *fmt = ftree_meta_get(m, "format"), *ev = ftree_meta_get(m, "event");
 	const char *mode = ftree_meta_get(m, "mode");
 	memset(u, 0, sizeof *u);
 	u->name = w && *w ? w : NULL;
-	if (!un || (w && !strcmp(w, "calls")))
-		return;
-	for (int k = 0; k < 4; k++)
-		if (!strcmp(un, times[k])) {
-			u->kind = FOLDED_U_TIME;
-			u->ns_exp = 3 * k - (int)t->scale;
-		}
+	int wi = w ? weight_find(w) : -1;
+	if (!un || (wi >= 0 && weight_defs[wi].count && strcmp(weight_defs[wi].count, un)))
+		return; /* a count (calls) in no unit of its own: a count */
+	int k = weight_unit_find(un); /* the vocabulary's time units (stacks/weight.h) */
+	if (k >= 0) {
+		u->kind = FOLDED_U_TIME;
+		u->ns_exp = (int)weight_units[k].digits - (int)t->scale;
+	}
 	if (!strcmp(un, "samples")) {
 		u->kind = FOLDED_U_SAMPLES;
 		const char *r = ftree_meta_get(m, "rate");

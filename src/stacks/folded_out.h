@@ -8,7 +8,7 @@
  * ends in ';', never in a number, so flamegraph.pl and inferno ignore it.
  *
  * Round trip (docs/diff.md): whatever a gpuflame command writes, the folded
- * reader (read/folded.h) reads back to the same tree. Every stack line goes
+ * reader (stacks/folded.h) reads back to the same tree. Every stack line goes
  * through folded_put_frame / folded_end_stack:
  *  - bytes a frame name cannot hold in the format become visible stand-ins:
  *    ';' -> ':', LF and NUL -> ' ' (fold's rule); a first frame that would
@@ -29,7 +29,7 @@
  * U+FFFD): escape sequences in names never reach the terminal raw. Files and
  * pipes get the bytes unchanged.
  *
- * Layer: write.
+ * Layer: stacks.
  */
 #ifndef GF_FOLDED_OUT_H
 #define GF_FOLDED_OUT_H

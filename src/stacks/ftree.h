@@ -21,7 +21,7 @@
  * in t->meta as ordered key/value pairs.
  *
  * Ownership: the tree owns its arrays and, unless one was passed to
- * ftree_init, its name pool. Layer: model.
+ * ftree_init, its name pool. Layer: stacks.
  */
 #ifndef GF_FTREE_H
 #define GF_FTREE_H

@@ -27,12 +27,12 @@
  * confirm every match exactly (parent node and name bytes); see
  * the notes at the top of ftrie.c and docs/svg.md "Performance".
  *
- * Parsing rules, statistics and messages are folded_read's (read/folded.h):
+ * Parsing rules, statistics and messages are folded_read's (stacks/folded.h):
  * lines are classified by folded_parse_line. Differential (two-count) input is
  * not supported: ftrie_read then returns FTRIE_UNSUPPORTED and the caller
  * re-reads with folded_read. Flame chart trees are not supported either.
  *
- * Layer: model.
+ * Layer: stacks.
  */
 #ifndef GF_FTRIE_H
 #define GF_FTRIE_H

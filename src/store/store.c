@@ -12,6 +12,7 @@
 #include "stacks/folded.h"
 #include "stacks/folded_out.h"
 #include "stacks/ops/merge.h"
+#include "stacks/weight.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,7 +39,6 @@ static const char *const store_migrations[] = {
 };
 #define STORE_NMIG (sizeof store_migrations / sizeof store_migrations[0])
 
-static const char *const store_weights[] = { "gpu", "cpu", "wall", "idle", "calls", "samples", NULL };
 
 const char *store_default_url(void)
 {
@@ -187,12 +187,15 @@ void store_close(struct store *s)
 
 /* ---- add ---- */
 
+/* A profile's id is run * 8 + its weight's row (stacks/weight.h): the
+ * rows' order is stored, so rows are only ever added at the end. */
+_Static_assert(FW_GPU == 0 && FW_CPU == 1 && FW_WALL == 2 && FW_IDLE == 3 && FW_CALLS == 4 && FW_SAMPLES == 5 &&
+		       FW_N <= 8,
+	       "stored profile ids");
+
 static int weight_index(const char *w)
 {
-	for (int i = 0; store_weights[i]; i++)
-		if (!strcmp(store_weights[i], w))
-			return i;
-	return -1;
+	return weight_find(w);
 }
 
 /* The header line of t ("# gpuflame: ..." without the newline; "" when none). */

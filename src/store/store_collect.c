@@ -100,7 +100,6 @@ static void trace_labels(struct store_collect *c, const struct trace *tr, const 
 static int collect_trace(struct store_collect *c, struct input *in, const struct store_collect_opts *o,
 			 struct sbuf *err)
 {
-	static const char *const wn[] = { "gpu", "cpu", "wall", "idle", "calls" };
 	struct trace tr;
 	trace_init(&tr, NULL);
 	struct trace_opts to = { 0 };
@@ -120,7 +119,7 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 	fo.step_marker = o->step_marker;
 	for (size_t i = 0; i < o->nlabels && !rc; i++)
 		rc = fold_add_label(&fo, o->labels[i], err);
-	for (int w = 0; w < 5 && !rc; w++) {
+	for (int w = 0; w < FW_NTRACE && !rc; w++) {
 		fo.weight = w;
 		struct fold_stats st;
 		memset(&st, 0, sizeof st);
@@ -128,7 +127,7 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 		rc = fold_trace(&tr, &fo, &c->trees[w], &st, err);
 		if (rc)
 			break;
-		c->in.weights[w] = wn[w];
+		c->in.weights[w] = weight_defs[w].name;
 		c->in.prof[w] = &c->trees[w];
 		c->in.nprof = (size_t)w + 1;
 		if (w == 0)
@@ -153,12 +152,8 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 		metric(c, "step_wall", s->wall);
 		metric(c, "busy", s->busy);
 		metric(c, "idle", s->idle);
-		metric(c, "idle.edge", g->edge);
-		metric(c, "idle.sync", g->sync);
-		metric(c, "idle.host", g->host);
-		metric(c, "idle.untraced", g->untraced);
-		metric(c, "idle.queued", g->queued);
-		metric(c, "idle.launch", g->launch);
+		for (int k = 0; k < GAP_NCAUSES; k++)
+			metric(c, causes_gap[k].metric, g->c[k]);
 		metric(c, "sync_wait", s->sync_wait);
 		metric(c, "syncs", (int64_t)s->syncs);
 		metric(c, "kernels", (int64_t)s->kernels);

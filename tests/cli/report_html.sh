@@ -16,6 +16,28 @@ check_page() { # name trace [exact]
     "$T/$name.wall" "$T/$name.idle" ${3:-} | sed "s/^\(PASS\|FAIL\) /\1 html-$name-/"
 }
 check_page decode "$dec" exact
+
+# one vocabulary: the page's tabs are titled as `gpuflame svg` titles the same weight's fold, its
+# causes are the report JSON's gap fields in the order the JSON writes them
+for w in gpu cpu wall idle; do "$GF" fold -w "$w" "$dec" 2>/dev/null | "$GF" svg >"$T/vocab.$w.svg"; done
+"$GF" report --format html -o "$T/vocab.html" "$dec" 2>/dev/null
+python3 - "$T/vocab.html" "$T/vocab" <<'PY' && pass html-vocab || fail html-vocab "the page's vocabulary differs from svg's titles or the JSON's causes"
+import json, re, sys
+s = open(sys.argv[1], encoding='utf-8').read()
+d = json.loads(re.search(r'id="gf-data">(.*?)</script>', s, re.S).group(1))
+v = d['vocab']
+assert [w['key'] for w in v['weights']] == ['gpu', 'cpu', 'wall', 'idle'], v['weights']
+for w in v['weights']:
+    svg = open('%s.%s.svg' % (sys.argv[2], w['key']), encoding='utf-8').read()
+    title = re.search(r'<text id="title"[^>]*>([^<]*)<', svg).group(1)
+    assert title == w['title'], (w, title)
+row = d['report']['gaps']
+fields = [k for k in row if k.endswith('_us') and not k.startswith('hta_')]
+assert [c['json'] for c in v['causes']] == fields, (v['causes'], fields)
+assert all(c['key'] + '_us' == c['json'] and c['color'].startswith('#') and c['pattern'] for c in v['causes'])
+keyed = [c['keys'] for c in v['causes'] if 'keys' in c]
+assert keyed == [k for k in row if isinstance(row[k], list)], keyed
+PY
 if need_shared "html-corpus"; then
   check_page qwen "$GF_SHARED/corpus/traces/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
   r0=$GF_SHARED/corpus/traces/hta/trace_filter/sampled_rank-0.json.gz

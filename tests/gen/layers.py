@@ -8,7 +8,14 @@ Prints one PASS/FAIL line per rule:
   - `cli/` is included by nothing outside `cli/`;
   - file names are unique across the tree;
   - commands are thin: no function in src/cli/cmd_*.c runs longer than MAX_CMD_LINES lines
-    (options, calls, exit; the work lives in the library).
+    (options, calls, exit; the work lives in the library);
+  - comments that cannot go stale: each header's `Layer:` line names its own folder, and no
+    comment names a file of the project that does not exist (a C file or header, a document,
+    a script or test by its path);
+  - one vocabulary, one table: a gap cause's key, JSON field ("<k>_us") and store metric
+    ("idle.<k>") are C string literals only in trace/analysis/causes.c (a few other words that
+    happen to be spelled the same are listed in VOCAB_ALLOWED with what they are), and the
+    page's script (page_assets.js) holds no list of causes or weights (no line names two).
 Also checks itself: a table that forbids a present edge must make the edge check fail (--selftest).
 """
 import os, re, sys
@@ -137,6 +144,141 @@ def check_thin(out):
             long += ['%s:%s (%d lines)' % (f, n, k) for n, k in long_functions(p, MAX_CMD_LINES)]
     out('commands-thin', not long, 'longer than %d lines: %s' % (MAX_CMD_LINES, '; '.join(long)))
 
+CAUSES = ['edge', 'sync', 'host', 'untraced', 'queued', 'launch']
+WEIGHTS = ['gpu', 'cpu', 'wall', 'idle', 'calls']
+VOCAB_TABLE = 'trace/analysis/causes.c'
+# (file, the line's code) of literals spelled like a cause that are another word
+VOCAB_ALLOWED = {
+    ('trace/write/report_json.c', 'jsonw_key(j, "launch");'): 'the launch diagnosis object of the report JSON',
+    ('trace/write/report_json.c', 'jsonw_str(j, r->top[i].kind == TR_OP ? "op" : "launch");'): 'a top call\'s kind',
+    ('trace/write/report_out.c', 'rtable_cell(&tb, r->top[i].kind == TR_OP ? "op" : "launch");'): 'a top call\'s kind',
+    ('trace/write/report_out.c', '"sync", "syncs", "launch", "kern", "med k us", "" };'): 'step table columns (sync wait, launches)',
+}
+
+def strip_comments(text):
+    """C text with comments blanked (line structure kept); strings are left alone."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == '\\' else 1
+            out.append(text[i:j + 1]); i = j + 1
+        elif text.startswith('/*', i):
+            j = text.find('*/', i + 2); j = n if j < 0 else j + 2
+            out.append(re.sub(r'[^\n]', ' ', text[i:j])); i = j
+        elif text.startswith('//', i):
+            j = text.find('\n', i); j = n if j < 0 else j
+            out.append(' ' * (j - i)); i = j
+        else:
+            out.append(c); i += 1
+    return ''.join(out)
+
+def vocab_hits(files):
+    """(where, literal) of every cause literal outside the table and not allowed."""
+    lit = re.compile(r'"(?:idle\.)?(%s)(?:_us)?"' % '|'.join(CAUSES))
+    hits = []
+    for rel, text in files:
+        if rel == VOCAB_TABLE:
+            continue
+        for no, line in enumerate(strip_comments(text).split('\n'), 1):
+            for m in lit.finditer(line):
+                if (rel, line.strip()) not in VOCAB_ALLOWED:
+                    hits.append('%s:%d %s' % (rel, no, m.group(0)))
+    return hits
+
+def js_lists(text):
+    """Lines of the page's script that name two causes or two weights (a list of its own)."""
+    bad = []
+    for no, line in enumerate(text.split('\n'), 1):
+        for names in (CAUSES, WEIGHTS):
+            got = {w for w in names if re.search(r"""['"]%s['"]|[{,]\s*%s\s*:""" % (w, w), line)}
+            if len(got) >= 2:
+                bad.append('page_assets.js:%d names %s' % (no, ', '.join(sorted(got))))
+    return bad
+
+def check_vocab(out):
+    files = [(os.path.relpath(p, src), open(p, encoding='utf-8').read()) for _, _, p in sources()]
+    hits = vocab_hits(files)
+    out('vocab-one-table', not hits, 'gap cause spelled outside %s: %s' % (VOCAB_TABLE, '; '.join(hits[:10])))
+    js = os.path.join(src, 'stacks', 'render', 'page_assets.js')
+    bad = js_lists(open(js, encoding='utf-8').read()) if os.path.isfile(js) else []
+    out('vocab-page-no-lists', not bad, '; '.join(bad[:10]))
+    # the checks must be able to fail
+    out('selftest-vocab-caught', bool(vocab_hits([('cli/x.c', 'f("idle.queued"); /* "edge" */')])) and
+        not vocab_hits([('cli/x.c', '/* "edge" */ f(1);')]) and
+        bool(js_lists("const C = ['edge', 'sync'];")) and bool(js_lists("const W = { gpu: 'a', cpu: 'b' };")),
+        'a planted cause literal or page list was not reported')
+
+def comments(text):
+    """(line, text) of each comment of C text."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            i = j + 1
+        elif text.startswith('/*', i):
+            j = text.find('*/', i + 2); j = n if j < 0 else j + 2
+            out.append((text.count('\n', 0, i) + 1, text[i:j])); i = j
+        elif text.startswith('//', i):
+            j = text.find('\n', i); j = n if j < 0 else j
+            out.append((text.count('\n', 0, i) + 1, text[i:j])); i = j
+        else:
+            i += 1
+    return out
+
+# file names a comment may cite: the project's sources and headers, documents, and scripts or
+# tests by a path under one of the repository's folders (or a folder outside it, which fails)
+TOPS = ['src', 'tests', 'docs', 'scripts', 'bench', 'examples', 'debian', '.ci',
+        'tools', 'research', 'corpus', 'shared', 'seed']
+CITE = re.compile(r"""(?<![\w./*-])((?:[\w.-]+/)*[A-Za-z_][\w*-]*\.(?:[ch]|md)|(?:%s)/[\w./*-]+\.(?:py|sh|mjs|js|css|inc|proto|json))\b"""
+                  % '|'.join(re.escape(t) for t in TOPS))
+
+def cited_missing(rel, text, exists):
+    """(line, name) of each file a comment of src/rel cites that exists nowhere it could mean."""
+    here = os.path.dirname(rel)
+    bad = []
+    for line, c in comments(text):
+        for m in CITE.finditer(c):
+            name = m.group(1)
+            if name.endswith('.md'):
+                cands = [name, os.path.join('docs', name), os.path.join('src', here, name)]
+            elif name.endswith(('.c', '.h')):
+                cands = [os.path.join('src', here, name), os.path.join('src', name), name]
+                if '/' not in name:
+                    cands.append(os.path.join('src', '**', name))
+            else:
+                cands = [name]
+            if not any(exists(x) for x in cands):
+                bad.append((line, name))
+    return bad
+
+def check_comments(out):
+    import glob
+    exists = lambda p: bool(glob.glob(os.path.join(root, p), recursive=True))
+    layer_bad, cite_bad = [], []
+    for folder, f, p in sources():
+        text = open(p, encoding='utf-8').read()
+        if f.endswith('.h') and folder in LAYERS_SEEN:
+            m = re.search(r'Layer: ([a-z/]+)', text)
+            if not m or m.group(1) != folder:
+                layer_bad.append('%s/%s says %s' % (folder, f, m.group(1) if m else 'nothing'))
+        if f == 'page_assets.c':  # generated: the page's script as C strings
+            continue
+        cite_bad += ['%s/%s:%d %s' % (folder, f, l, n) for l, n in cited_missing(os.path.join(folder, f), text, exists)]
+    out('header-layer-lines', not layer_bad, '; '.join(layer_bad[:12]))
+    out('comments-cite-files', not cite_bad, 'no such file: ' + '; '.join(cite_bad[:12]))
+    planted = cited_missing('stacks/x.c', '/* see read/folded.h and docs/nothing.md */ int x; /* tools/a.py */',
+                            exists)
+    out('selftest-stale-comment-caught', [n for _, n in planted] == ['read/folded.h', 'docs/nothing.md', 'tools/a.py'],
+        'planted stale names: %s' % planted)
+
+LAYERS_SEEN = set()
+
 def main():
     rows = table(open(os.path.join(src, 'README.md'), encoding='utf-8').read())
     fails = []
@@ -148,6 +290,9 @@ def main():
     check(rows, out)
     check_thin(out)
     check_prefixes(out)
+    check_vocab(out)
+    LAYERS_SEEN.update(rows)
+    check_comments(out)
     # The check must be able to fail: forbid one edge the tree has and expect it reported.
     probe = next(((a, os.path.dirname(n)) for a, _, _, n in edges()
                   if os.path.dirname(n) not in ('', a) and a in rows and rows[a][0] == 'only'), None)

@@ -13,6 +13,7 @@
 #include "trace/analysis/steps.h"
 #include "trace/analysis/syncs.h"
 #include "trace/model/trace.h"
+#include "trace/write/prose.h"
 #include "trace/write/report_out.h"
 #include "stacks/folded.h"
 #include "base/jsonw.h"
@@ -146,10 +147,10 @@ T_TEST(test_analyze__syncs_site)
 		T_TRUE(!s->host_work_after);
 	}
 	struct sbuf b = SBUF_INIT;
-	syncs_per_step(&b, 5, 4);
+	prose_per_step(&b, 5, 4);
 	T_EQ_STR(b.buf, "1.25");
 	sbuf_reset(&b);
-	syncs_per_step(&b, 1, 3);
+	prose_per_step(&b, 1, 3);
 	T_EQ_STR(b.buf, "0.33");
 	sbuf_release(&b);
 	syncs_release(&sy);
@@ -185,7 +186,7 @@ T_TEST(test_analyze__report_parts)
 	T_TRUE(r.cm.rows == NULL && r.cm.n == 0);
 	T_EQ_I64(r.ntop, 0);
 	T_TRUE(r.idle == NULL && r.nidle == 0);
-	T_TRUE(r.verdict == NULL && r.action == NULL);
+	T_TRUE(!(r.parts & RP_VERDICT) && r.verdict.kind == 0 && r.verdict.key == NULL);
 	T_EQ_I64(r.meta.device, 0);
 	/* the writers leave out (prose) or null (JSON) what was not computed */
 	struct report_in in = { &r, "t.json", 0 };
@@ -203,7 +204,7 @@ T_TEST(test_analyze__report_parts)
 	o.parts = RP_VERDICT;
 	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
 	T_EQ_I64(r.parts, RP_VERDICT | RP_GAPS | RP_SYNCS | RP_COMM);
-	T_TRUE(r.verdict != NULL && r.gp.n == 1 && r.cm.n == 1 && r.sy.nsites == 1);
+	T_TRUE((r.parts & RP_VERDICT) && r.gp.n == 1 && r.cm.n == 1 && r.sy.nsites == 1);
 	T_EQ_I64(r.ntop, 0);
 	T_EQ_I64(r.nidle, 0);
 	report_release(&r);
@@ -251,27 +252,27 @@ T_TEST(test_analyze__gaps_causes)
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
 	const struct gap_row *x = &g.rows[0];
-	T_EQ_I64(x->edge, 20000);
-	T_EQ_I64(x->sync, 0);
-	T_EQ_I64(x->launch, 21000);
-	T_EQ_I64(x->host, 102000);
-	T_EQ_I64(x->untraced, 5000);
-	T_EQ_I64(x->queued, 0);
-	T_EQ_I64(x->edge + x->sync + x->host + x->untraced + x->queued + x->launch, 148000);
+	T_EQ_I64(x->c[GAP_EDGE], 20000);
+	T_EQ_I64(x->c[GAP_SYNC], 0);
+	T_EQ_I64(x->c[GAP_LAUNCH], 21000);
+	T_EQ_I64(x->c[GAP_HOST], 102000);
+	T_EQ_I64(x->c[GAP_UNTRACED], 5000);
+	T_EQ_I64(x->c[GAP_QUEUED], 0);
+	T_EQ_I64(x->c[GAP_EDGE] + x->c[GAP_SYNC] + x->c[GAP_HOST] + x->c[GAP_UNTRACED] + x->c[GAP_QUEUED] + x->c[GAP_LAUNCH], 148000);
 	T_EQ_I64(x->hta_host + x->hta_kernel + x->hta_other, 148000);
-	T_EQ_I64(g.nsync, 0);
+	T_EQ_I64(g.nkeys[GAP_SYNC], 0);
 	T_EQ_I64(g.ncalls, 0);
-	T_TRUE(g.nhost >= 3);
-	if (g.nhost >= 3) {
-		T_EQ_STR(g.host[0].label, "slow.py(9): work");
-		T_EQ_I64(g.host[0].ns, 50000);
-		T_EQ_STR(g.host[1].label, "app.py(3): f > aten::_local_scalar_dense");
-		T_EQ_I64(g.host[1].ns, 30000);
-		T_EQ_STR(g.host[2].label, "app.py(3): f > cudaStreamSynchronize");
-		T_EQ_I64(g.host[2].ns, 20000);
+	T_TRUE(g.nkeys[GAP_HOST] >= 3);
+	if (g.nkeys[GAP_HOST] >= 3) {
+		T_EQ_STR(g.keys[GAP_HOST][0].label, "slow.py(9): work");
+		T_EQ_I64(g.keys[GAP_HOST][0].ns, 50000);
+		T_EQ_STR(g.keys[GAP_HOST][1].label, "app.py(3): f > aten::_local_scalar_dense");
+		T_EQ_I64(g.keys[GAP_HOST][1].ns, 30000);
+		T_EQ_STR(g.keys[GAP_HOST][2].label, "app.py(3): f > cudaStreamSynchronize");
+		T_EQ_I64(g.keys[GAP_HOST][2].ns, 20000);
 	}
 	/* 50 of 102 us: 0.4902 */
-	T_EQ_I64(gaps_share(50000, g.steady_sum.host), 4902);
+	T_EQ_I64(gaps_share(50000, g.steady_sum.c[GAP_HOST]), 4902);
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -302,9 +303,9 @@ T_TEST(test_analyze__launch_gap)
 	steps_analyze(&c, &o, &st, &err);
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
-	T_EQ_I64(g.rows[0].launch, 10000);
+	T_EQ_I64(g.rows[0].c[GAP_LAUNCH], 10000);
 	T_EQ_I64(g.rows[0].hta_kernel, 10000);
-	T_EQ_I64(g.rows[0].edge, 50000); /* [0,10) nothing before, [60,100) nothing after */
+	T_EQ_I64(g.rows[0].c[GAP_EDGE], 50000); /* [0,10) nothing before, [60,100) nothing after */
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -357,28 +358,28 @@ T_TEST(test_analyze__gap_model)
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
 	const struct gap_row *x = &g.rows[0];
-	T_EQ_I64(x->edge, 15000);
-	T_EQ_I64(x->sync, 50000);
-	T_EQ_I64(x->launch, 10000);
-	T_EQ_I64(x->host, 5000);
-	T_EQ_I64(x->untraced, 13000);
-	T_EQ_I64(x->queued, 112000);
-	T_EQ_I64(x->edge + x->sync + x->host + x->untraced + x->queued + x->launch, st.rows[0].idle);
-	T_EQ_I64(g.nsync, 1);
-	if (g.nsync)
-		T_EQ_STR(g.sync[0].label, "app.py(5): g");
-	T_EQ_I64(g.nqueued, 2);
-	if (g.nqueued == 2) {
-		T_EQ_STR(g.queued[0].label, "cudaStreamWaitEvent (stream 7)");
-		T_EQ_I64(g.queued[0].ns, 82000);
-		T_EQ_STR(g.queued[1].label, "no launch in the trace (stream 7)");
-		T_EQ_I64(g.queued[1].ns, 30000);
-		T_EQ_I64(gaps_share(g.queued[0].ns, g.steady_sum.queued), 7321); /* 82/112 */
+	T_EQ_I64(x->c[GAP_EDGE], 15000);
+	T_EQ_I64(x->c[GAP_SYNC], 50000);
+	T_EQ_I64(x->c[GAP_LAUNCH], 10000);
+	T_EQ_I64(x->c[GAP_HOST], 5000);
+	T_EQ_I64(x->c[GAP_UNTRACED], 13000);
+	T_EQ_I64(x->c[GAP_QUEUED], 112000);
+	T_EQ_I64(x->c[GAP_EDGE] + x->c[GAP_SYNC] + x->c[GAP_HOST] + x->c[GAP_UNTRACED] + x->c[GAP_QUEUED] + x->c[GAP_LAUNCH], st.rows[0].idle);
+	T_EQ_I64(g.nkeys[GAP_SYNC], 1);
+	if (g.nkeys[GAP_SYNC])
+		T_EQ_STR(g.keys[GAP_SYNC][0].label, "app.py(5): g");
+	T_EQ_I64(g.nkeys[GAP_QUEUED], 2);
+	if (g.nkeys[GAP_QUEUED] == 2) {
+		T_EQ_STR(g.keys[GAP_QUEUED][0].label, "cudaStreamWaitEvent (stream 7)");
+		T_EQ_I64(g.keys[GAP_QUEUED][0].ns, 82000);
+		T_EQ_STR(g.keys[GAP_QUEUED][1].label, "no launch in the trace (stream 7)");
+		T_EQ_I64(g.keys[GAP_QUEUED][1].ns, 30000);
+		T_EQ_I64(gaps_share(g.keys[GAP_QUEUED][0].ns, g.steady_sum.c[GAP_QUEUED]), 7321); /* 82/112 */
 	}
-	T_EQ_I64(g.nhost, 2);
-	if (g.nhost == 2) {
-		T_EQ_STR(g.host[0].label, "[no Python frame] > cudaLaunchKernel");
-		T_EQ_I64(g.host[0].ns, 3000);
+	T_EQ_I64(g.nkeys[GAP_HOST], 2);
+	if (g.nkeys[GAP_HOST] == 2) {
+		T_EQ_STR(g.keys[GAP_HOST][0].label, "[no Python frame] > cudaLaunchKernel");
+		T_EQ_I64(g.keys[GAP_HOST][0].ns, 3000);
 	}
 	T_EQ_I64(g.ld.median_latency, 10000);
 	T_EQ_I64(g.ld.latency_launches, 3);
@@ -413,11 +414,35 @@ T_TEST(test_analyze__verdict_cause)
 	report_opts_init(&o);
 	struct report r;
 	T_TRUE(report_build(&r, &c, &o, &err) == GF_OK);
-	T_EQ_I64(r.cause, RC_QUEUED);
-	T_EQ_STR(report_cause_name(r.cause), "queued");
-	T_TRUE(r.verdict && strstr(r.verdict, "112.0 us queued") != NULL);
-	T_TRUE(r.verdict && strstr(r.verdict, "73.21% of it behind cudaStreamWaitEvent (stream 7)") != NULL);
-	T_TRUE(r.action && strstr(r.action, "behind cudaStreamWaitEvent (stream 7)") != NULL);
+	/* the finding, as data */
+	const struct report_verdict *v = &r.verdict;
+	T_EQ_I64(v->kind, VERDICT_CAUSE);
+	T_EQ_I64(v->cause, GAP_QUEUED);
+	T_EQ_I64(v->advice, ADV_QUEUED);
+	T_EQ_I64(v->hclass, HW_NONE);
+	T_EQ_I64(v->ns, 112000);
+	T_TRUE(v->key != NULL && v->key == &r.gp.keys[GAP_QUEUED][0]);
+	T_EQ_I64(v->key_total, 112000);
+	T_EQ_STR(report_verdict_key(v), "queued");
+	/* the other causes >= 1% of the step, largest first: sync 50, edge 15,
+	 * untraced 13, launch 10 (host 5 us is 2.4% of 205 too) */
+	T_EQ_I64(v->nothers, 5);
+	if (v->nothers == 5) {
+		T_EQ_I64(v->others[0], GAP_SYNC);
+		T_EQ_I64(v->others[1], GAP_EDGE);
+		T_EQ_I64(v->others[2], GAP_UNTRACED);
+		T_EQ_I64(v->others[3], GAP_LAUNCH);
+		T_EQ_I64(v->others[4], GAP_HOST);
+	}
+	/* and its words (trace/write/prose.h) */
+	struct sbuf w = SBUF_INIT;
+	prose_verdict(&w, &r);
+	T_TRUE(strstr(w.buf, "112.0 us queued") != NULL);
+	T_TRUE(strstr(w.buf, "73.21% of it behind cudaStreamWaitEvent (stream 7)") != NULL);
+	sbuf_reset(&w);
+	prose_next(&w, &r);
+	T_TRUE(strstr(w.buf, "behind cudaStreamWaitEvent (stream 7)") != NULL);
+	sbuf_release(&w);
 	struct report_in in = { &r, "t.json", 0 };
 	struct sbuf out = SBUF_INIT;
 	report_out(&in, 1, NULL, REP_JSON, &out);
@@ -511,11 +536,11 @@ T_TEST(test_analyze__queued_label)
 	steps_analyze(&c, &o, &st, &err);
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
-	T_EQ_I64(g.rows[0].queued, 80000);
-	T_EQ_I64(g.rows[0].edge, 100000);
-	T_EQ_I64(g.nqueued, 1);
-	if (g.nqueued)
-		T_EQ_STR(g.queued[0].label, "stream 7: no wait call in the trace");
+	T_EQ_I64(g.rows[0].c[GAP_QUEUED], 80000);
+	T_EQ_I64(g.rows[0].c[GAP_EDGE], 100000);
+	T_EQ_I64(g.nkeys[GAP_QUEUED], 1);
+	if (g.nkeys[GAP_QUEUED])
+		T_EQ_STR(g.keys[GAP_QUEUED][0].label, "stream 7: no wait call in the trace");
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -798,13 +823,13 @@ T_TEST(test_analyze__writers)
 	jsonw_end(&j, '}');
 	T_EQ_STR(b.buf, "{\n  \"wall_us\": 1234.567,\n  \"x\": [],\n  \"s\": \"a\\\"b\"\n}\n");
 	sbuf_reset(&b);
-	report_fmt_dur(&b, 38012345);
+	prose_dur(&b, 38012345);
 	T_EQ_STR(b.buf, "38.0 ms");
 	sbuf_reset(&b);
-	report_fmt_dur(&b, 7349);
+	prose_dur(&b, 7349);
 	T_EQ_STR(b.buf, "7.3 us");
 	sbuf_reset(&b);
-	report_fmt_pct(&b, 112, 380);
+	prose_pct(&b, 112, 380);
 	T_EQ_STR(b.buf, "29%");
 	/* wrapping: a 150-character line becomes two, the second indented */
 	struct sbuf in = SBUF_INIT;

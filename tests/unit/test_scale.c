@@ -164,7 +164,7 @@ T_TEST(test_scale__report_linear_on_deep_nesting)
 		T_EQ_STR(r.sy.sites[0].site_name, "train.py(10): main");
 		T_EQ_I64(r.sy.sites[0].count, n);
 	}
-	T_TRUE(r.gp.steady.host > 0);
+	T_TRUE(r.gp.steady.c[GAP_HOST] > 0);
 	report_release(&r);
 	actx_release(&c);
 	sbuf_release(&err);

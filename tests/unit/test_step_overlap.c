@@ -108,12 +108,12 @@ static void eq_row(const struct step_row *a, const struct step_row *b)
 
 static void eq_gap(const struct gap_row *a, const struct gap_row *b)
 {
-	T_EQ_I64(a->sync, b->sync);
-	T_EQ_I64(a->launch, b->launch);
-	T_EQ_I64(a->host, b->host);
-	T_EQ_I64(a->untraced, b->untraced);
-	T_EQ_I64(a->queued, b->queued);
-	T_EQ_I64(a->edge, b->edge);
+	T_EQ_I64(a->c[GAP_SYNC], b->c[GAP_SYNC]);
+	T_EQ_I64(a->c[GAP_LAUNCH], b->c[GAP_LAUNCH]);
+	T_EQ_I64(a->c[GAP_HOST], b->c[GAP_HOST]);
+	T_EQ_I64(a->c[GAP_UNTRACED], b->c[GAP_UNTRACED]);
+	T_EQ_I64(a->c[GAP_QUEUED], b->c[GAP_QUEUED]);
+	T_EQ_I64(a->c[GAP_EDGE], b->c[GAP_EDGE]);
 	T_EQ_I64(a->hta_host, b->hta_host);
 	T_EQ_I64(a->hta_kernel, b->hta_kernel);
 	T_EQ_I64(a->hta_other, b->hta_other);
@@ -221,8 +221,8 @@ static void check_shape(int nsteps, bool nested, unsigned seed, unsigned share)
 		gaps_analyze(&c, &one, &g1);
 		eq_gap(&gp.rows[i], &g1.rows[0]);
 		if (!st.rows[i].warmup || !st.nsteady) {
-			ksum_add(&hs, g1.host, g1.nhost);
-			ksum_add(&ss, g1.sync, g1.nsync);
+			ksum_add(&hs, g1.keys[GAP_HOST], g1.nkeys[GAP_HOST]);
+			ksum_add(&ss, g1.keys[GAP_SYNC], g1.nkeys[GAP_SYNC]);
 		}
 		gaps_release(&g1);
 		struct comm_result c1;
@@ -240,8 +240,8 @@ static void check_shape(int nsteps, bool nested, unsigned seed, unsigned share)
 	T_TRUE(nk > 100 && kernels > share * nk);
 	/* stacks and sync sites: their time in every steady step, summed */
 	T_TRUE(hs.n > 0 && ss.n > 0);
-	ksum_check(&hs, gp.host, gp.nhost);
-	ksum_check(&ss, gp.sync, gp.nsync);
+	ksum_check(&hs, gp.keys[GAP_HOST], gp.nkeys[GAP_HOST]);
+	ksum_check(&ss, gp.keys[GAP_SYNC], gp.nkeys[GAP_SYNC]);
 	comm_release(&cm);
 	gaps_release(&gp);
 	steps_release(&st);

@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const diff_scale_names[] = {
+	[DIFF_SCALE_AUTO] = "auto", [DIFF_SCALE_STEPS] = "steps", [DIFF_SCALE_TOTAL] = "total",
+	[DIFF_SCALE_NONE] = "none", [DIFF_SCALE_N] = NULL,
+};
+_Static_assert(GF_ARRAY_LEN(diff_scale_names) == DIFF_SCALE_N + 1, "a name per scale");
+
 void diff_opts_init(struct diff_opts *o)
 {
 	memset(o, 0, sizeof *o);

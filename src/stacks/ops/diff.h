@@ -47,7 +47,10 @@ enum diff_scale {
 	DIFF_SCALE_STEPS,    /* divide each profile by its step count */
 	DIFF_SCALE_TOTAL,    /* scale BEFORE to AFTER's total (difffolded -n) */
 	DIFF_SCALE_NONE,
+	DIFF_SCALE_N
 };
+/* The scales' names (--scale) in enum order, NULL-terminated. */
+extern const char *const diff_scale_names[DIFF_SCALE_N + 1];
 
 struct diff_opts {
 	enum diff_scale scale;

@@ -34,7 +34,7 @@
  * opts.no_fallback) it fails with advice to sort the inputs.
  *
  * Reading and writing (docs/diff.md, "Folded text between commands"): lines
- * are read with the bounded line reader (read/folded.h: a line longer than
+ * are read with the bounded line reader (stacks/folded.h: a line longer than
  * gf_limits.token or an input larger than gf_limits.input is GF_EINTERNAL; a
  * read error is an error, never end of file); one or two counts are decided
  * by each file's first stack line, as folded_read does; every stack is

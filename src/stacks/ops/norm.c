@@ -6,6 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const norm_round_names[] = {
+	[NORM_ROUND_LARGEST] = "largest", [NORM_ROUND_EVEN] = "even", [NORM_ROUND_FLOOR] = "floor",
+	[NORM_ROUND_N] = NULL,
+};
+_Static_assert(GF_ARRAY_LEN(norm_round_names) == NORM_ROUND_N + 1, "a name per rounding");
+
 int norm_add_decimals(struct ftree *t, unsigned decimals, struct sbuf *err)
 {
 	unsigned want = t->scale + decimals;

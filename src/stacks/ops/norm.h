@@ -30,7 +30,10 @@ enum norm_round {
 	NORM_ROUND_LARGEST = 0,
 	NORM_ROUND_EVEN,
 	NORM_ROUND_FLOOR,
+	NORM_ROUND_N
 };
+/* The roundings' names (--round) in enum order, NULL-terminated. */
+extern const char *const norm_round_names[NORM_ROUND_N + 1];
 
 /*
  * Raises t's scale by `decimals` (to at most NUM_MAX_SCALE; fewer when the

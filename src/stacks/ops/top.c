@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const top_sort_names[] = {
+	[TOP_SORT_SELF] = "self", [TOP_SORT_TOTAL] = "total", [TOP_SORT_NAME] = "name", [TOP_SORT_N] = NULL,
+};
+_Static_assert(GF_ARRAY_LEN(top_sort_names) == TOP_SORT_N + 1, "a name per sort key");
+
 static const int64_t *wcol(const struct ftree *t)
 {
 	return t->ncols == 2 ? t->total2 : t->total;

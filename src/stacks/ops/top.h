@@ -15,7 +15,7 @@
  * Weights come from the tree's width column (column 1, "after", for a
  * differential tree), in tree units (10^-t->scale), exact.
  *
- * Layer: analyze.
+ * Layer: stacks/ops.
  */
 #ifndef GF_TOP_H
 #define GF_TOP_H
@@ -31,7 +31,9 @@ struct top_row {
 	uint64_t stacks; /* distinct stacks (lines) containing it */
 };
 
-enum top_sort { TOP_SORT_SELF = 0, TOP_SORT_TOTAL = 1, TOP_SORT_NAME = 2 };
+enum top_sort { TOP_SORT_SELF = 0, TOP_SORT_TOTAL = 1, TOP_SORT_NAME = 2, TOP_SORT_N };
+/* The sort keys' names (--sort) in enum order, NULL-terminated. */
+extern const char *const top_sort_names[TOP_SORT_N + 1];
 
 /*
  * Fills *rows (malloc'ed; the caller frees) with one row per frame name that

@@ -7,10 +7,16 @@
   const SVGNS = 'http://www.w3.org/2000/svg';
   const D = JSON.parse(document.getElementById('gf-data').textContent);
   const app = document.getElementById('app');
-  const W_NAMES = { gpu: 'GPU time', cpu: 'CPU time', wall: 'Wall time', idle: 'GPU idle' };
-  const CAUSES = ['edge', 'sync', 'host', 'untraced', 'queued', 'launch'];
-  const CAUSE_COL = { busy: '#2e7d32', edge: '#9e9e9e', sync: '#c62828', host: '#f9a825', untraced: '#6d4c41',
-    queued: '#1565c0', launch: '#8e24aa' };
+  // the weights and the gap causes come from the page's JSON (the C tables
+  // stacks/weight.h and trace/analysis/causes.h): no list of them here
+  const V = D.vocab || { weights: [], causes: [] };
+  const WEIGHTS = V.weights.map(w => w.key);
+  const KERNEL_LEAVES = new Set(V.weights.filter(w => w.kernels).map(w => w.key)); // leaves are kernel families
+  const W_NAMES = {};
+  for (const w of V.weights) W_NAMES[w.key] = w.title;
+  const CAUSES = V.causes.map(c => c.key);
+  const CAUSE_COL = { busy: '#2e7d32', idle: '#bdbdbd' };
+  for (const c of V.causes) CAUSE_COL[c.key] = c.color;
   const ROW_H = 17;
   const MAX_ROWS = 3000;
   const state = { re: null, rank: 0, tab: null, graphs: [] };
@@ -372,8 +378,8 @@
   function patternDefs(svg) {
     if (document.getElementById('pat-busy')) return;
     const defs = sv('defs');
-    const shapes = { busy: null, edge: 'M0,4 L8,4', sync: 'M0,0 L8,8 M-2,6 L2,10 M6,-2 L10,2', host: 'M0,8 L8,0 M-2,2 L2,-2 M6,10 L10,6',
-      untraced: 'M4,0 L4,8', queued: 'M0,0 L8,8 M8,0 L0,8', launch: 'M2,2 h1 v1 h-1 z M6,6 h1 v1 h-1 z' };
+    const shapes = { busy: null, idle: null };
+    for (const c of V.causes) shapes[c.key] = c.pattern;
     for (const c in shapes) {
       const p = sv('pattern', { id: 'pat-' + c, width: 8, height: 8, patternUnits: 'userSpaceOnUse' });
       p.append(sv('rect', { width: 8, height: 8, fill: CAUSE_COL[c] }));
@@ -402,8 +408,8 @@
       const gx = pad + k * (bw + 2);
       const grp = sv('g', { class: 'step' + (s.warmup ? ' warmup' : ''), 'data-step': s.index == null ? k : s.index });
       const parts = [['busy', s.gpu_busy_us]];
-      if (s.gaps) for (const c of CAUSES) parts.push([c, s.gaps[c + '_us']]);
-      else parts.push(['untraced', s.idle_us]);
+      if (s.gaps) for (const c of V.causes) parts.push([c.key, s.gaps[c.json]]);
+      else parts.push(['idle', s.idle_us]);
       let acc = 0;
       const lines = ['step ' + (s.index == null ? k : s.index) + (s.warmup ? ' (warm-up)' : '') + ': wall ' + fmtUs(s.wall_us)];
       for (const [c, v] of parts) {
@@ -458,12 +464,12 @@
     const g = R.gaps;
     if (!g) return el('p', { class: 'empty', text: 'not computed' });
     const idle = (R.summary && R.summary.idle_us) || 0;
-    const rows = CAUSES.map(c => [c, fmtUs(g[c + '_us']), idle > 0 ? pct(g[c + '_us'], idle) : '']);
+    const rows = V.causes.map(c => [c.key, fmtUs(g[c.json]), idle > 0 ? pct(g[c.json], idle) : '']);
     const t = table(['cause (steady step)', 'idle', 'share of idle'], rows, 'gaps');
     t.querySelectorAll('tbody tr').forEach((tr, k) => tr.firstChild.prepend(legendKey(CAUSES[k], '')));
     const keys = [];
-    for (const [k, label] of [['sync_sites', 'sync'], ['host_stacks', 'host'], ['queued_waits', 'queued']])
-      for (const x of g[k] || []) keys.push([label, x.stack || x.wait, fmtUs(x.idle_per_step_us), (100 * x.share).toFixed(2) + '%']);
+    for (const c of V.causes.filter(c => c.keys))
+      for (const x of g[c.keys] || []) keys.push([c.key, x[c.key_field], fmtUs(x.idle_per_step_us), (100 * x.share).toFixed(2) + '%']);
     return el('div', null, t, keys.length ? table(['cause', 'where', 'idle per step', 'share of the cause'], keys.map(r => [r[1], r[0], r[2], r[3]]), 'gapkeys') : null,
       el('p', { class: 'note', text: 'median launch-to-start latency ' + fmtUs(g.latency && g.latency.median_launch_to_start_us) + ' over ' + ((g.latency && g.latency.launches) || 0) + ' launches' }));
   }
@@ -523,10 +529,10 @@
     const kernels = {};
     for (const f of P.families || []) kernels[f.name] = f;
     const list = [];
-    for (const key of ['gpu', 'cpu', 'wall', 'idle']) {
+    for (const key of WEIGHTS) {
       const g = P.graphs[key];
       if (!g) { list.push([key, W_NAMES[key], el('div', { class: 'panel', 'data-graph': key }, el('p', { class: 'empty', text: P.why[key] || 'no weight' })), null]); continue; }
-      const G = new Graph(key, g, P.steps, { kernels: key === 'gpu' ? kernels : null });
+      const G = new Graph(key, g, P.steps, { kernels: KERNEL_LEAVES.has(key) ? kernels : null });
       G.rank = k;
       state.graphs.push(G);
       if (state.re) G.setSearch(state.re);

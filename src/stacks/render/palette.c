@@ -14,6 +14,20 @@ const char *const palette_names[] = {
 	"red", "green", "blue", "aqua", "yellow", "purple", "orange",
 	"python", "gpu", NULL,
 };
+_Static_assert(GF_ARRAY_LEN(palette_names) == PAL_COUNT + 1, "a name per palette");
+
+/* The named backgrounds: gradient stops, in the order of palette_bgcolors. */
+enum { BG_YELLOW, BG_BLUE, BG_GREEN, BG_GREY, BG_N };
+const char *const palette_bgcolors[] = {
+	[BG_YELLOW] = "yellow", [BG_BLUE] = "blue", [BG_GREEN] = "green", [BG_GREY] = "grey", [BG_N] = NULL,
+};
+static const char *const bg_stops[BG_N][2] = {
+	[BG_YELLOW] = { "#eeeeee", "#eeeeb0" },
+	[BG_BLUE] = { "#eeeeee", "#e0e0ff" },
+	[BG_GREEN] = { "#eef2ee", "#e0ffe0" },
+	[BG_GREY] = { "#f8f8f8", "#e8e8e8" },
+};
+_Static_assert(GF_ARRAY_LEN(palette_bgcolors) == BG_N + 1, "a name per background");
 
 int palette_find(const char *name)
 {
@@ -316,27 +330,23 @@ void palette_diffusion(double frac, char out[24])
 int palette_bg(int pal, const char *bg, char c1[8], char c2[8])
 {
 	if (!bg || !*bg) {
+		int k;
 		switch (pal) {
-		case PAL_MEM: bg = "green"; break;
-		case PAL_IO: case PAL_WAKEUP: case PAL_CHAIN: bg = "blue"; break;
+		case PAL_MEM: k = BG_GREEN; break;
+		case PAL_IO: case PAL_WAKEUP: case PAL_CHAIN: k = BG_BLUE; break;
 		case PAL_RED: case PAL_GREEN: case PAL_BLUE: case PAL_AQUA: case PAL_YELLOW:
-		case PAL_PURPLE: case PAL_ORANGE: case PAL_GPU: bg = "grey"; break;
-		default: bg = "yellow"; break;
+		case PAL_PURPLE: case PAL_ORANGE: case PAL_GPU: k = BG_GREY; break;
+		default: k = BG_YELLOW; break;
 		}
+		bg = palette_bgcolors[k];
 	}
-	const char *a, *b;
-	if (!strcmp(bg, "yellow"))
-		a = "#eeeeee", b = "#eeeeb0";
-	else if (!strcmp(bg, "blue"))
-		a = "#eeeeee", b = "#e0e0ff";
-	else if (!strcmp(bg, "green"))
-		a = "#eef2ee", b = "#e0ffe0";
-	else if (!strcmp(bg, "grey"))
-		a = "#f8f8f8", b = "#e8e8e8";
-	else if (bg[0] == '#' && strlen(bg) == 7 &&
-		 strspn(bg + 1, "0123456789abcdefABCDEF") == 6)
+	const char *a = NULL, *b = NULL;
+	for (int k = 0; k < BG_N && !a; k++)
+		if (!strcmp(bg, palette_bgcolors[k]))
+			a = bg_stops[k][0], b = bg_stops[k][1];
+	if (!a && bg[0] == '#' && strlen(bg) == 7 && strspn(bg + 1, "0123456789abcdefABCDEF") == 6)
 		a = b = bg;
-	else
+	if (!a)
 		return -1;
 	memcpy(c1, a, 8);
 	memcpy(c2, b, 8);

@@ -6,7 +6,7 @@
  *
  * Colours are written as "rgb(r,g,b)" into a char[24].
  *
- * Layer: write.
+ * Layer: stacks/render.
  */
 #ifndef GF_PALETTE_H
 #define GF_PALETTE_H
@@ -26,6 +26,8 @@ enum pal_id {
 
 /* Palette names in enum order, NULL-terminated (for cli_choice). */
 extern const char *const palette_names[];
+/* The named backgrounds (--bgcolors; "#rrggbb" is accepted too), NULL-terminated. */
+extern const char *const palette_bgcolors[];
 
 /* @return the palette id of name, or -1 when unknown. */
 int palette_find(const char *name);

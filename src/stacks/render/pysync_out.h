@@ -12,7 +12,7 @@
  *
  * JSON schema "gpuflame.syncs.folded/1": see docs/report.md.
  *
- * Layer: write.
+ * Layer: stacks/render.
  */
 #ifndef GF_PYSYNC_OUT_H
 #define GF_PYSYNC_OUT_H

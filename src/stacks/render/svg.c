@@ -11,6 +11,7 @@
 #include "base/vec.h"
 #include "base/escape.h"
 #include "base/num.h"
+#include "stacks/weight.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -106,10 +107,6 @@ bool svg_fonttype_ok(const char *s)
 void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given, struct sbuf *title,
 		      struct sbuf *subtitle)
 {
-	static const char *const weights[][2] = {
-		{ "gpu", "GPU time" },  { "cpu", "Host CPU time" },  { "wall", "Wall time" },
-		{ "idle", "GPU idle time" }, { "calls", "Kernel launches" },
-	};
 	const struct ftree_meta *m = &t->meta;
 	const char *unit = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
 	const char *kinds = ftree_meta_get(m, "kinds");
@@ -129,10 +126,8 @@ void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given,
 			o->countname = ev;
 	}
 	o->kinds = kinds && !strcmp(kinds, "yes");
-	const char *wt = NULL;
-	for (size_t i = 0; w && i < GF_ARRAY_LEN(weights); i++)
-		if (!strcmp(w, weights[i][0]))
-			wt = weights[i][1];
+	int wi = w ? weight_find(w) : -1;
+	const char *wt = wi >= 0 ? weight_defs[wi].title : NULL;
 	if (!wt)
 		return; /* not gpuflame fold's output */
 	o->root_label = "all";

@@ -9,7 +9,7 @@
  *   ftree_sort(&t);                       // siblings by name bytes
  *   if (svg_render(&t, &o, fp, &err)) ...  // err has a one-line message
  *
- * Layout (flamegraph.pl's, renderers.md 1.4): the frame area is width - 20
+ * Layout (flamegraph.pl's, docs/svg.md): the frame area is width - 20
  * px; a node spans its total weight (column 1, "after", for a differential
  * tree); its self weight lies at its left edge, then its children in the
  * tree's sibling order. Frames narrower than minwidth are pruned before
@@ -19,7 +19,7 @@
  *
  * Output is deterministic: the same tree and options give the same bytes.
  *
- * Layer: write.
+ * Layer: stacks/render.
  */
 #ifndef GF_SVG_H
 #define GF_SVG_H
@@ -81,7 +81,7 @@ struct svg_opts {
 	 * every drawn frame (root and aggregates excepted). Append plain text
 	 * to out (which is empty on entry); the renderer escapes it for XML and
 	 * uses its first line in the details bar. Keep the shape
-	 * "name (...)" if tools/svgframes.py should parse it. The frame's name
+	 * "name (...)": tests/gen/check_diff_svg.py reads the name before " (". The frame's name
 	 * for zoomed labels is then carried separately.
 	 *
 	 * stroke: called for every frame `color` is called for. Return 1 after

@@ -1,6 +1,6 @@
 /*
  * actx.h — analysis context: what the step, gap, sync and comm analyses
- * derive once from a trace model (model/trace.h) and share.
+ * derive once from a trace model (trace/model/trace.h) and share.
  *
  *  - the analysed device: the one whose activities were launched by the
  *    thread holding the steps, with the most GPU time (ties: lowest index);
@@ -34,7 +34,7 @@
  * Sorting int64 keys (actx_sort_ns, actx_sort_kv) checks the order first
  * and merges a few sorted runs or radix-sorts, with no comparator.
  *
- * Layer: analyze. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_ACTX_H
 #define GF_ACTX_H

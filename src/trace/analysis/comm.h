@@ -23,7 +23,7 @@
  * clock offsets between hosts do not matter). The straggler is the rank that
  * arrived last most often (ties: the smallest total wait, then input order).
  *
- * Layer: analyze. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_COMM_H
 #define GF_COMM_H

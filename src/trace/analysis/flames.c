@@ -175,7 +175,6 @@ static void count_acts(struct flames *f, const struct trace *t, const uint32_t *
 int flames_build(struct flames *f, const struct actx *c, const struct trace_sel *steps, const char *marker,
 		 struct sbuf *err)
 {
-	static const int weights[FLAMES_N] = { FW_GPU, FW_CPU, FW_WALL, FW_IDLE };
 	struct trace *t = c->t;
 	memset(f, 0, sizeof *f);
 	f->names = pool_new();
@@ -192,16 +191,16 @@ int flames_build(struct flames *f, const struct actx *c, const struct trace_sel 
 	for (int w = 0; w < FLAMES_N; w++) {
 		struct fold_opts o;
 		fold_opts_init(&o);
-		o.weight = weights[w];
+		o.weight = w;
 		o.steps = *steps;
 		o.step_marker = marker;
 		o.walk = &c->walk;
-		if (weights[w] == FW_IDLE)
+		if (w == FW_IDLE)
 			o.device = c->device;
 		struct sbuf e = SBUF_INIT;
 		rc = fold_trace(t, &o, &f->g[w], &f->st[w], &e);
 		if (rc == GF_OK && f->g[w].total[0] == 0) {
-			sbuf_setf(&e, "the %s fold has no weight", fold_weight_name(weights[w]));
+			sbuf_setf(&e, "the %s fold has no weight", weight_defs[w].name);
 			rc = GF_EINPUT;
 		}
 		f->have[w] = rc == GF_OK;

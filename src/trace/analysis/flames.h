@@ -36,7 +36,9 @@
 #include "trace/analysis/actx.h"
 #include "trace/analysis/fold.h"
 
-enum { FLAMES_GPU = 0, FLAMES_CPU, FLAMES_WALL, FLAMES_IDLE, FLAMES_N };
+/* The page's graphs: the time weights, g[w] of weight w (enum fold_weight). */
+enum { FLAMES_GPU = FW_GPU, FLAMES_CPU = FW_CPU, FLAMES_WALL = FW_WALL, FLAMES_IDLE = FW_IDLE, FLAMES_N };
+_Static_assert((int)FLAMES_N == (int)FW_CALLS, "the page's graphs are the weights before calls");
 #define FLAMES_TOP_KERNELS 3
 
 struct flames_kernel {

@@ -29,13 +29,10 @@ void fold_opts_init(struct fold_opts *o)
 	o->device = -1;
 }
 
-const char *fold_weight_name(int w)
-{
-	static const char *const n[] = { "gpu", "cpu", "wall", "idle", "calls" };
-	return w >= 0 && w < 5 ? n[w] : "?";
-}
-
-static const char *const level_names[] = { "step", "annotation", "python", "module", "op", "runtime" };
+const char *const fold_level_names[] = { "step", "annotation", "python", "module", "op", "runtime", NULL };
+_Static_assert(GF_ARRAY_LEN(fold_level_names) == 7 && (FL_RUNTIME >> 5) == 1, "a name per FL_* bit");
+#define NLEVELS (GF_ARRAY_LEN(fold_level_names) - 1)
+const char *const fold_kernel_names[] = { "family", "full", NULL };
 
 int fold_add_label(struct fold_opts *o, const char *kv, struct sbuf *err)
 {
@@ -66,12 +63,12 @@ int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err)
 		const char *c = strchr(p, ',');
 		size_t n = c ? (size_t)(c - p) : strlen(p);
 		unsigned k = 0;
-		while (k < GF_ARRAY_LEN(level_names) &&
-		       !(strlen(level_names[k]) == n && !memcmp(level_names[k], p, n)))
+		while (k < NLEVELS && !(strlen(fold_level_names[k]) == n && !memcmp(fold_level_names[k], p, n)))
 			k++;
-		if (k == GF_ARRAY_LEN(level_names)) {
-			sbuf_setf(err, "invalid stack level '%.*s'; valid levels are: step, annotation, python, module, op, runtime",
-				  (int)n, p);
+		if (k == NLEVELS) {
+			sbuf_setf(err, "invalid stack level '%.*s'; valid levels are: ", (int)n, p);
+			for (k = 0; k < NLEVELS; k++)
+				sbuf_addf(err, "%s%s", k ? ", " : "", fold_level_names[k]);
 			return GF_EUSAGE;
 		}
 		lv |= 1u << k;
@@ -86,11 +83,11 @@ int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err)
 void fold_levels_str(unsigned levels, struct sbuf *out)
 {
 	bool first = true;
-	for (unsigned k = 0; k < GF_ARRAY_LEN(level_names); k++)
+	for (unsigned k = 0; k < NLEVELS; k++)
 		if (levels & (1u << k)) {
 			if (!first)
 				sbuf_addch(out, ',');
-			sbuf_addstr(out, level_names[k]);
+			sbuf_addstr(out, fold_level_names[k]);
 			first = false;
 		}
 }
@@ -870,9 +867,9 @@ static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels, unsigne
 	const struct fold_opts *o = f->o;
 	struct trace *t = f->t;
 	char b[64];
-	static const char *const units[] = { "ns", "us", "ms" };
-	ftree_meta_set(m, "weight", fold_weight_name(o->weight));
-	ftree_meta_set(m, "unit", o->weight == FW_CALLS ? "calls" : units[o->unit]);
+	const struct weight_def *w = &weight_defs[o->weight];
+	ftree_meta_set(m, "weight", w->name);
+	ftree_meta_set(m, "unit", w->count ? w->count : weight_units[o->unit].name);
 	snprintf(b, sizeof b, "%u", nsteps);
 	ftree_meta_set(m, "steps", b);
 	if (t->meta.rank != KEV_NONE) {

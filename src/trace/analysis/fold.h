@@ -45,7 +45,7 @@
  * the union of all steps when the trace has steps. gpu, idle and calls keep
  * the launching thread's stacks without a thread frame.
  *
- * Layer: analysis. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_FOLD_H
 #define GF_FOLD_H
@@ -53,10 +53,12 @@
 #include "trace/model/trace.h"
 #include "trace/model/trace_sel.h"
 #include "stacks/ftree.h"
+#include "stacks/weight.h"
 #include "trace/analysis/kfamily.h"
 
-enum fold_weight { FW_GPU = 0, FW_CPU, FW_WALL, FW_IDLE, FW_CALLS };
-enum fold_unit { FU_NS = 0, FU_US, FU_MS };
+/* The weights and units (enum fold_weight, enum fold_unit, their names):
+ * stacks/weight.h. A trace folds into the first FW_NTRACE weights and the
+ * first FU_NFOLD units. */
 
 /* Stack levels (fold_opts.levels). */
 #define FL_STEP 0x01       /* the step marker (ProfilerStep) */
@@ -70,7 +72,7 @@ enum fold_unit { FU_NS = 0, FU_US, FU_MS };
 #define FOLD_MAX_LABELS 16
 
 struct fold_opts {
-	int weight;              /* enum fold_weight */
+	int weight;              /* enum fold_weight, < FW_NTRACE */
 	unsigned levels;         /* FL_* */
 	unsigned max_depth;      /* innermost N host frames; 0 = all */
 	bool per_step;           /* ProfilerStep#N frames (implies FL_STEP) instead of "ProfilerStep" */
@@ -79,7 +81,7 @@ struct fold_opts {
 	struct trace_sel steps;  /* --steps A..B, --skip N: the model's one selection */
 	int device;              /* idle: only this device number; -1 (default) = every device */
 	bool normalise;          /* --per-step-normalise */
-	int unit;                /* enum fold_unit (ignored for calls) */
+	int unit;                /* enum fold_unit, < FU_NFOLD (ignored for calls) */
 	const char *source;      /* for the header ("source=") */
 	const char *step_marker; /* for the header and the messages; the trace model found the steps */
 	const char *labels[FOLD_MAX_LABELS]; /* "KEY=VALUE" -> header "label.KEY=VALUE" */
@@ -121,7 +123,12 @@ int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err);
 /* Writes levels back as a comma list in canonical order. */
 void fold_levels_str(unsigned levels, struct sbuf *out);
 
-const char *fold_weight_name(int w);
+/* The stack levels' names in FL_* bit order (bit 1 << i), NULL-terminated:
+ * --stack's values. */
+extern const char *const fold_level_names[];
+/* The kernel leaves (--kernel-names): "family" (fold_opts.kernel_full
+ * false, index 0) or "full" (true, 1), NULL-terminated. */
+extern const char *const fold_kernel_names[];
 
 /* Adds a --label "KEY=VALUE" (kept by pointer) to o: KEY is letters,
  * digits, '_', '-', '.'; at most FOLD_MAX_LABELS. @return GF_OK or

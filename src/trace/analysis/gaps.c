@@ -107,10 +107,6 @@ static struct gap_key *map_keys(const struct trace *t, struct kmap *m, size_t *n
 	return k;
 }
 
-static struct gap_key *kmap_keys(const struct trace *t, struct kmap *m, size_t *n)
-{
-	return map_keys(t, m, n, host_label);
-}
 
 /* Queued-wait keys: high 32 bits the wait call's name id, or these. */
 #define QW_NONE UINT32_MAX        /* "stream S: no wait call in the trace" */
@@ -128,10 +124,6 @@ static void wait_label(const struct trace *t, uint64_t key, struct sbuf *b)
 		sbuf_addf(b, "%s (stream %lld)", pool_str(t->names, w), st);
 }
 
-static struct gap_key *qmap_keys(const struct trace *t, struct kmap *m, size_t *n)
-{
-	return map_keys(t, m, n, wait_label);
-}
 
 int64_t gaps_share(gf_ns part, gf_ns whole)
 {
@@ -149,14 +141,12 @@ gf_ns gaps_mean(gf_ns x, size_t n)
 	return v;
 }
 
-const char *gaps_launch_advice(const struct launch_diag *ld)
+gf_ns gaps_idle(const struct gap_row *g)
 {
-	if (ld->graphs)
-		return "the step already replays CUDA graphs: raise the effective batch, or fuse "
-		       "kernels (torch.compile) so each launch carries more work";
-	return "capture the step in a CUDA graph (torch.compile mode=\"reduce-overhead\" or "
-	       "torch.cuda.graphs), raise the effective batch, or compile the step: most kernels "
-	       "are shorter than their launch call";
+	gf_ns s = 0;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		s += g->c[k];
+	return s;
 }
 
 /* The first activity on the device starting at or after ts, or TRACE_NONE. */
@@ -178,24 +168,21 @@ struct bends {
  * does not depend on the step (it is decided on the gap's full extent), so
  * a step's row is the measure of each list inside its window, O(log n)
  * however many steps hold the same gaps (nested or overlapping markers). */
-enum {
-	GC_EDGE, GC_SYNC, GC_HOST, GC_UNTRACED, GC_QUEUED, GC_LAUNCH,
-	GC_HTA_HOST, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N
-};
+enum { GC_HTA_HOST = GAP_NCAUSES, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N };
 
 struct gcause {
 	struct actx_pairs p[GC_N];
 	struct actx_span steady; /* the steady step windows */
 	struct actx_span sel;    /* every selected step window (syncs' bubble) */
 	const uint32_t *wait_of; /* per range: the wait-event call before the launch */
-	struct kmap hostm, syncm, qm;
+	struct kmap keys[GAP_NCAUSES]; /* host stacks, sync sites, queued waits */
 	VEC(struct gap_call) calls;
 	bool keep;               /* record the pieces (gaps_analyze_pieces) */
 	VEC(struct gap_piece) pieces;
 };
 
-/* Adds [lo, hi) to cause k's list (GC_EDGE..GC_LAUNCH are GAP_*), and to
- * the pieces when they are kept. */
+/* Adds [lo, hi) to cause k's list (GAP_*), and to the pieces when they
+ * are kept. */
 static void piece(struct gcause *gc, int k, gf_ns lo, gf_ns hi, uint32_t ri)
 {
 	actx_pairs_add(&gc->p[k], lo, hi);
@@ -203,12 +190,6 @@ static void piece(struct gcause *gc, int k, gf_ns lo, gf_ns hi, uint32_t ri)
 		struct gap_piece x = { lo, hi, ri, (uint8_t)k };
 		vec_push(&gc->pieces, x);
 	}
-}
-
-const char *gaps_cause_name(int cause)
-{
-	static const char *const n[GAP_NCAUSES] = { "edge", "sync", "host", "untraced", "queued", "launch" };
-	return cause >= 0 && cause < GAP_NCAUSES ? n[cause] : "?";
 }
 
 /* Charges [lo, hi) of a host-late gap by what the launching thread was
@@ -224,16 +205,16 @@ static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, s
 	trace_wsweep_init(&s, &c->walk, th, lo, hi);
 	while (trace_wsweep_next(&s, &a, &b, &r)) {
 		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
-			piece(gc, GC_UNTRACED, a, b, TRACE_NONE);
+			piece(gc, GAP_UNTRACED, a, b, TRACE_NONE);
 			continue;
 		}
-		piece(gc, GC_HOST, a, b, r);
+		piece(gc, GAP_HOST, a, b, r);
 		gf_ns w = actx_span_in(&gc->steady, a, b);
 		if (w) {
 			uint32_t site = actx_site(c, r);
 			uint32_t sn = site == TRACE_NONE ? UINT32_MAX : t->r[site].name;
 			uint32_t in = site == r ? UINT32_MAX : t->r[r].name;
-			kmap_add(&gc->hostm, (uint64_t)sn << 32 | in, w);
+			kmap_add(&gc->keys[GAP_HOST], (uint64_t)sn << 32 | in, w);
 		}
 	}
 	trace_wsweep_release(&s);
@@ -244,7 +225,7 @@ static void charge_queued(const struct actx *c, uint32_t na, uint32_t L, gf_ns l
 {
 	if (hi <= lo)
 		return;
-	piece(gc, GC_QUEUED, lo, hi, L);
+	piece(gc, GAP_QUEUED, lo, hi, L);
 	gf_ns w = actx_span_in(&gc->steady, lo, hi);
 	if (!w)
 		return;
@@ -253,7 +234,7 @@ static void charge_queued(const struct actx *c, uint32_t na, uint32_t L, gf_ns l
 		wc = QW_NONE;
 	else if (wc != QW_NOLAUNCH)
 		wc = c->t->r[wc].name;
-	kmap_add(&gc->qm, (uint64_t)wc << 32 | (uint32_t)c->t->act[na].stream, w);
+	kmap_add(&gc->keys[GAP_QUEUED], (uint64_t)wc << 32 | (uint32_t)c->t->act[na].stream, w);
 }
 
 /* The blocking call that drained the device into the gap at af: B.start <
@@ -281,13 +262,13 @@ static void charge_sync(const struct actx *c, uint32_t B, gf_ns lo, gf_ns hi, st
 	const struct trace *t = c->t;
 	if (hi <= lo)
 		return;
-	piece(gc, GC_SYNC, lo, hi, B);
+	piece(gc, GAP_SYNC, lo, hi, B);
 	gf_ns w = actx_span_in(&gc->steady, lo, hi);
 	if (w) {
 		uint32_t site = actx_site(c, B);
 		uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[B].name
 						  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
-		kmap_add(&gc->syncm, key, w);
+		kmap_add(&gc->keys[GAP_SYNC], key, w);
 	}
 	gf_ns in = actx_span_in(&gc->sel, lo, hi);
 	gf_ns be = t->r[B].end > lo ? t->r[B].end : lo;
@@ -315,11 +296,11 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	/* HTA's rule */
 	actx_pairs_add(&gc->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
 	if (!finite || (!full_short && na != TRACE_NONE && (t->act[na].flags & TAF_BEFORE))) {
-		piece(gc, GC_EDGE, cur, e, TRACE_NONE);
+		piece(gc, GAP_EDGE, cur, e, TRACE_NONE);
 		return;
 	}
 	if (full_short) {
-		piece(gc, GC_LAUNCH, cur, e, L);
+		piece(gc, GAP_LAUNCH, cur, e, L);
 		return;
 	}
 	if (!late) {
@@ -339,7 +320,7 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 	if (i < bf) {
 		gf_ns dlo = h > cur ? h : cur;
 		if (bf - i < ACTX_KERNEL_WAIT_NS) {
-			piece(gc, GC_LAUNCH, dlo, e, L);
+			piece(gc, GAP_LAUNCH, dlo, e, L);
 			return;
 		}
 		/* while the host is still inside the launch call (a launch that
@@ -351,7 +332,7 @@ static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af,
 			charge_host(c, t->r[L].thread, dlo, rr, gc);
 		dlo = rr > dlo ? rr : dlo;
 		if (bf - r < ACTX_KERNEL_WAIT_NS)
-			piece(gc, GC_LAUNCH, dlo, e, L);
+			piece(gc, GAP_LAUNCH, dlo, e, L);
 		else
 			charge_queued(c, na, L, dlo, e, gc);
 	}
@@ -461,8 +442,9 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	bool short_k = ld->kernels && ld->launch_calls && ld->median_kernel < ld->median_launch;
 	if (ld->graphs && !ld->launch_calls)
 		short_k = ld->kernels_per_step > 0 && ld->median_kernel < ACTX_KERNEL_WAIT_NS;
-	ld->launch_bound = low_busy && short_k && g->launch + g->host + g->untraced > g->sync &&
-			   g->launch + g->host > 0;
+	const gf_ns *v = g->c;
+	ld->launch_bound = low_busy && short_k && v[GAP_LAUNCH] + v[GAP_HOST] + v[GAP_UNTRACED] > v[GAP_SYNC] &&
+			   v[GAP_LAUNCH] + v[GAP_HOST] > 0;
 }
 
 /* Per launch call (TRF_LAUNCH runtime/driver range): the latest wait-event
@@ -520,12 +502,8 @@ const struct gap_call *gaps_call(const struct gaps_result *r, uint32_t ri)
 
 static void row_add(struct gap_row *s, const struct gap_row *g)
 {
-	s->edge += g->edge;
-	s->sync += g->sync;
-	s->host += g->host;
-	s->untraced += g->untraced;
-	s->queued += g->queued;
-	s->launch += g->launch;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		s->c[k] += g->c[k];
 	s->hta_host += g->hta_host;
 	s->hta_kernel += g->hta_kernel;
 	s->hta_other += g->hta_other;
@@ -544,12 +522,8 @@ static void steady_rows(const struct steps_result *st, struct gaps_result *r)
 	}
 	r->steady_sum = sum;
 	r->nsteady = m;
-	r->steady.edge = gaps_mean(sum.edge, m);
-	r->steady.sync = gaps_mean(sum.sync, m);
-	r->steady.host = gaps_mean(sum.host, m);
-	r->steady.untraced = gaps_mean(sum.untraced, m);
-	r->steady.queued = gaps_mean(sum.queued, m);
-	r->steady.launch = gaps_mean(sum.launch, m);
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		r->steady.c[k] = gaps_mean(sum.c[k], m);
 	r->steady.hta_host = gaps_mean(sum.hta_host, m);
 	r->steady.hta_kernel = gaps_mean(sum.hta_kernel, m);
 	r->steady.hta_other = gaps_mean(sum.hta_other, m);
@@ -559,26 +533,20 @@ static void steady_rows(const struct steps_result *st, struct gaps_result *r)
 static void step_rows(const struct actx *c, const struct steps_result *st, const struct gcause *gc,
 		      struct gaps_result *r)
 {
-	static const int col[GC_N] = { GC_EDGE, GC_SYNC, GC_HOST, GC_UNTRACED, GC_QUEUED, GC_LAUNCH,
-				       GC_HTA_HOST, GC_HTA_KERNEL, GC_HTA_OTHER };
 	for (size_t ri = 0; ri < st->n; ri++) {
 		const struct step_row *row = &st->rows[ri];
 		struct gap_row *g = &r->rows[ri];
 		gf_ns lo = row->start, hi = row->end;
 		if (c->dev == TRACE_NONE) {
-			g->edge = hi > lo ? hi - lo : 0;
-			g->hta_other = g->edge;
+			g->c[GAP_EDGE] = hi > lo ? hi - lo : 0;
+			g->hta_other = g->c[GAP_EDGE];
 			continue;
 		}
 		gf_ns v[GC_N];
 		for (int k = 0; k < GC_N; k++)
-			v[k] = actx_pairs_in(&gc->p[col[k]], lo, hi);
-		g->edge = v[GC_EDGE];
-		g->sync = v[GC_SYNC];
-		g->host = v[GC_HOST];
-		g->untraced = v[GC_UNTRACED];
-		g->queued = v[GC_QUEUED];
-		g->launch = v[GC_LAUNCH];
+			v[k] = actx_pairs_in(&gc->p[k], lo, hi);
+		for (int k = 0; k < GAP_NCAUSES; k++)
+			g->c[k] = v[k];
 		g->hta_host = v[GC_HTA_HOST];
 		g->hta_kernel = v[GC_HTA_KERNEL];
 		g->hta_other = v[GC_HTA_OTHER];
@@ -653,9 +621,9 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	actx_span_release(&gc.sel);
 	vec_free(&be);
 	steady_rows(st, r);
-	r->host = kmap_keys(t, &gc.hostm, &r->nhost);
-	r->sync = kmap_keys(t, &gc.syncm, &r->nsync);
-	r->queued = qmap_keys(t, &gc.qm, &r->nqueued);
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		if (causes_gap[k].keys)
+			r->keys[k] = map_keys(t, &gc.keys[k], &r->nkeys[k], k == GAP_QUEUED ? wait_label : host_label);
 	if (gc.calls.n)
 		qsort(gc.calls.v, gc.calls.n, sizeof *gc.calls.v, cmp_call);
 	r->calls = gc.calls.v;
@@ -678,15 +646,11 @@ int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, str
 
 void gaps_release(struct gaps_result *r)
 {
-	for (size_t i = 0; i < r->nhost; i++)
-		free(r->host[i].label);
-	for (size_t i = 0; i < r->nsync; i++)
-		free(r->sync[i].label);
-	for (size_t i = 0; i < r->nqueued; i++)
-		free(r->queued[i].label);
-	free(r->host);
-	free(r->sync);
-	free(r->queued);
+	for (int k = 0; k < GAP_NCAUSES; k++) {
+		for (size_t i = 0; i < r->nkeys[k]; i++)
+			free(r->keys[k][i].label);
+		free(r->keys[k]);
+	}
 	free(r->calls);
 	free(r->pieces);
 	free(r->rows);

@@ -42,20 +42,25 @@
  * its time inside every steady step (actx_span): O(n log n) even when steps
  * nest or overlap.
  *
- * Layer: analyze. Never prints.
+ * The causes' names, JSON fields and store metrics are causes.h's table;
+ * the words about them are the writers' (trace/write/prose.h).
+ *
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_GAPS_H
 #define GF_GAPS_H
 
+#include "trace/analysis/causes.h"
 #include "trace/analysis/steps.h"
 
 struct gap_row {
-	gf_ns edge, sync, host, untraced, queued, launch;
+	gf_ns c[GAP_NCAUSES];                  /* idle by cause (enum gap_cause) */
 	gf_ns hta_host, hta_kernel, hta_other; /* the HTA rule (hta_rule_* in JSON) */
 };
 
 /* A host stack (Python site > innermost range), a sync site or a queued
- * wait, with the GPU idle time charged to it over the steady steps. */
+ * wait, with the GPU idle time charged to it over the steady steps: the
+ * keys of a cause (gaps_result.keys; GAPS_KEYED says which have keys). */
 struct gap_key {
 	char *label;
 	gf_ns ns;
@@ -77,7 +82,6 @@ struct gap_call {
  * time order; inside a step window they sum to its idle time, cause by
  * cause, exactly (they cover the span of the steps, gaps between steps
  * included: clip them to the windows). */
-enum gap_cause { GAP_EDGE = 0, GAP_SYNC, GAP_HOST, GAP_UNTRACED, GAP_QUEUED, GAP_LAUNCH, GAP_NCAUSES };
 struct gap_piece {
 	gf_ns lo, hi;
 	uint32_t ri;
@@ -106,12 +110,11 @@ struct gaps_result {
 	struct gap_row steady;      /* mean over steady steps, ns rounded half to even */
 	struct gap_row steady_sum;  /* sum over the steady steps (the keys' shares are of it) */
 	size_t nsteady;             /* steps in those (all when none is steady) */
-	struct gap_key *host;       /* host stacks by idle, over steady steps, descending */
-	size_t nhost;
-	struct gap_key *sync;       /* sync sites by idle, over steady steps, descending */
-	size_t nsync;
-	struct gap_key *queued;     /* queued waits by idle, over steady steps, descending */
-	size_t nqueued;
+	/* a cause's keys by idle over the steady steps, descending: sync sites
+	 * (GAP_SYNC), host stacks (GAP_HOST), queued waits (GAP_QUEUED); the
+	 * other causes have none (NULL, 0) */
+	struct gap_key *keys[GAP_NCAUSES];
+	size_t nkeys[GAP_NCAUSES];
 	struct gap_call *calls;     /* blocking calls with a sync piece, by range index */
 	size_t ncalls;
 	struct launch_diag ld;
@@ -126,17 +129,13 @@ void gaps_release(struct gaps_result *r);
 /* Same as gaps_analyze, and keeps every classified piece (r->pieces) for
  * the exports (trace/write/export_perfetto.h). */
 int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, struct gaps_result *r);
-/* "edge", "sync", "host", "untraced", "queued", "launch". */
-const char *gaps_cause_name(int cause);
-
 /* The sync piece charged to blocking call ri, or NULL. O(log n). */
 const struct gap_call *gaps_call(const struct gaps_result *r, uint32_t ri);
 
-/* The recommendation for a launch-bound step (graphs already used or not). */
-const char *gaps_launch_advice(const struct launch_diag *ld);
-
 /* x / n rounded half to even (0 when n = 0). */
 gf_ns gaps_mean(gf_ns x, size_t n);
+/* The sum of a row's causes: the idle time it splits. */
+gf_ns gaps_idle(const struct gap_row *g);
 
 /* part / whole in units of 1e-4, rounded half to even (0 when whole <= 0):
  * a key's share of its cause, JSON 4 decimals, text a percentage with 2. */

@@ -35,7 +35,7 @@
  * were cut. Callers match each distinct name once (fold.c memoises per name
  * id), so the total is linear in the distinct names' bytes.
  *
- * Layer: fold. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_KFAMILY_H
 #define GF_KFAMILY_H

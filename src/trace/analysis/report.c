@@ -1,7 +1,6 @@
 /* report.c — one trace's report and its verdict (see report.h). */
 #include "trace/analysis/report.h"
 
-#include "base/num.h"
 #include "base/vec.h"
 #include "trace/analysis/fold.h"
 
@@ -16,27 +15,6 @@ void report_opts_init(struct report_opts *o)
 	o->expect_ns = -1;
 	o->parts = RP_ALL;
 	o->gap_pieces = false;
-}
-
-void report_fmt_dur(struct sbuf *b, gf_ns ns)
-{
-	if (ns >= 1000000 || ns <= -1000000) {
-		num_fmt_fixed(b, ns, 6, 1, false);
-		sbuf_addstr(b, " ms");
-	} else {
-		num_fmt_fixed(b, ns, 3, 1, false);
-		sbuf_addstr(b, " us");
-	}
-}
-
-void report_fmt_pct(struct sbuf *b, gf_ns part, gf_ns whole)
-{
-	if (whole <= 0) {
-		sbuf_addstr(b, "-");
-		return;
-	}
-	__int128 p = ((__int128)part * 200 + whole) / (2 * (__int128)whole);
-	sbuf_addf(b, "%lld%%", (long long)p);
 }
 
 /* A top call while counting: its pool id (the order among equal counts). */
@@ -159,100 +137,11 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 	sbuf_release(&path);
 }
 
-const char *report_cause_name(int cause)
+const char *report_verdict_key(const struct report_verdict *v)
 {
-	static const char *const n[] = { "none", "gpu_bound", "edge", "sync", "host", "untraced", "queued", "launch" };
-	return cause >= 0 && cause < (int)GF_ARRAY_LEN(n) ? n[cause] : "none";
-}
-
-void report_fmt_share(struct sbuf *b, gf_ns part, gf_ns whole)
-{
-	num_fmt_fixed(b, gaps_share(part, whole), 2, 2, false);
-	sbuf_addch(b, '%');
-}
-
-/* The six causes of the steady gap row, in the tie order of the verdict. */
-static void causes_of(const struct gap_row *g, gf_ns v[6])
-{
-	v[0] = g->edge;
-	v[1] = g->sync;
-	v[2] = g->host;
-	v[3] = g->untraced;
-	v[4] = g->queued;
-	v[5] = g->launch;
-}
-
-/* The top key of a cause (RC_* order from RC_EDGE) and the steady total
- * its share is of, or NULL. */
-static const struct gap_key *top_key(const struct report *r, int k, gf_ns *total)
-{
-	const struct gaps_result *gp = &r->gp;
-	switch (k) {
-	case 1:
-		*total = gp->steady_sum.sync;
-		return gp->nsync ? &gp->sync[0] : NULL;
-	case 2:
-		*total = gp->steady_sum.host;
-		return gp->nhost ? &gp->host[0] : NULL;
-	case 4:
-		*total = gp->steady_sum.queued;
-		return gp->nqueued ? &gp->queued[0] : NULL;
-	default:
-		*total = 0;
-		return NULL;
-	}
-}
-
-/* "; 41.23% of it <prep> <key>" for the cause's top key. */
-static void key_share(struct sbuf *v, const struct report *r, int k, const char *prep)
-{
-	gf_ns tot;
-	const struct gap_key *key = top_key(r, k, &tot);
-	if (!key)
-		return;
-	sbuf_addstr(v, "; ");
-	report_fmt_share(v, key->ns, tot);
-	sbuf_addf(v, " of it %s ", prep);
-	sbuf_addstr(v, key->label);
-}
-
-/* One cause's words after its duration; top: with its key and share. */
-static void cause_words(struct sbuf *v, const struct report *r, int k, bool top)
-{
-	const struct launch_diag *ld = &r->gp.ld;
-	switch (k) {
-	case 0:
-		sbuf_addstr(v, top ? " at the window's edges (before the first or after the last GPU "
-				     "activity, or work launched before the profiler started), not code"
-				   : " at the window's edges, not code");
-		break;
-	case 1:
-		sbuf_addstr(v, " drained into blocking calls (the host waited, then launched late)");
-		if (top)
-			key_share(v, r, k, "at");
-		break;
-	case 2:
-		sbuf_addstr(v, " host late to launch");
-		if (top)
-			key_share(v, r, k, "in");
-		break;
-	case 3:
-		sbuf_addstr(v, " host late to launch outside every traced range");
-		break;
-	case 4:
-		sbuf_addstr(v, " queued: issued work waited to start");
-		if (top)
-			key_share(v, r, k, "behind");
-		break;
-	default:
-		sbuf_addstr(v, " launch overhead (gaps under 30 us");
-		if (top) {
-			sbuf_addf(v, "; %lld kernels/step, median kernel ", (long long)ld->kernels_per_step);
-			report_fmt_dur(v, ld->median_kernel);
-		}
-		sbuf_addstr(v, ")");
-		break;
-	}
+	if (v->kind == VERDICT_CAUSE && v->cause >= 0 && v->cause < GAP_NCAUSES)
+		return causes_gap[v->cause].key;
+	return v->kind == VERDICT_GPU_BOUND ? "gpu_bound" : "none";
 }
 
 /* The syncs table's site behind a gap sync-site label, or NULL. */
@@ -268,178 +157,84 @@ static const struct sync_site *sync_site_of(const struct report *r, const char *
 	return NULL;
 }
 
-/* The next step for the verdict's cause k (-1: none), naming the same key. */
-static void verdict_action(const struct report *r, int k, struct sbuf *a)
-{
-	const struct launch_diag *ld = &r->gp.ld;
-	gf_ns tot;
-	const struct gap_key *key = k >= 0 ? top_key(r, k, &tot) : NULL;
-	switch (k) {
-	case 0:
-		sbuf_addstr(a, "The idle time is the profiling window's edge, not the code: select steps "
-			       "inside the window (--steps, --skip) or profile more steps.");
-		break;
-	case 1: {
-		const struct sync_site *s = key ? sync_site_of(r, key->label) : NULL;
-		if (!key) {
-			sbuf_addstr(a, "Remove the blocking calls from the step loop (gpuflame syncs).");
-			break;
-		}
-		sbuf_addstr(a, "Remove the sync at ");
-		sbuf_addstr(a, key->label);
-		if (s) {
-			sbuf_addstr(a, ": ");
-			sbuf_addstr(a, syncs_fix_text(s->fix));
-			if (s->host_work_after)
-				sbuf_addstr(a, "; then move the host work that follows it (stop checks, "
-					       "detokenisation, bookkeeping) off the launching thread");
-		}
-		sbuf_addstr(a, ".");
-		break;
-	}
-	case 2:
-		sbuf_addstr(a, "The host is too slow to feed the GPU");
-		if (key && (__int128)key->ns * 4 < (__int128)tot) {
-			/* no stack holds a quarter of it: say so, name the largest */
-			sbuf_addstr(a, "; no single host stack dominates (the largest, ");
-			sbuf_addstr(a, key->label);
-			sbuf_addstr(a, ", holds ");
-			report_fmt_share(a, key->ns, tot);
-			sbuf_addstr(a, "): read the idle-weighted flame graph (gpuflame fold --weight "
-				       "idle) for where that host work is, then move it off the launching "
-				       "thread or overlap it with GPU work.");
-			break;
-		}
-		if (key) {
-			sbuf_addstr(a, " in ");
-			sbuf_addstr(a, key->label);
-		}
-		sbuf_addstr(a, ": move that host work off the launching thread or overlap it with GPU "
-			       "work (gpuflame fold --weight idle).");
-		break;
-	case 3:
-		sbuf_addstr(a, "The launching thread was outside every traced range while the GPU "
-			       "idled: profile with with_stack=True or py-spy to see that host work.");
-		break;
-	case 4:
-		sbuf_addstr(a, "The work was issued but waited");
-		if (key) {
-			sbuf_addstr(a, " behind ");
-			sbuf_addstr(a, key->label);
-		}
-		sbuf_addstr(a, ": find what it waited for (an event another stream, device or process "
-			       "records, or the host blocked elsewhere) in a timeline (Perfetto) and "
-			       "overlap it or take it out of the step.");
-		break;
-	case 5:
-		sbuf_addstr(a, ld->launch_bound ? "The step is launch-bound: " : "Short gaps between kernels: ");
-		sbuf_addstr(a, gaps_launch_advice(ld));
-		sbuf_addstr(a, ".");
-		break;
-	default:
-		sbuf_addstr(a, "No gaps to explain.");
-		break;
-	}
-}
-
 /* GPU-bound: busy >= 90% of the step outside the window edges, which hold
  * under half of it. */
-static void verdict_gpu_bound(struct report *r, gf_ns edge, struct sbuf *v, struct sbuf *a)
+static bool gpu_bound(const struct step_row *s, gf_ns edge)
 {
-	const struct step_row *s = &r->st.steady;
-	const struct launch_diag *ld = &r->gp.ld;
-	sbuf_addstr(v, "GPU-bound: busy ");
-	report_fmt_pct(v, s->busy, s->wall - edge);
-	sbuf_addstr(v, r->st.whole_trace ? " of the trace" : " of the step");
-	sbuf_addstr(v, " outside the window edges");
-	if (ld->latency_launches) {
-		sbuf_addstr(v, "; work starts a median ");
-		report_fmt_dur(v, ld->median_latency);
-		sbuf_addstr(v, " after its launch call");
+	gf_ns inner = s->wall - edge;
+	return inner > 0 && (__int128)edge * 2 < (__int128)s->wall && (__int128)s->busy * 10 >= (__int128)inner * 9;
+}
+
+/* The largest cause of g (ties: the table's order) and the other causes
+ * of at least 1% of wall, largest first. */
+static void rank_causes(const struct gap_row *g, gf_ns wall, struct report_verdict *v)
+{
+	int top = -1;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		if (g->c[k] > 0 && (top < 0 || g->c[k] > g->c[top]))
+			top = k;
+	v->cause = top;
+	if (top < 0)
+		return;
+	v->ns = g->c[top];
+	bool done[GAP_NCAUSES] = { false };
+	done[top] = true;
+	for (;;) {
+		int k2 = -1;
+		for (int k = 0; k < GAP_NCAUSES; k++)
+			if (!done[k] && g->c[k] > 0 && (__int128)g->c[k] * 100 >= (__int128)wall &&
+			    (k2 < 0 || g->c[k] > g->c[k2]))
+				k2 = k;
+		if (k2 < 0)
+			break;
+		done[k2] = true;
+		v->others[v->nothers] = k2;
+		v->others_ns[v->nothers++] = g->c[k2];
 	}
-	if ((__int128)edge * 100 >= (__int128)s->wall) {
-		sbuf_addstr(v, "; ");
-		report_fmt_dur(v, edge);
-		sbuf_addstr(v, " is the window's edge (the profiler started or stopped while work was "
-			       "queued), not code");
-	}
-	if (r->cm.kernels && r->cm.steady.exposed * 10 > s->wall) {
-		sbuf_addstr(v, "; ");
-		report_fmt_dur(v, r->cm.steady.exposed);
-		sbuf_addstr(v, " of NCCL communication is not overlapped with compute");
-	}
-	sbuf_addstr(v, ".");
-	sbuf_addstr(a, "Speed comes from the kernels now: read the GPU-weighted flame graph "
-		       "(gpuflame fold --weight gpu) and compare it with your speed-of-light estimate.");
-	r->cause = RC_GPU_BOUND;
 }
 
 static void verdict(struct report *r, const struct actx *c)
 {
-	struct sbuf v = SBUF_INIT, a = SBUF_INIT;
+	struct report_verdict *v = &r->verdict;
 	const struct step_row *s = &r->st.steady;
 	const struct gap_row *g = &r->gp.steady;
-	r->cause = RC_NONE;
+	memset(v, 0, sizeof *v);
+	v->cause = -1;
+	v->hclass = HW_NONE;
+	v->wall = s->wall;
+	v->busy = s->busy;
+	v->whole_trace = r->st.whole_trace;
+	v->legacy = c->t->meta.legacy;
 	if (c->dev == TRACE_NONE) {
-		sbuf_addstr(&v, "No GPU activity in the selected steps: nothing ran on a device to attribute.");
-		if (c->t->meta.legacy)
-			sbuf_addstr(&a, "This trace is the legacy autograd profiler's export (a PyTorch built "
-					"without Kineto, such as Debian's python3-torch): it records no GPU "
-					"activity; profile with a Kineto build (torch.profiler with "
-					"ProfilerActivity.CUDA) to see the device.");
-		else
-			sbuf_addstr(&a, "Check that the profiler recorded CUDA/HIP activities "
-					"(ProfilerActivity.CUDA).");
-		goto out;
+		v->kind = VERDICT_NO_GPU;
+		v->advice = v->legacy ? ADV_LEGACY : ADV_NO_GPU;
+		return;
 	}
-	gf_ns inner = s->wall - g->edge;
-	/* GPU-bound only when the window edges hold under half the step: a step
-	 * that is mostly edge is explained by the edge (the largest cause) */
-	if (inner > 0 && (__int128)g->edge * 2 < (__int128)s->wall &&
-	    (__int128)s->busy * 10 >= (__int128)inner * 9) {
-		verdict_gpu_bound(r, g->edge, &v, &a);
-		goto out;
+	v->edge = g->c[GAP_EDGE];
+	v->comm_exposed = r->cm.kernels ? r->cm.steady.exposed : 0;
+	if (gpu_bound(s, v->edge)) {
+		v->kind = VERDICT_GPU_BOUND;
+		v->advice = ADV_KERNELS;
+		v->edge_noted = (__int128)v->edge * 100 >= (__int128)s->wall;
+		v->comm_noted = r->cm.kernels && r->cm.steady.exposed * 10 > s->wall;
+		return;
 	}
-	gf_ns cs[6];
-	causes_of(g, cs);
-	int top = -1;
-	for (int k = 0; k < 6; k++)
-		if (cs[k] > 0 && (top < 0 || cs[k] > cs[top]))
-			top = k;
-	sbuf_addstr(&v, "GPU busy ");
-	report_fmt_dur(&v, s->busy);
-	sbuf_addstr(&v, " of ");
-	report_fmt_dur(&v, s->wall);
-	sbuf_addstr(&v, r->st.whole_trace ? " in the trace (" : " per step (");
-	report_fmt_pct(&v, s->busy, s->wall);
-	sbuf_addstr(&v, ")");
-	if (top >= 0) {
-		sbuf_addstr(&v, "; ");
-		report_fmt_dur(&v, cs[top]);
-		cause_words(&v, r, top, true);
-		/* the other causes of at least 1% of the step, largest first */
-		bool done[6] = { false };
-		done[top] = true;
-		for (;;) {
-			int k2 = -1;
-			for (int k = 0; k < 6; k++)
-				if (!done[k] && cs[k] > 0 && (__int128)cs[k] * 100 >= (__int128)s->wall &&
-				    (k2 < 0 || cs[k] > cs[k2]))
-					k2 = k;
-			if (k2 < 0)
-				break;
-			done[k2] = true;
-			sbuf_addstr(&v, "; ");
-			report_fmt_dur(&v, cs[k2]);
-			cause_words(&v, r, k2, false);
-		}
-		r->cause = RC_EDGE + top;
+	rank_causes(g, s->wall, v);
+	if (v->cause < 0) {
+		v->kind = VERDICT_NO_GAPS;
+		v->advice = ADV_NONE;
+		return;
 	}
-	sbuf_addstr(&v, ".");
-	verdict_action(r, top, &a);
-out:
-	r->verdict = sbuf_detach(&v, NULL);
-	r->action = sbuf_detach(&a, NULL);
+	v->kind = VERDICT_CAUSE;
+	v->advice = causes_gap[v->cause].advice;
+	const struct gaps_result *gp = &r->gp;
+	if (gp->nkeys[v->cause]) {
+		v->key = &gp->keys[v->cause][0];
+		v->key_total = gp->steady_sum.c[v->cause];
+		v->key_dominant = (__int128)v->key->ns * 4 >= (__int128)v->key_total;
+		if (v->cause == GAP_SYNC)
+			v->site = sync_site_of(r, v->key->label);
+	}
 }
 
 /* Below this many ranges and activities a thread costs more than it saves. */
@@ -472,7 +267,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	r->meta.rank = t->meta.rank;
 	r->meta.world_size = t->meta.world_size;
 	r->meta.device = c->device;
-	trace_device_kind(t->meta.dev_kinds, r->meta.device_kind);
+	r->meta.dev_kinds = t->meta.dev_kinds;
 	r->meta.unattributed = t->warn.unattributed;
 	r->meta.before_window = t->warn.before_window;
 	r->meta.clipped = t->warn.clipped;
@@ -541,7 +336,5 @@ void report_release(struct report *r)
 		free(r->idle[i].label);
 	free(r->idle);
 	free(r->idle_err);
-	free(r->verdict);
-	free(r->action);
 	memset(r, 0, sizeof *r);
 }

@@ -1,9 +1,11 @@
 /*
  * report.h — the one analysis result of a trace (one rank): the step table,
  * gap causes, hidden syncs, launch diagnosis, NCCL, the top calls per step,
- * the host stacks while the GPU idled, and the one-sentence verdict built
- * from them. Every writer (trace/write/: text, Markdown, JSON) renders this
- * struct and nothing else: it never reaches into the trace.
+ * the host stacks while the GPU idled, and the verdict read from them: a
+ * finding (struct report_verdict: what, which cause and key, the numbers it
+ * rests on, the advice's key), not a sentence. Every writer (trace/write/:
+ * text, Markdown, JSON, the HTML page; the words are trace/write/prose.h's)
+ * renders this struct and nothing else: it never reaches into the trace.
  *
  *   struct report_opts o;
  *   report_opts_init(&o);                   // every part
@@ -34,15 +36,19 @@
  *
  * Verdict rules (docs/report.md "Verdict"), from the steady gap row G and the
  * steady step (wall W, busy B):
- *  - no GPU activity: says so (cause none);
- *  - B >= 90% of W - G.edge: GPU-bound (gpu_bound), with the median
- *    launch-to-start latency and the edge time when it is >= 1% of W, said to
- *    be the window's edge; look at the kernels;
- *  - else the cause (gaps.h) holding most of the idle time (ties: edge, sync,
- *    host, untraced, queued, launch), its top key and that key's share of
- *    the cause, then the other causes >= 1% of W. report.action is the advice
- *    for that same cause and names the same key; edge is never advised as
- *    code. report.cause is the RC_* (summary.verdict_cause in JSON).
+ *  - no GPU activity: VERDICT_NO_GPU (advice ADV_NO_GPU, or ADV_LEGACY for
+ *    the legacy autograd export);
+ *  - B >= 90% of W - G.edge while G.edge < W / 2: VERDICT_GPU_BOUND (the
+ *    writers add the median launch-to-start latency, the edge time when it is
+ *    >= 1% of W and the exposed NCCL time when it is > 10% of W); advice
+ *    ADV_KERNELS;
+ *  - else VERDICT_CAUSE: the cause (causes.h) holding most of the idle time
+ *    (ties in the table's order), its top key and the cause's steady total
+ *    that key's share is of, then the other causes >= 1% of W, largest first;
+ *    the advice is the cause's (causes_gap[].advice) and names the same key;
+ *    edge is never advised as code;
+ *  - no idle time at all (a zero-length step): VERDICT_NO_GAPS, ADV_NONE.
+ * summary.verdict_cause in JSON is report_verdict_key().
  *
  * Layer: trace/analysis. Never prints.
  */
@@ -68,9 +74,35 @@ enum report_part {
 	RP_ALL = 0x7f
 };
 
-/* What the verdict names (report.cause; report_cause_name). */
-enum report_cause {
-	RC_NONE = 0, RC_GPU_BOUND, RC_EDGE, RC_SYNC, RC_HOST, RC_UNTRACED, RC_QUEUED, RC_LAUNCH
+/* What the verdict found. */
+enum verdict_kind { VERDICT_NO_GPU = 0, VERDICT_GPU_BOUND, VERDICT_CAUSE, VERDICT_NO_GAPS, VERDICT_N };
+
+/*
+ * The verdict as data: the writers phrase it (trace/write/prose.h) and
+ * every number they print is one of these (or of the report they point
+ * into). Pointers are into the same struct report.
+ */
+struct report_verdict {
+	int kind;                      /* enum verdict_kind */
+	int cause;                     /* VERDICT_CAUSE: enum gap_cause, else -1 */
+	int hclass;                    /* enum host_class of the idle host work, HW_NONE */
+	int advice;                    /* enum advice: what Next says */
+	const struct gap_key *key;     /* the cause's top key (sync site, host stack, queued wait), NULL */
+	gf_ns key_total;               /* the cause's steady total the key's share is of */
+	const struct sync_site *site;  /* sync: the hidden-sync site behind the key, NULL */
+	bool key_dominant;             /* host: the key holds at least a quarter of its cause */
+	gf_ns ns;                      /* the cause's mean per steady step (VERDICT_CAUSE) */
+	int others[GAP_NCAUSES];       /* the other causes >= 1% of the step, largest first */
+	gf_ns others_ns[GAP_NCAUSES];
+	size_t nothers;
+	/* the steady step it reads */
+	gf_ns wall, busy;
+	gf_ns edge;                    /* the window's edge (GPU-bound: busy is of wall - edge) */
+	bool edge_noted;               /* GPU-bound: the edge is >= 1% of the step: say it */
+	gf_ns comm_exposed;            /* exposed NCCL time per steady step */
+	bool comm_noted;               /* GPU-bound: it is > 10% of the step: say it */
+	bool whole_trace;              /* the "step" is the whole trace */
+	bool legacy;                   /* the legacy autograd profiler's export */
 };
 
 struct top_call {
@@ -83,7 +115,7 @@ struct top_call {
 struct report_meta {
 	int64_t rank, world_size;  /* KEV_NONE when absent */
 	int device;                /* the analysed device, -1 when no GPU activity */
-	char device_kind[64];      /* "CUDA", "ROCm", "XPU", "PrivateUse1", "MTIA" (trace_device_kind), "" */
+	unsigned dev_kinds;        /* KDEV_* (kineto.h's kdev_defs): the writers name them (trace_device_kind) */
 	uint64_t unattributed;     /* GPU activities without a launch */
 	uint64_t before_window;    /* of which launched before the window */
 	uint64_t clipped;          /* host ranges clipped */
@@ -112,9 +144,7 @@ struct report {
 	uint32_t idle_steps;
 	char *idle_err;      /* why the idle stacks are missing (fold error), NULL */
 	gf_ns unprofiled_ns, expect_ns;
-	int cause;           /* enum report_cause: what the verdict names */
-	char *verdict;       /* one sentence */
-	char *action;        /* what to do next, one sentence */
+	struct report_verdict verdict; /* RP_VERDICT (parts says so) */
 };
 
 void report_opts_init(struct report_opts *o);
@@ -130,14 +160,8 @@ void report_release(struct report *r);
 int report_straggler(const struct actx *const *c, const struct report *const *r, size_t n,
 		     struct strag_result *out);
 
-/* Appends a duration for prose: "38.0 ms" (>= 1 ms, 1 decimal) or "7.3 us". */
-void report_fmt_dur(struct sbuf *b, gf_ns ns);
-/* "none", "gpu_bound", "edge", "sync", "host", "untraced", "queued", "launch". */
-const char *report_cause_name(int cause);
-/* Appends a key's share of its cause as a percentage with 2 decimals
- * ("41.23%"): gaps_share, the JSON's share times 100 exactly. */
-void report_fmt_share(struct sbuf *b, gf_ns part, gf_ns whole);
-/* Appends part/whole as a whole percentage, rounded half up ("29%"). */
-void report_fmt_pct(struct sbuf *b, gf_ns part, gf_ns whole);
+/* The verdict's key (summary.verdict_cause): "none", "gpu_bound" or the
+ * cause's key (causes.h). */
+const char *report_verdict_key(const struct report_verdict *v);
 
 #endif

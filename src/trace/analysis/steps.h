@@ -34,7 +34,7 @@
  * overlapping table visits its own events. steps_row is the plain definition (a visit of
  * the window), kept for tests and the whole-trace row.
  *
- * Layer: analyze. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_STEPS_H
 #define GF_STEPS_H

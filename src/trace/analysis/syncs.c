@@ -4,7 +4,6 @@
 #include "trace/analysis/gaps.h"
 
 #include "base/names.h"
-#include "base/num.h"
 #include "base/vec.h"
 
 #include <stdlib.h>
@@ -14,49 +13,6 @@
 static bool known_op(const char *n)
 {
 	return names_op_sync(n, strlen(n)) != NAMES_OP_NONE;
-}
-
-const char *syncs_fix_text(int fix)
-{
-	switch (fix) {
-	case SF_ITEM:
-		return "keep the values on the device and copy them asynchronously into pinned "
-		       "memory one step behind (non_blocking=True), instead of .item() every step";
-	case SF_BOOL:
-		return "avoid boolean checks on GPU tensors (if t:, while t:, assert): compute the "
-		       "condition on the device (torch.where) or check it one step later";
-	case SF_NONZERO:
-		return "nonzero/boolean-mask indexing needs the result size on the host: use "
-		       "torch.where, fixed-size outputs or output_size=";
-	case SF_TO_HOST:
-		return ".cpu()/.tolist()/.numpy() blocks: copy with non_blocking=True into pinned "
-		       "memory and consume the result one step later";
-	case SF_TO_DEVICE:
-		return "blocking copy from host memory: pin the host tensor (pin_memory()) and copy "
-		       "with non_blocking=True, or keep the data on the device";
-	case SF_DEVICE_SYNC:
-		return "explicit torch.cuda.synchronize(): remove it from the step loop (keep it "
-		       "only around timing code)";
-	case SF_EVENT_SYNC:
-		return "event.synchronize() blocks the host: poll event.query() or wait on another "
-		       "thread so the host keeps launching";
-	case SF_PAGEABLE:
-		return "async copy to or from pageable memory is synchronous: use pinned host "
-		       "buffers (pin_memory=True)";
-	default:
-		return "stream.synchronize(): wait later or on an event for just the work you need, "
-		       "so the host keeps the GPU queue full";
-	}
-}
-
-void syncs_per_step(struct sbuf *b, uint64_t count, size_t nsteps)
-{
-	int64_t v = 0;
-	if (!nsteps || !num_muldiv((int64_t)count, 100, (int64_t)nsteps, &v)) {
-		sbuf_addstr(b, "0");
-		return;
-	}
-	num_fmt_fixed(b, v, 2, 2, false);
 }
 
 /* Row (window) containing ts, or -1. Rows are sorted by start. */

@@ -26,14 +26,14 @@
  *           number for the same site.
  * Sites are ranked by bubble, then wait, then count.
  *
- * Layer: analyze. Never prints.
+ * Layer: trace/analysis. Never prints.
  */
 #ifndef GF_SYNCS_H
 #define GF_SYNCS_H
 
 #include "trace/analysis/steps.h"
 
-/* Fix patterns (syncs_fix_text). */
+/* Fix patterns: the advice's key (the words: trace/write/prose.h). */
 enum sync_fix {
 	SF_ITEM = 0,     /* .item() */
 	SF_BOOL,         /* if t: / is_nonzero */
@@ -80,11 +80,5 @@ struct gaps_result;
 int syncs_analyze(const struct actx *c, const struct steps_result *st, const struct gaps_result *gp,
 		  struct syncs_result *r);
 void syncs_release(struct syncs_result *r);
-
-/* The article's fix for a pattern, one sentence. */
-const char *syncs_fix_text(int fix);
-
-/* Appends count / nsteps with 2 decimals, exactly rounded half to even. */
-void syncs_per_step(struct sbuf *b, uint64_t count, size_t nsteps);
 
 #endif

@@ -37,7 +37,7 @@
  * overlap without nesting on one thread, and correlation ids that calls of
  * several processes carry (merged traces; fold links within a process).
  *
- * Layer: model (it consumes the reader's event stream, which only the model
+ * Layer: trace/model (it consumes the reader's event stream, which only the model
  * layer may include; writers and the cli see it through this header).
  */
 #ifndef GF_INFO_H

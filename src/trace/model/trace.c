@@ -1393,17 +1393,14 @@ uint32_t trace_range_upper(const struct trace *t, uint32_t th, gf_ns ts)
 
 const char *trace_device_kind(unsigned k, char buf[64])
 {
-	static const struct { unsigned bit; const char *name; } tab[] = {
-		{ KDEV_CUDA, "CUDA" }, { KDEV_XPU, "XPU" }, { KDEV_PRIVATEUSE1, "PrivateUse1" }, { KDEV_MTIA, "MTIA" },
-	};
 	buf[0] = 0;
 	size_t n = 0;
-	for (size_t i = 0; i < GF_ARRAY_LEN(tab); i++) {
-		if (!(k & tab[i].bit))
+	if (k & KDEV_HIP) /* a "cuda_runtime" category holding hip* calls is ROCm's */
+		k &= ~KDEV_CUDA;
+	for (size_t i = 0; i < KDEV_N; i++) {
+		if (!(k & kdev_defs[i].bit))
 			continue;
-		/* a "cuda_runtime" category holding hip* calls is ROCm's */
-		const char *name = tab[i].bit == KDEV_CUDA && (k & KDEV_HIP) ? "ROCm" : tab[i].name;
-		int w = snprintf(buf + n, 64 - n, "%s%s", n ? "+" : "", name);
+		int w = snprintf(buf + n, 64 - n, "%s%s", n ? "+" : "", kdev_defs[i].name);
 		if (w < 0 || (size_t)w >= 64 - n)
 			break;
 		n += (size_t)w;

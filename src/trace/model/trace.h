@@ -90,7 +90,7 @@
  * Memory: 40 bytes per host range and per GPU activity, names as pool ids;
  * flow, instant, metadata and counter events cost nothing.
  *
- * Layer: model. Never prints; errors are one line in err.
+ * Layer: trace/model. Never prints; errors are one line in err.
  */
 #ifndef GF_TRACE_H
 #define GF_TRACE_H

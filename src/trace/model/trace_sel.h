@@ -16,7 +16,7 @@
  * ProfilerStep#N, the ordinal for a bare marker), then the first `skip`
  * of those are dropped, in the model's step order (by start).
  *
- * Layer: model. Never prints; errors are one line in err.
+ * Layer: trace/model. Never prints; errors are one line in err.
  */
 #ifndef GF_TRACE_SEL_H
 #define GF_TRACE_SEL_H

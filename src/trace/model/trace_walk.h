@@ -1,6 +1,6 @@
 /*
  * trace_walk.h — ancestor queries and stack sweeps over the trace model
- * (model/trace.h) in O(log depth) instead of O(depth), so analyses that ask
+ * (trace/model/trace.h) in O(log depth) instead of O(depth), so analyses that ask
  * once per gap, window or event stay linear on deeply nested traces.
  *
  *   struct trace_walk w;
@@ -27,7 +27,7 @@
  * trace_walk_steps counts parent hops made by these queries (tests assert
  * that the work is linear); per thread, as the analyses may run on two.
  *
- * Layer: model. Never prints.
+ * Layer: trace/model. Never prints.
  */
 #ifndef GF_TRACE_WALK_H
 #define GF_TRACE_WALK_H

@@ -16,7 +16,7 @@
  * loads read up to 8 bytes past a token. Knows JSON only, nothing of
  * Kineto: values that are no integer read as JFAST_NONE.
  *
- * Layer: read (used by the Kineto reader, kineto_*.c).
+ * Layer: trace/read (used by the Kineto reader, kineto_*.c).
  */
 #ifndef GF_JFAST_H
 #define GF_JFAST_H

@@ -30,7 +30,7 @@
  * is an error with c->limit set, at its opening quote, however the text is
  * cut: the scan stops as soon as that many bytes are seen.
  *
- * Layer: read.
+ * Layer: trace/read.
  */
 #ifndef GF_JSCAN_H
 #define GF_JSCAN_H

@@ -39,7 +39,7 @@
  * See docs/trace-reader.md. Implementation: kineto.c and its parts
  * kineto_*.c (listed in the private kineto_int.h), over jscan and jfast.
  *
- * Layer: read. Never prints; errors come back in err as one line:
+ * Layer: trace/read. Never prints; errors come back in err as one line:
  *   'trace.json': byte 1048577 (line 3): expected ',' or ']' after event, got '}'
  */
 #ifndef GF_KINETO_H
@@ -86,6 +86,18 @@ enum kcat {
 #define KDEV_XPU 4u
 #define KDEV_PRIVATEUSE1 8u
 #define KDEV_MTIA 16u
+
+/* The accelerator kinds, one row per KDEV_* bit (the reader sets the bit of
+ * a category starting with prefix; info, report and their JSON name a kind
+ * by its name, trace_device_kind): adding a backend is one row here and its
+ * categories' rows in the category table. */
+struct kdev_def {
+	unsigned bit;       /* KDEV_* */
+	const char *prefix; /* "xpu_": its categories ("" for HIP: cuda_runtime calls named hip*) */
+	const char *name;   /* "XPU": info's devices.kind, the report's device kind */
+};
+#define KDEV_N 5
+extern const struct kdev_def kdev_defs[KDEV_N];
 
 /* Name of a kcat for reports ("cpu_op", "kernel", ...). */
 const char *kcat_name(int kc);

@@ -12,7 +12,7 @@
  * Same contract as jfast.h: the usual case inline, the rest as jscan and
  * the pool decide it; the cursor needs jscan's padding.
  *
- * Layer: read (private: included only by kineto_*.c).
+ * Layer: trace/read (private: included only by kineto_*.c).
  */
 #ifndef GF_KINETO_FIELDS_H
 #define GF_KINETO_FIELDS_H

@@ -21,7 +21,7 @@
  *   kineto_fields.h  field readers that need this state (interned strings,
  *                    pids and tids, keys); jfast.h the JSON-only fast paths
  *
- * Layer: read (private).
+ * Layer: trace/read (private).
  */
 #ifndef GF_KINETO_INT_H
 #define GF_KINETO_INT_H

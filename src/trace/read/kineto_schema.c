@@ -45,14 +45,21 @@ const char *kts_gen_name(int g)
 }
 
 /* The accelerator a category belongs to (KDEV_*), 0 for none. */
+const struct kdev_def kdev_defs[KDEV_N] = {
+	{ KDEV_CUDA, "cuda_", "CUDA" },
+	{ KDEV_HIP, "", "ROCm" }, /* cuda_runtime calls named hip*: kineto_schema_commit */
+	{ KDEV_XPU, "xpu_", "XPU" },
+	{ KDEV_PRIVATEUSE1, "privateuse1_", "PrivateUse1" },
+	{ KDEV_MTIA, "mtia_", "MTIA" },
+};
+
 static unsigned dev_of_cat(const char *s, size_t n)
 {
-	static const struct { const char *p; unsigned k; } tab[] = {
-		{ "cuda_", KDEV_CUDA }, { "xpu_", KDEV_XPU }, { "privateuse1_", KDEV_PRIVATEUSE1 }, { "mtia_", KDEV_MTIA },
-	};
-	for (size_t i = 0; i < GF_ARRAY_LEN(tab); i++)
-		if (n > strlen(tab[i].p) && !memcmp(s, tab[i].p, strlen(tab[i].p)))
-			return tab[i].k;
+	for (size_t i = 0; i < KDEV_N; i++) {
+		size_t k = strlen(kdev_defs[i].prefix);
+		if (k && n > k && !memcmp(s, kdev_defs[i].prefix, k))
+			return kdev_defs[i].bit;
+	}
 	return 0;
 }
 

@@ -87,7 +87,7 @@ static void end(struct pout *o, int tid, gf_ns at)
 static void slice(struct pout *o, const struct gap_piece *p, gf_ns lo, gf_ns hi, const struct step_row *row)
 {
 	const struct trace *t = o->c->t;
-	const char *cause = gaps_cause_name(p->cause);
+	const char *cause = causes_gap[p->cause].key;
 	begin(o, cause, 1, lo);
 	sbuf_addf(&o->b, ",\"args\":{\"cause\":\"%s\",\"step\":%lld,\"dur_ns\":%lld", cause, (long long)row->number,
 		  (long long)(hi - lo));

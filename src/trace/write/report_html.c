@@ -56,9 +56,62 @@ static void families(struct sbuf *b, const struct flames *f)
 	sbuf_addstr(b, "]");
 }
 
+/* The gap causes' look on the page: the colour and the hatching (an SVG
+ * path on an 8x8 tile) of each cause, so that the bars read without colour. */
+static const struct {
+	const char *color, *pattern;
+} look[] = {
+	[GAP_EDGE] = { "#9e9e9e", "M0,4 L8,4" },
+	[GAP_SYNC] = { "#c62828", "M0,0 L8,8 M-2,6 L2,10 M6,-2 L10,2" },
+	[GAP_HOST] = { "#f9a825", "M0,8 L8,0 M-2,2 L2,-2 M6,10 L10,6" },
+	[GAP_UNTRACED] = { "#6d4c41", "M4,0 L4,8" },
+	[GAP_QUEUED] = { "#1565c0", "M0,0 L8,8 M8,0 L0,8" },
+	[GAP_LAUNCH] = { "#8e24aa", "M2,2 h1 v1 h-1 z M6,6 h1 v1 h-1 z" },
+};
+_Static_assert(GF_ARRAY_LEN(look) == GAP_NCAUSES, "a look for every gap cause");
+
+/* The vocabulary the page's script loops over (it keeps no list of its
+ * own): the graphs' weights with their titles, the gap causes. */
+static void vocab(struct sbuf *b)
+{
+	sbuf_addstr(b, "\"vocab\":{\"weights\":[");
+	for (int w = 0; w < FLAMES_N; w++) {
+		sbuf_addstr(b, w ? ",{\"key\":" : "{\"key\":");
+		str(b, weight_defs[w].name);
+		sbuf_addstr(b, ",\"title\":");
+		str(b, weight_defs[w].title);
+		if (w == FW_GPU) /* its leaves are kernel families: their top kernels (families) */
+			sbuf_addstr(b, ",\"kernels\":true");
+		sbuf_addstr(b, "}");
+	}
+	sbuf_addstr(b, "],\"causes\":[");
+	for (int k = 0; k < GAP_NCAUSES; k++) {
+		const struct cause_def *c = &causes_gap[k];
+		sbuf_addstr(b, k ? ",{\"key\":" : "{\"key\":");
+		str(b, c->key);
+		sbuf_addstr(b, ",\"json\":");
+		str(b, c->json);
+		sbuf_addstr(b, ",\"label\":");
+		str(b, c->label);
+		sbuf_addstr(b, ",\"rule\":");
+		str(b, c->rule);
+		sbuf_addstr(b, ",\"color\":");
+		str(b, look[k].color);
+		sbuf_addstr(b, ",\"pattern\":");
+		str(b, look[k].pattern);
+		if (c->keys) { /* the report JSON's array of its keys and their field */
+			sbuf_addstr(b, ",\"keys\":");
+			str(b, c->keys);
+			sbuf_addstr(b, ",\"key_field\":");
+			str(b, c->key_field);
+		}
+		sbuf_addstr(b, "}");
+	}
+	sbuf_addstr(b, "]}");
+}
+
 static void rank(struct sbuf *b, const struct report_html_rank *k)
 {
-	static const char *const key[FLAMES_N] = { "gpu", "cpu", "wall", "idle" };
 	const struct flames *f = k->f;
 	struct flamejson_stats st[FLAMES_N];
 	memset(st, 0, sizeof st);
@@ -68,7 +121,7 @@ static void rank(struct sbuf *b, const struct report_html_rank *k)
 	str(b, kts_gen_name(f->ts_gen));
 	sbuf_addf(b, ",\"legacy\":%s,\"graphs\":{", f->legacy ? "true" : "false");
 	for (int w = 0; w < FLAMES_N; w++) {
-		sbuf_addf(b, "%s\"%s\":", w ? "," : "", key[w]);
+		sbuf_addf(b, "%s\"%s\":", w ? "," : "", weight_defs[w].name);
 		if (!f->have[w]) {
 			sbuf_addstr(b, "null");
 			continue;
@@ -84,7 +137,7 @@ static void rank(struct sbuf *b, const struct report_html_rank *k)
 	for (int w = 0; w < FLAMES_N; w++) {
 		if (f->have[w])
 			continue;
-		sbuf_addf(b, "%s\"%s\":", first ? "" : ",", key[w]);
+		sbuf_addf(b, "%s\"%s\":", first ? "" : ",", weight_defs[w].name);
 		str(b, f->why[w] ? f->why[w] : "no weight");
 		first = false;
 	}
@@ -114,7 +167,9 @@ void report_html_write(const struct report_html_rank *k, size_t n, const struct 
 			sbuf_addstr(&json, ",\n");
 		rank(&json, &k[i]);
 	}
-	sbuf_addstr(&json, "]}");
+	sbuf_addstr(&json, "],\n");
+	vocab(&json);
+	sbuf_addstr(&json, "}");
 	page_html_write(out, title.buf, &json);
 	sbuf_release(&rep);
 	sbuf_release(&json);

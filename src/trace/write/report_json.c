@@ -4,6 +4,7 @@
 #include "trace/write/report_json.h"
 
 #include "base/jsonw.h"
+#include "trace/write/prose.h"
 
 static void j_step(struct jsonw *j, const struct step_row *s, bool with_index)
 {
@@ -45,9 +46,11 @@ static void j_step(struct jsonw *j, const struct step_row *s, bool with_index)
 
 static void j_gaprow(struct jsonw *j, const struct gap_row *g)
 {
+	for (int k = 0; k < GAP_NCAUSES; k++) {
+		jsonw_key(j, causes_gap[k].json);
+		jsonw_ns_us(j, g->c[k]);
+	}
 	const struct { const char *k; gf_ns v; } f[] = {
-		{ "edge_us", g->edge }, { "sync_us", g->sync }, { "host_us", g->host },
-		{ "untraced_us", g->untraced }, { "queued_us", g->queued }, { "launch_us", g->launch },
 		{ "hta_rule_host_wait_us", g->hta_host }, { "hta_rule_kernel_wait_us", g->hta_kernel },
 		{ "hta_rule_other_us", g->hta_other },
 	};
@@ -60,7 +63,7 @@ static void j_gaprow(struct jsonw *j, const struct gap_row *g)
 static void j_per_step(struct jsonw *j, uint64_t count, size_t n)
 {
 	struct sbuf b = SBUF_INIT;
-	syncs_per_step(&b, count, n);
+	prose_per_step(&b, count, n);
 	jsonw_raw(j, b.buf);
 	sbuf_release(&b);
 }
@@ -99,7 +102,7 @@ static void j_syncs(struct jsonw *j, const struct report *r)
 		jsonw_key(j, "host_work_after");
 		jsonw_bool(j, s->host_work_after);
 		jsonw_key(j, "fix");
-		jsonw_str(j, syncs_fix_text(s->fix));
+		jsonw_str(j, prose_fix(s->fix));
 		jsonw_end(j, '}');
 	}
 	jsonw_end(j, ']');
@@ -143,6 +146,34 @@ static void j_keys_n(struct jsonw *j, const struct gap_key *k, size_t n, size_t 
 	jsonw_end(j, ']');
 }
 
+/* The verdict (prose.h's words) and its key; null when not computed. */
+static void j_verdict(struct jsonw *j, const struct report *r)
+{
+	bool have = r->parts & RP_VERDICT;
+	struct sbuf b = SBUF_INIT;
+	jsonw_key(j, "verdict");
+	if (have) {
+		prose_verdict(&b, r);
+		jsonw_str(j, b.buf);
+	} else {
+		jsonw_null(j);
+	}
+	jsonw_key(j, "verdict_cause");
+	if (have)
+		jsonw_str(j, report_verdict_key(&r->verdict));
+	else
+		jsonw_null(j);
+	jsonw_key(j, "action");
+	if (have) {
+		sbuf_reset(&b);
+		prose_next(&b, r);
+		jsonw_str(j, b.buf);
+	} else {
+		jsonw_null(j);
+	}
+	sbuf_release(&b);
+}
+
 static void j_launch(struct jsonw *j, const struct launch_diag *ld);
 static void j_tail(struct jsonw *j, const struct report *r, size_t ns);
 
@@ -175,8 +206,9 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	else
 		jsonw_int(j, m->device);
 	jsonw_key(j, "device_kind");
-	if (m->device_kind[0])
-		jsonw_str(j, m->device_kind);
+	char kind[64];
+	if (*trace_device_kind(m->dev_kinds, kind))
+		jsonw_str(j, kind);
 	else
 		jsonw_null(j);
 	jsonw_key(j, "whole_trace");
@@ -216,24 +248,17 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 	jsonw_int(j, (int64_t)r->st.nsteady);
 	jsonw_key(j, "gpu_busy_share");
 	jsonw_double(j, r->st.steady.wall > 0 ? (double)r->st.steady.busy / (double)r->st.steady.wall : 0, 4);
-	jsonw_key(j, "verdict");
-	jsonw_str(j, r->verdict);
-	jsonw_key(j, "verdict_cause");
-	if (r->verdict)
-		jsonw_str(j, report_cause_name(r->cause));
-	else
-		jsonw_null(j);
-	jsonw_key(j, "action");
-	jsonw_str(j, r->action);
+	j_verdict(j, r);
 	jsonw_end(j, '}');
 	jsonw_key(j, "gaps");
 	if (r->parts & RP_GAPS) {
 		jsonw_obj(j);
 		const struct gaps_result *gp = &r->gp;
 		j_gaprow(j, &gp->steady);
-		j_keys(j, "sync_sites", "stack", gp->sync, gp->nsync, ns, gp->steady_sum.sync);
-		j_keys(j, "host_stacks", "stack", gp->host, gp->nhost, ns, gp->steady_sum.host);
-		j_keys(j, "queued_waits", "wait", gp->queued, gp->nqueued, ns, gp->steady_sum.queued);
+		for (int k = 0; k < GAP_NCAUSES; k++)
+			if (causes_gap[k].keys)
+				j_keys(j, causes_gap[k].keys, causes_gap[k].key_field, gp->keys[k], gp->nkeys[k], ns,
+				       gp->steady_sum.c[k]);
 		jsonw_key(j, "latency");
 		jsonw_obj(j);
 		jsonw_key(j, "median_launch_to_start_us");
@@ -279,7 +304,7 @@ static void j_launch(struct jsonw *j, const struct launch_diag *ld)
 	jsonw_bool(j, ld->launch_bound);
 	jsonw_key(j, "recommendation");
 	if (ld->launch_bound)
-		jsonw_str(j, gaps_launch_advice(ld));
+		jsonw_str(j, prose_launch_advice(ld));
 	else
 		jsonw_null(j);
 	jsonw_end(j, '}');

@@ -3,6 +3,7 @@
  * (see report_out.h). */
 #include "trace/write/report_fmt.h"
 #include "trace/write/report_json.h"
+#include "trace/write/prose.h"
 
 #include "base/num.h"
 
@@ -26,18 +27,6 @@ static void us1(struct sbuf *b, gf_ns ns)
 	num_fmt_fixed(b, ns, 3, 1, false);
 }
 
-/* part/whole with one decimal, "72.8%" */
-static void pct1(struct sbuf *b, gf_ns part, gf_ns whole)
-{
-	if (whole <= 0) {
-		sbuf_addstr(b, "-");
-		return;
-	}
-	__int128 p = ((__int128)part * 2000 + whole) / (2 * (__int128)whole);
-	num_fmt_fixed(b, (int64_t)p, 1, 1, false);
-	sbuf_addch(b, '%');
-}
-
 enum cell_kind { CK_MS, CK_US, CK_PCT, CK_PCT1, CK_PER_STEP };
 
 static void cell_num(struct rtable *t, enum cell_kind k, int64_t a, int64_t w)
@@ -46,9 +35,9 @@ static void cell_num(struct rtable *t, enum cell_kind k, int64_t a, int64_t w)
 	switch (k) {
 	case CK_MS: ms3(&b, a); break;
 	case CK_US: us1(&b, a); break;
-	case CK_PCT: report_fmt_pct(&b, a, w); break;
-	case CK_PCT1: pct1(&b, a, w); break;
-	case CK_PER_STEP: syncs_per_step(&b, (uint64_t)a, (size_t)w); break;
+	case CK_PCT: prose_pct(&b, a, w); break;
+	case CK_PCT1: prose_pct1(&b, a, w); break;
+	case CK_PER_STEP: prose_per_step(&b, (uint64_t)a, (size_t)w); break;
 	}
 	rtable_cell(t, b.buf);
 	sbuf_release(&b);
@@ -137,7 +126,7 @@ static void key_table(const struct report_fmt *f, struct sbuf *out, const char *
 	for (size_t i = 0; i < n && i < max; i++) {
 		cell_ms(&t, gaps_mean(k[i].ns, ns));
 		sbuf_reset(&b);
-		report_fmt_share(&b, k[i].ns, total);
+		prose_share(&b, k[i].ns, total);
 		rtable_cell(&t, b.buf);
 		rtable_cell(&t, k[i].label);
 	}
@@ -149,28 +138,23 @@ static void gaps_section(const struct report *r, const struct report_fmt *f, str
 {
 	const struct gaps_result *gp = &r->gp;
 	const struct gap_row *g = &gp->steady;
-	gf_ns idle = g->edge + g->sync + g->host + g->untraced + g->queued + g->launch;
+	gf_ns idle = gaps_idle(g);
 	f->heading(out, "Where the GPU idle time goes (mean per steady step)");
 	struct rtable t;
 	rtable_init(&t, 3);
 	rtable_head(&t, 0, "cause", RT_LEFT);
 	rtable_head(&t, 1, "ms/step", RT_RIGHT);
 	rtable_head(&t, 2, "of idle", RT_RIGHT);
-	/* the gap model's six causes (gaps.h), each with its rule in a few words */
-	const char *names[6] = {
-		"edge: window edges, or launched before the window",
-		"sync: a blocking call drained the GPU, until the next launch",
-		"host: next launch not issued yet (traced host work)",
-		"untraced: next launch not issued yet, no traced range open",
-		"queued: launch issued, work waited to start",
-		"launch: gap or launch-to-start under 30 us",
-	};
-	gf_ns v[6] = { g->edge, g->sync, g->host, g->untraced, g->queued, g->launch };
-	for (int i = 0; i < 6; i++) {
-		rtable_cell(&t, names[i]);
-		cell_ms(&t, v[i]);
-		cell_pct1(&t, v[i], idle);
+	/* the gap model's causes (causes.h), each with its rule in a few words */
+	struct sbuf b = SBUF_INIT;
+	for (int k = 0; k < GAP_NCAUSES; k++) {
+		sbuf_reset(&b);
+		sbuf_addf(&b, "%s: %s", causes_gap[k].key, causes_gap[k].rule);
+		rtable_cell(&t, b.buf);
+		cell_ms(&t, g->c[k]);
+		cell_pct1(&t, g->c[k], idle);
 	}
+	sbuf_release(&b);
 	f->table(out, &t);
 	sbuf_addstr(out, f->next);
 	sbuf_addstr(out, "HTA's rule per device (exact ns, every step; not HTA's per-stream figures): host wait ");
@@ -181,12 +165,12 @@ static void gaps_section(const struct report *r, const struct report_fmt *f, str
 	ms3(out, g->hta_other);
 	sbuf_addstr(out, " ms\n");
 	size_t ns = gp->nsteady ? gp->nsteady : 1;
-	key_table(f, out, "GPU idle drained into syncs, by Python site (per steady step)", "site", gp->sync,
-		  gp->nsync, 5, ns, gp->steady_sum.sync);
-	key_table(f, out, "Top host stacks while the GPU idled (host gaps, per steady step)",
-		  "Python site > innermost range", gp->host, gp->nhost, 8, ns, gp->steady_sum.host);
-	key_table(f, out, "Queued work: what the issued work waited behind (per steady step)", "wait",
-		  gp->queued, gp->nqueued, 5, ns, gp->steady_sum.queued);
+	for (int k = 0; k < GAP_NCAUSES; k++) {
+		const struct prose_cause *w = prose_cause(k);
+		if (w->keys_heading)
+			key_table(f, out, w->keys_heading, w->keys_col, gp->keys[k], gp->nkeys[k], w->keys_max, ns,
+				  gp->steady_sum.c[k]);
+	}
 }
 
 static void idle_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
@@ -230,14 +214,14 @@ static void launch_section(const struct report *r, const struct report_fmt *f, s
 	}
 	if (ld->compared) {
 		sbuf_addstr(out, f->next);
-		report_fmt_pct(out, (gf_ns)ld->short_kernels, (gf_ns)ld->compared);
+		prose_pct(out, (gf_ns)ld->short_kernels, (gf_ns)ld->compared);
 		sbuf_addf(out, " of %llu kernels are shorter than their launch call (HTA short kernels).\n",
 			  (unsigned long long)ld->compared);
 	}
 	if (ld->launch_bound) {
 		sbuf_addstr(out, f->next);
 		f->strong(out, "Launch-bound:");
-		sbuf_addstr(out, gaps_launch_advice(ld));
+		sbuf_addstr(out, prose_launch_advice(ld));
 		sbuf_addstr(out, ".\n");
 	} else {
 		sbuf_addstr(out, f->next);
@@ -300,10 +284,7 @@ static void syncs_table(const struct report *r, const struct report_fmt *f, stru
 				f->text(out, s->api);
 			}
 			sbuf_addstr(out, "): ");
-			sbuf_addstr(out, syncs_fix_text(s->fix));
-			if (s->host_work_after)
-				sbuf_addstr(out, "; the GPU then idles while the host works: move that work "
-						 "to another thread");
+			prose_sync_fix(out, s);
 			sbuf_addstr(out, "\n");
 		}
 	}
@@ -321,13 +302,13 @@ static void comm_section(const struct report *r, const struct report_fmt *f, str
 	sbuf_addstr(out, " ms, overlapped with compute ");
 	ms3(out, c->steady.overlap);
 	sbuf_addstr(out, " ms (");
-	pct1(out, c->steady.overlap, c->steady.comm);
+	prose_pct1(out, c->steady.overlap, c->steady.comm);
 	sbuf_addstr(out, "), exposed ");
 	ms3(out, c->steady.exposed);
 	sbuf_addstr(out, " ms per step.\n");
 	sbuf_addstr(out, f->next);
 	sbuf_addstr(out, "HTA comm/compute overlap over the whole trace: ");
-	pct1(out, c->hta_overlap, c->hta_comm);
+	prose_pct1(out, c->hta_overlap, c->hta_comm);
 	sbuf_addstr(out, ".\n");
 }
 
@@ -367,7 +348,7 @@ static void extra_section(const struct report *r, const struct report_fmt *f, st
 			sbuf_addstr(out, "the profiler adds ");
 			ms3(out, d);
 			sbuf_addstr(out, " ms per step (");
-			pct1(out, d, r->unprofiled_ns);
+			prose_pct1(out, d, r->unprofiled_ns);
 			sbuf_addstr(out, " of the unprofiled step)");
 			sbuf_addstr(out, d > s->idle ? "; that is more than all GPU idle time, so host-bound "
 						       "conclusions may be profiler artefacts.\n"
@@ -388,14 +369,14 @@ static void extra_section(const struct report *r, const struct report_fmt *f, st
 		if (d > 0) {
 			ms3(out, d);
 			sbuf_addstr(out, " ms (");
-			pct1(out, d, r->expect_ns);
+			prose_pct1(out, d, r->expect_ns);
 			sbuf_addstr(out, ") above it; GPU busy alone is ");
 			ms3(out, s->busy);
 			sbuf_addstr(out, " ms, so GPU idle (");
 			ms3(out, s->idle);
 			sbuf_addstr(out, " ms) explains ");
 			gf_ns ex = s->idle < d ? s->idle : d;
-			pct1(out, ex, d);
+			prose_pct1(out, ex, d);
 			sbuf_addstr(out, " of the distance.\n");
 		} else {
 			sbuf_addstr(out, "at or below it: the estimate is reached.\n");
@@ -438,22 +419,30 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 		sbuf_addf(out, "rank %lld%s", (long long)m->rank, m->world_size != KEV_NONE ? "" : ", ");
 	if (m->rank != KEV_NONE && m->world_size != KEV_NONE)
 		sbuf_addf(out, " of %lld, ", (long long)m->world_size);
-	if (m->device >= 0)
-		sbuf_addf(out, "device %d%s%s%s, ", m->device, m->device_kind[0] ? " (" : "", m->device_kind,
-			  m->device_kind[0] ? ")" : "");
+	if (m->device >= 0) {
+		char kind[64];
+		bool named = *trace_device_kind(m->dev_kinds, kind);
+		sbuf_addf(out, "device %d%s%s%s, ", m->device, named ? " (" : "", kind, named ? ")" : "");
+	}
 	sbuf_addf(out, "%zu step%s (%zu warm-up, %zu steady); times in ms\n", r->st.n, r->st.n == 1 ? "" : "s",
 		  r->st.nwarm, r->st.nsteady);
-	if (r->verdict) { /* the summary first, then the steps */
+	bool verdict = r->parts & RP_VERDICT;
+	if (verdict) { /* the summary first, then the steps */
+		struct sbuf b = SBUF_INIT;
 		sbuf_addstr(out, f->gap);
 		f->strong(out, "Verdict:");
-		f->text(out, r->verdict);
+		prose_verdict(&b, r);
+		f->text(out, b.buf);
 		sbuf_addf(out, "\n%s", f->gap);
 		f->strong(out, "Next:");
-		f->text(out, r->action);
+		sbuf_reset(&b);
+		prose_next(&b, r);
+		f->text(out, b.buf);
 		sbuf_addch(out, '\n');
+		sbuf_release(&b);
 	}
 	sbuf_addstr(out, f->gap);
-	if (r->verdict && !*f->gap)
+	if (verdict && !*f->gap)
 		sbuf_addch(out, '\n');
 	step_table(r, in->max_steps, f, out);
 	if (r->parts & RP_GAPS)
@@ -565,7 +554,7 @@ static void straggler_text(const struct report_in *in, const struct strag_result
 		f->text(out, in[k].file);
 		sbuf_addf(out, ") arrived last at %llu of %llu matched collectives (",
 			  (unsigned long long)s->r[k].last, (unsigned long long)s->matched);
-		report_fmt_pct(out, (gf_ns)s->r[k].last, (gf_ns)s->matched);
+		prose_pct(out, (gf_ns)s->r[k].last, (gf_ns)s->matched);
 		gf_ns others = 0;
 		for (size_t i = 0; i < s->nranks; i++)
 			if (i != k)
@@ -616,7 +605,12 @@ static void ranks_text(const struct report_in *in, size_t n, const struct strag_
 	f->heading(out, "Verdicts");
 	for (size_t k = 0; k < n; k++) {
 		sbuf_addf(out, "%s#%zu: ", f->item, k + 1);
-		f->text(out, in[k].r->verdict ? in[k].r->verdict : "-");
+		sbuf_reset(&b);
+		if (in[k].r->parts & RP_VERDICT)
+			prose_verdict(&b, in[k].r);
+		else
+			sbuf_addstr(&b, "-");
+		f->text(out, b.buf);
 		sbuf_addch(out, '\n');
 	}
 	sbuf_release(&b);
