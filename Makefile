@@ -2,6 +2,9 @@
 #
 #   make            release build: build/rel/gpuflame
 #   make demo       build, then render the embedded demo inputs (see README)
+#   make check      the fast tier (two minutes): ASan+UBSan build, unit tests, goldens of
+#                   tests/data, every fuzz target's seeds replayed (gcc); installs nothing,
+#                   needs no ../shared (tests/check.sh)
 #   make test       install test dependencies, build with ASan+UBSan, run every test
 #   make fuzz       build the libFuzzer targets (clang)
 #   make bench      run the benchmarks under bench/ (slow; not part of test)
@@ -35,8 +38,9 @@ LIBS    := -lzstd -lz -lm -lpthread -lsqlite3 -lpq $(if $(filter 1,$(ISAL)),-lis
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
 CSTD    := -std=c11
 
+# The test builds check the invariants the code relies on (GF_ASSERT, base/gf.h).
 ifeq ($(MODE),asan)
-OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DGF_CHECKS=1
 LDOPT   := -fsanitize=address,undefined
 else
 OPT     := -O2 -g
@@ -61,7 +65,7 @@ CMDS    := $(patsubst src/cli/cmd_%.c,%,$(wildcard src/cli/cmd_*.c))
 MANS    := $(B)/man/gpuflame.1 $(CMDS:%=$(B)/man/gpuflame-%.1)
 COMPS   := $(B)/completion/gpuflame.bash $(B)/completion/_gpuflame
 
-.PHONY: all units asan test demo fuzz bench install uninstall clean deps isal-check FORCE
+.PHONY: all units asan check replay test demo fuzz bench install uninstall clean deps isal-check FORCE
 all: $(B)/gpuflame $(MANS) $(COMPS)
 
 isal-check:
@@ -101,6 +105,14 @@ $(B)/tests/%: tests/unit/%.c tests/unit/t.h $(LIB)
 
 units: $(UNITS)
 
+# Seed replay (the fast tier): each libFuzzer target linked by $(CC) with a
+# main() that feeds it the files it is given (tests/fuzz/replay.c).
+REPLAYS := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/replay/%)
+$(B)/replay/%: tests/fuzz/%.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(LDOPT) -o $@ $< tests/fuzz/replay.c $(LIB) $(LIBS)
+replay: $(REPLAYS)
+
 asan:
 	$(MAKE) MODE=asan all units
 
@@ -110,7 +122,7 @@ deps:
 # The fuzzers need clang: the library is compiled once with coverage
 # instrumentation (-fsanitize=fuzzer-no-link), then each target links it.
 FB          := build/fuzz$(TAG)
-FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Isrc -I$(PQINC)
+FUZZ_CFLAGS := $(CSTD) $(WARN) $(DEFS) -DGF_CHECKS=1 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -Isrc -I$(PQINC)
 FUZZ_OBJ    := $(LIB_SRC:%.c=$(FB)/obj/%.o)
 fuzz: $(FUZZ_SRC:tests/fuzz/%.c=$(FB)/%)
 $(FB)/obj/%.o: %.c
@@ -120,6 +132,10 @@ $(FB)/libgpuflame-fuzz.a: $(FUZZ_OBJ)
 	rm -f $@ && ar rcs $@ $^
 $(FB)/%: tests/fuzz/%.c $(FB)/libgpuflame-fuzz.a
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FB)/libgpuflame-fuzz.a $(LIBS)
+
+check:
+	$(MAKE) MODE=asan all units replay
+	tests/check.sh
 
 test:
 	scripts/deps.sh test

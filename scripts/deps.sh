@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh [build|test|bench]
 #   build: C toolchain, the compression libraries (zlib, zstd, ISA-L) and the
 #          release store's engines (libsqlite3-dev, libpq-dev).
-#   test:  the above, plus clang (libFuzzer), python3 (test generators, svgframes.py),
+#   test:  the above, plus clang (libFuzzer), python3 (test generators and checkers),
 #          chromium and playwright-core (the browser test of the interactive SVG),
 #          gzip/zstd (real compressor outputs), strace (signals caught mid-write),
 #          cmark-gfm and python3-markdown (hostile names rendered as Markdown),

@@ -18,6 +18,13 @@ static GF_NORETURN void oom(size_t n)
 	exit(GF_EXIT_INTERNAL);
 }
 
+void gf_assert_fail(const char *cond, const char *file, int line)
+{
+	fprintf(stderr, "gpuflame: internal error: %s:%d: %s does not hold\n", file, line, cond);
+	fflush(stderr);
+	abort();
+}
+
 int gf_err_exit(int err)
 {
 	switch (err) {

@@ -53,6 +53,7 @@ char *gf_xstrdup(const char *s);
 char *gf_xstrndup(const char *s, size_t n);
 
 #define GF_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 #define GF_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define GF_MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -67,5 +68,22 @@ char *gf_xstrndup(const char *s, size_t n);
 #define GF_LIKELY(x) (x)
 #define GF_UNLIKELY(x) (x)
 #endif
+
+/*
+ * GF_ASSERT(cond): an invariant the code relies on — a sorted input to a
+ * merge or a binary search, ranges nested in the model, weight conserved by
+ * a fold, gap causes that add up to the idle time. Checked in the test builds
+ * (MODE=asan and the fuzzers define GF_CHECKS=1): a broken invariant is a
+ * bug, so it stops with the file, line and condition on stderr (the one
+ * place library code writes there) and aborts. In release (GF_CHECKS 0)
+ * the condition is compiled but never run: it costs nothing. A loop that
+ * only feeds asserts goes under `if (GF_CHECKS)`, which the compiler drops.
+ */
+#ifndef GF_CHECKS
+#define GF_CHECKS 0
+#endif
+#define GF_ASSERT(c) ((void)(!GF_CHECKS || (c) || (gf_assert_fail(#c, __FILE__, __LINE__), 0)))
+/* GF_ASSERT's failure: the message, then abort(). */
+GF_NORETURN void gf_assert_fail(const char *cond, const char *file, int line);
 
 #endif

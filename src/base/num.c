@@ -233,6 +233,25 @@ void num_fmt_fixed(struct sbuf *b, int64_t v, unsigned scale, unsigned decimals,
 	sbuf_add(b, tmp, decimals);
 }
 
+bool num_fmt_pct(struct sbuf *b, int64_t part, int64_t whole, unsigned decimals, enum num_round r)
+{
+	if (whole <= 0 || decimals > 9)
+		return false;
+	bool neg = part < 0;
+	__int128 x = (neg ? -(__int128)part : (__int128)part) * 100 * pow10_tab[decimals];
+	__int128 q = x / whole, rem = x % whole;
+	/* |x| / whole = q + rem / whole: the half decides by the mode */
+	if (2 * rem > whole || (2 * rem == whole && (r == NUM_HALF_AWAY || (r == NUM_HALF_EVEN && (q & 1)) ||
+						     (r == NUM_HALF_UP && !neg))))
+		q++;
+	if (q > INT64_MAX)
+		return false;
+	if (neg && r == NUM_HALF_AWAY && q == 0)
+		sbuf_addch(b, '-');
+	num_fmt_fixed(b, neg ? -(int64_t)q : (int64_t)q, decimals, decimals, false);
+	return true;
+}
+
 bool num_muldiv(int64_t v, int64_t num, int64_t den, int64_t *out)
 {
 	if (den == 0)

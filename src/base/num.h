@@ -63,6 +63,17 @@ void num_fmt(struct sbuf *b, int64_t v, unsigned scale);
 void num_fmt_fixed(struct sbuf *b, int64_t v, unsigned scale, unsigned decimals, bool group);
 
 /*
+ * The one percentage formatter: 100 * part / whole with `decimals` fraction
+ * digits (0..9), exactly rounded (128-bit, no double): NUM_HALF_UP (.5 up:
+ * the report's shares), NUM_HALF_EVEN (fold's shares, as num_muldiv),
+ * NUM_HALF_AWAY (top's shares; a negative part keeps its '-' even when it
+ * rounds to zero). No '%' appended. @return false, appending nothing, when
+ * whole <= 0 or the result does not fit in int64 (callers print "-" or "?").
+ */
+enum num_round { NUM_HALF_UP = 0, NUM_HALF_EVEN, NUM_HALF_AWAY };
+bool num_fmt_pct(struct sbuf *b, int64_t part, int64_t whole, unsigned decimals, enum num_round r);
+
+/*
  * Exact v * num / den rounded half to even, for normalisation (v per step).
  * @return false on overflow.
  */

@@ -220,3 +220,24 @@ size_t pool_bytes(const struct pool *p)
 {
 	return p->bytes + (size_t)p->cap * sizeof *p->ent + p->nslot * sizeof *p->slot;
 }
+
+int pool_cmp(const struct pool *p, uint32_t a, uint32_t b)
+{
+	uint32_t la = pool_len(p, a), lb = pool_len(p, b);
+	int c = memcmp(pool_str(p, a), pool_str(p, b), la < lb ? la : lb);
+	return c ? c : (la < lb ? -1 : la > lb);
+}
+
+static int cmp_ids(const void *x, const void *y, void *p)
+{
+	return pool_cmp(p, *(const uint32_t *)x, *(const uint32_t *)y);
+}
+
+void pool_sort_ids(const struct pool *p, uint32_t *ids, size_t n)
+{
+	if (n > 1)
+		qsort_r(ids, n, sizeof *ids, cmp_ids, (void *)p);
+	if (GF_CHECKS)
+		for (size_t i = 1; i < n; i++)
+			GF_ASSERT(pool_cmp(p, ids[i - 1], ids[i]) <= 0);
+}

@@ -31,6 +31,11 @@ uint32_t pool_find(const struct pool *p, const char *s, size_t n);
 const char *pool_str(const struct pool *p, uint32_t id);
 uint32_t pool_len(const struct pool *p, uint32_t id);
 uint32_t pool_count(const struct pool *p);
+/* Byte order of two strings of the pool (memcmp, then the shorter first). */
+int pool_cmp(const struct pool *p, uint32_t a, uint32_t b);
+/* Sorts ids[0..n) by their strings (pool_cmp; qsort_r: no state outside
+ * the call, so pools may be sorted on several threads at once). */
+void pool_sort_ids(const struct pool *p, uint32_t *ids, size_t n);
 /* Frees the lookup table and trims the entries once interning is done (ids
  * and strings stay): pool_str is unchanged, pool_find scans, and the next
  * pool_intern rebuilds the table. */

@@ -35,6 +35,7 @@ static void prefix(void)
 /* ---- process set-up and the end of stdout ---- */
 
 static bool stdout_done; /* checked and closed, or dying anyway */
+static bool stdout_lost; /* cli_done could not write: said on stderr, the exit code stands */
 
 static int close_stdout(void)
 {
@@ -47,7 +48,7 @@ static int close_stdout(void)
 		bad = true;
 		e = errno;
 	}
-	if (!bad)
+	if (!bad || stdout_lost)
 		return 0;
 	prefix();
 	fprintf(stderr, "write failure on standard output: %s\n", strerror(e ? e : EIO));
@@ -170,6 +171,34 @@ void cli_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	message("note: ", fmt, ap);
 	va_end(ap);
+}
+
+void cli_done(const char *fmt, ...)
+{
+	struct sbuf raw = SBUF_INIT, line = SBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&raw, fmt, ap);
+	va_end(ap);
+	esc_term(&line, raw.buf ? raw.buf : "", raw.len); /* names are the user's: no control byte reaches the terminal */
+	sbuf_release(&raw);
+	/* a closed pipe is an error here, not a signal that would hide the work done */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old);
+	errno = 0;
+	bool bad = stdout_lost || fprintf(stdout, "%s\n", line.buf) < 0 || fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	sigaction(SIGPIPE, &old, NULL);
+	if (bad) {
+		prefix();
+		if (stdout_lost)
+			fprintf(stderr, "%s\n", line.buf);
+		else
+			fprintf(stderr, "standard output failed (%s); %s\n", strerror(e ? e : EIO), line.buf);
+		stdout_lost = true;
+	}
+	sbuf_release(&line);
 }
 
 void cli_warn(const char *fmt, ...)
@@ -428,17 +457,13 @@ void cli_import_warn(const struct import_stats *st, const char *name, int kind)
 
 struct input *cli_import(struct input *in, int kind, const struct import_opts *o)
 {
-	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT;
 	struct import_stats st;
-	int rc = import_fold(in, kind, o, &out, &st, &err);
+	struct input *conv;
+	int rc = import_open(&conv, in, kind, o, &st, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_import_warn(&st, input_name(in), kind);
-	struct input *conv;
-	rc = input_open_owned(&conv, out.alloc ? out.buf : NULL, out.len, input_path(in), input_name(in), INPUT_FOLDED,
-			      &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "%s", err.buf);
 	cli_close_input(in);
 	register_input(conv);
 	sbuf_release(&err);
@@ -564,45 +589,22 @@ void cli_folded_warn(const struct folded_stats *st, const char *name)
 	sbuf_release(&first);
 }
 
-void cli_write_out(const char *path, const struct sbuf *out)
+bool cli_out_terminal(const char *path)
 {
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, path, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	fwrite(out->buf, 1, out->len, of.fp);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
+	return (!path || !strcmp(path, "-")) && isatty(STDOUT_FILENO);
 }
 
-void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t)
+void cli_write_with(const char *path, int (*write)(struct ofile *of, void *arg, struct sbuf *err), void *arg)
 {
 	struct sbuf err = SBUF_INIT;
 	struct ofile of;
 	if (ofile_open(&of, path, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (write(of.fp, t)) {
-		ofile_write_error(&of, errno, &err);
-		ofile_abort(&of);
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
-}
-
-void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct sbuf *err), void *arg)
-{
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, path, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	int rc = write(of.fp, arg, &err);
-	if (!rc && ferror(of.fp)) {
-		ofile_write_error(&of, errno, &err);
+	int rc = write(&of, arg, &err);
+	if (!rc && ferror(of.fp))
 		rc = GF_EOUTPUT;
-	}
+	if (rc == GF_EOUTPUT && !err.len)
+		ofile_write_error(&of, errno, &err);
 	if (rc) {
 		ofile_abort(&of);
 		cli_die(gf_err_exit(rc), "%s", err.buf);
@@ -610,6 +612,37 @@ void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct s
 	if (ofile_commit(&of, &err))
 		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
 	sbuf_release(&err);
+}
+
+static int write_sbuf(struct ofile *of, void *arg, struct sbuf *err)
+{
+	const struct sbuf *out = arg;
+	fwrite(out->buf, 1, out->len, of->fp);
+	return GF_OK;
+}
+
+void cli_write_out(const char *path, const struct sbuf *out)
+{
+	cli_write_with(path, write_sbuf, (void *)out);
+}
+
+struct tree_job {
+	int (*write)(FILE *fp, const struct ftree *t, bool terminal);
+	const struct ftree *t;
+	bool terminal;
+};
+
+static int write_tree(struct ofile *of, void *arg, struct sbuf *err)
+{
+	const struct tree_job *j = arg;
+	return j->write(of->fp, j->t, j->terminal) ? GF_EOUTPUT : GF_OK;
+}
+
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t, bool terminal),
+		    const struct ftree *t)
+{
+	struct tree_job j = { write, t, cli_out_terminal(path) };
+	cli_write_with(path, write_tree, &j);
 }
 
 void cli_folded_count(struct cli_folded_totals *tt, const struct folded_stats *st, const char *name)

@@ -55,6 +55,12 @@ void cli_set_quiet(bool q);
 /* "gpuflame CMD: note: ..." on stderr (silenced by cli_set_quiet). */
 void cli_note(const char *fmt, ...) GF_PRINTF(1, 2);
 void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
+/* The one-line message of work that is done for good (a run committed, a
+ * profile delivered): on stdout, flushed at once. When stdout fails (full,
+ * closed, a closed pipe: no SIGPIPE), the line goes to stderr after
+ * "standard output failed (REASON); " and the exit code stays what the work
+ * says (docs/cli.md, "Exit codes"); later lines go to stderr too. */
+void cli_done(const char *fmt, ...) GF_PRINTF(1, 2);
 /* Bad usage: one line, the message and where to look ("; see 'gpuflame fold
  * --help'"), exit GF_EXIT_USAGE. */
 GF_NORETURN void cli_usage_error(const char *fmt, ...) GF_PRINTF(1, 2);
@@ -112,17 +118,29 @@ void cli_progress_reading(void *ctx, uint64_t done, uint64_t total);
  */
 char **cli_inputs(int argc, char **argv, int optind_, size_t *n);
 
-/* Writes out to path (NULL or "-" = stdout) all-or-nothing with ofile;
- * dies with GF_EXIT_OUTPUT when it cannot. */
+/*
+ * The one way a command writes an output file: path (NULL or "-" = stdout)
+ * is opened all or nothing (base/ofile.h: a temporary renamed on success),
+ * write(of, arg, err) fills of->fp (a writer that rewinds, merge's, uses the
+ * ofile itself) and returns enum gf_err; a failed write counts as
+ * GF_EOUTPUT. On an error the command dies with gf_err_exit() of it and
+ * err's message (GF_EOUTPUT with err empty: the file and the write's
+ * reason), leaving no file; else the output is committed. The others are
+ * this with a writer of their own.
+ */
+struct ofile;
+void cli_write_with(const char *path, int (*write)(struct ofile *of, void *arg, struct sbuf *err), void *arg);
+/* out's bytes. */
 void cli_write_out(const char *path, const struct sbuf *out);
-/* Same with the text written by write(fp, t) (folded_write,
- * merge_write_sorted...), which returns non-zero on a write error. */
+/* The text written by write(fp, t, terminal) (folded_write,
+ * merge_write_sorted...), which returns non-zero on a write error;
+ * terminal is cli_out_terminal(path). */
 struct ftree;
-void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t), const struct ftree *t);
-/* Same with a library writer write(fp, arg, err) returning enum gf_err (a
- * failed write to fp counts as GF_EOUTPUT): dies with gf_err_exit() of it
- * and err's message, leaving no file. */
-void cli_write_with(const char *path, int (*write)(FILE *fp, void *arg, struct sbuf *err), void *arg);
+void cli_write_tree(const char *path, int (*write)(FILE *fp, const struct ftree *t, bool terminal),
+		    const struct ftree *t);
+/* Whether output to path (NULL or "-" = stdout) reaches a terminal: the
+ * writers of names escape them then. The one place that asks. */
+bool cli_out_terminal(const char *path);
 
 /*
  * Inputs go through the one input layer (input/input.h): plain, gzip, zstd,
@@ -207,10 +225,5 @@ struct cli_command;
 extern const struct cli_command cmd_svg_def, cmd_top_def, cmd_info_def, cmd_fold_def, cmd_report_def,
 	cmd_syncs_def, cmd_diff_def, cmd_merge_def, cmd_norm_def, cmd_export_def, cmd_store_def,
 	cmd_push_def;
-/* When set (store diff), cmd_diff reads BEFORE and AFTER with it instead of
- * opening files: the same options, checks and outputs over stored runs
- * (store diff runs cmd_diff_def.fn). */
-struct ftree;
-extern void (*cmd_diff_loader)(struct ftree *t, const char *spec);
 
 #endif

@@ -99,6 +99,8 @@ struct cli_command {
 	bool long_only;                    /* single-dash long options too (svg: -title) */
 	const char *doc;                   /* its document under docs/ ("fold.md") */
 	const char *exits;                 /* the exit codes it uses, "0 ok, 1 ..." */
+	const char *output;                /* what it writes when it has no -f/--format or --to
+					    * ("folded stacks"): --version lists them */
 };
 
 /*

@@ -109,10 +109,10 @@ struct stacks_job {
 	const struct export_stacks *x;
 };
 
-static int stacks_write(FILE *fp, void *arg, struct sbuf *err)
+static int stacks_write(struct ofile *of, void *arg, struct sbuf *err)
 {
 	const struct stacks_job *j = arg;
-	return (j->to == TO_PPROF ? export_pprof_write : export_speedscope_write)(j->x, fp, err);
+	return (j->to == TO_PPROF ? export_pprof_write : export_speedscope_write)(j->x, of->fp, err);
 }
 
 static void write_stacks(const struct export_args *a, const struct export_stacks *x)
@@ -193,10 +193,10 @@ struct perfetto_job {
 	int zip;
 };
 
-static int perfetto_write(FILE *fp, void *arg, struct sbuf *err)
+static int perfetto_write(struct ofile *of, void *arg, struct sbuf *err)
 {
 	const struct perfetto_job *j = arg;
-	return export_perfetto_write(j->devs, j->ndev, j->in, fp, j->zip, err);
+	return export_perfetto_write(j->devs, j->ndev, j->in, of->fp, j->zip, err);
 }
 
 /* The trace again, with the gap model's tracks of every device with GPU

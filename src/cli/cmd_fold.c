@@ -16,7 +16,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
-#include "cli/values.h"
+#include "cli/foldopts.h"
 
 #include "base/names.h"
 #include "base/num.h"
@@ -30,38 +30,15 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_MAXDEPTH = CLIOPT_FIRST_ID, O_PERSTEP, O_KNAMES, O_FAMILIES, O_MARKER, O_STEPS, O_SKIP, O_NORM,
-       O_UNIT, O_LABEL, O_ALLTH, O_NOTHF, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
+enum { O_STEPS = CLIOPT_FIRST_ID, O_NORM, O_KINDS, O_PID, O_TID, O_KERNEL, O_JIT, O_ALL, O_ADDRS };
 
 static const char *const thread_modes[] = { "keep", "merge", NULL };
 
 static const struct cli_opt opts[] = {
-	{ "weight", 'w', 'w', "W",
-	  "gpu (default): kernel/memcpy/memset time charged to the launching host stack; cpu: host self time "
-	  "without blocking calls; wall: with blocking calls as leaf frames and [untraced] step time; idle: GPU "
-	  "idle time charged to the host stack running at that moment; calls: launches",
-	  cli_values_trace_weights, 0 },
-	{ "stack", 's', 's', "LEVELS",
-	  "comma list of step, annotation, python, module, op, runtime (default annotation,python,op)",
-	  fold_level_names, CLI_OPT_LIST },
-	{ "max-depth", 0, O_MAXDEPTH, "N", "keep the innermost N host frames", NULL, 0 },
-	{ "per-step", 0, O_PERSTEP, NULL, "one ProfilerStep#N tower per step (implies level step)", NULL, 0 },
-	{ "kernel-names", 0, O_KNAMES, "K", "family (default) or full", fold_kernel_names, 0 },
-	{ "families", 0, O_FAMILIES, "FILE", "kernel family rules (REGEX<TAB>FAMILY lines; docs/fold.md)", NULL,
-	  CLI_OPT_FILE },
-	{ "step-marker", 0, O_MARKER, "NAME", "step ranges are NAME or NAME#<n> (default ProfilerStep)", NULL, 0 },
+	FOLDOPTS_ROWS(""),
 	{ "steps", 0, O_STEPS, "A..B", "fold only steps numbered A to B (A.. and ..B work too)", NULL, 0 },
-	{ "skip", 0, O_SKIP, "N", "drop the first N selected steps (warm-up)", NULL, 0 },
 	{ "per-step-normalise", 0, O_NORM, NULL, "divide weights by the number of steps folded", NULL, 0 },
 	{ "per-step-normalize", 0, O_NORM, NULL, "the same as --per-step-normalise", NULL, 0 },
-	{ "all-threads", 0, O_ALLTH, NULL,
-	  "cpu/wall: fold every host thread over the steps, not only the thread(s) holding the step markers",
-	  NULL, 0 },
-	{ "no-thread-frames", 0, O_NOTHF, NULL, "cpu/wall: no 'thread (TID): NAME' root frame", NULL, 0 },
-	{ "unit", 0, O_UNIT, "U", "ns (default: integers every folded-stack reader takes), us or ms", cli_values_fold_units,
-	  0 },
-	{ "label", 0, O_LABEL, "KEY=VALUE", "record a label in the header (repeatable; diff compares them)", NULL,
-	  CLI_OPT_REPEAT },
 	{ "kinds", 0, O_KINDS, NULL,
 	  "append each frame's kind (_[an] _[py] _[mo] _[op] _[la] _[sy] _[ke], docs/fold.md): svg colours by it",
 	  NULL, 0 },
@@ -102,14 +79,12 @@ const struct cli_command cmd_fold_def = {
 	.doc = "fold.md",
 	.exits = "0 ok, 1 bad or unreadable input, 2 usage error or empty step selection, 3 output not written, "
 		 "4 internal limit.",
+	.output = "folded stacks",
 };
 
 static void pct(struct sbuf *b, int64_t part, int64_t whole)
 {
-	int64_t v = 0;
-	if (whole > 0 && num_muldiv(part, 10000, whole, &v))
-		num_fmt_fixed(b, v, 2, 2, false);
-	else
+	if (!num_fmt_pct(b, part, whole, 2, NUM_HALF_EVEN))
 		sbuf_addstr(b, "?");
 }
 
@@ -127,10 +102,8 @@ struct fold_args {
 /* The long name of option id c, for messages. */
 static const char *opt_name(int c)
 {
-	for (const struct cli_opt *o = opts; o->name; o++)
-		if (o->id == c)
-			return o->name;
-	return "?";
+	const struct cli_opt *o = cliopt_find(&cmd_fold_def, c);
+	return o ? o->name : "?";
 }
 
 /* --pid, --tid, --kernel, --jit, --all, --addrs (k: their order). */
@@ -163,41 +136,28 @@ static void parse(int argc, char **argv, struct fold_args *a)
 	struct sbuf err = SBUF_INIT;
 	int c;
 	const char *optarg;
+	struct foldopts_extra x = { NULL };
 	while ((c = cliopt_next(&cmd_fold_def, argc, argv, &optarg)) != -1) {
-		if (c != 'o' && c != 'q' && c != 'j' && c < O_PID)
-			a->trace_opt = opt_name(c);
-		if (c >= O_PID) {
+		if (c >= O_PID && c <= O_ADDRS) {
 			a->import_opt = opt_name(c);
 			import_flag(c - O_PID, &a->io);
 			continue;
 		}
+		if (c != 'o' && c != 'q' && c != 'j')
+			a->trace_opt = opt_name(c);
+		if (foldopts_option(&cmd_fold_def, c, optarg, o, &x))
+			continue;
 		switch (c) {
-		case 'w': o->weight = cli_pick(&cmd_fold_def, 'w', optarg); break;
-		case 's':
-			if (fold_parse_levels(optarg, &o->levels, &err))
-				cli_usage_error("%s", err.buf);
-			break;
-		case O_MAXDEPTH: o->max_depth = (unsigned)cli_int("--max-depth", optarg, 1, 100000); break;
-		case O_PERSTEP: o->per_step = true; break;
-		case O_KNAMES: o->kernel_full = cli_choice("--kernel-names", optarg, fold_kernel_names) == 1; break;
-		case O_FAMILIES: a->families = optarg; break;
-		case O_MARKER: o->step_marker = a->to.step_marker = cli_nonempty("--step-marker", optarg); break;
 		case O_STEPS: cli_steps("--steps", optarg, &o->steps.first, &o->steps.last); break;
-		case O_SKIP: o->steps.skip = (uint64_t)cli_int("--skip", optarg, 0, 1000000000); break;
 		case O_NORM: o->normalise = true; break;
-		case O_ALLTH: o->all_threads = true; break;
-		case O_NOTHF: o->no_thread_frames = true; break;
 		case O_KINDS: o->kinds = true; break;
-		case O_UNIT: o->unit = cli_pick(&cmd_fold_def, O_UNIT, optarg); break;
-		case O_LABEL:
-			if (fold_add_label(o, optarg, &err))
-				cli_usage_error("%s", err.buf);
-			break;
 		case 'o': a->out = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'j': threads_arg(optarg, a); break;
 		}
 	}
+	a->families = x.families;
+	a->to.step_marker = o->step_marker;
 	size_t n;
 	char **in = cli_inputs(argc, argv, optind, &n); /* stdin when none */
 	if (n > 1)
@@ -332,7 +292,6 @@ static int cmd_fold(int argc, char **argv)
 		warn_threads(&st, &a, disp);
 	}
 	/* folded text to a terminal shows control bytes and invalid UTF-8 escaped */
-	folded_out_set_terminal((!a.out || !strcmp(a.out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(a.out, folded_write, &tree);
 	ftree_release(&tree);
 	trace_release(&t);

@@ -77,6 +77,37 @@ static void warn_stats(const struct merge_stats *st)
 			 (unsigned long long)st->late_meta, st->late_meta == 1 ? "" : "s");
 }
 
+struct merge_job {
+	char **paths;
+	size_t n;
+	const struct merge_opts *o;
+	bool terminal;
+};
+
+/* The merge into of (cli_write_with): the inputs opened, merged, closed. */
+static int merge_write(struct ofile *of, void *arg, struct sbuf *err)
+{
+	const struct merge_job *j = arg;
+	static struct input **ins; /* static: still reachable when a message exits */
+	ins = gf_xcalloc(j->n, sizeof *ins);
+	for (size_t i = 0; i < j->n; i++)
+		ins[i] = cli_open_folded(j->paths[i], 1); /* inflated on this thread: there may be many */
+	/* stdout, a FIFO or a device is written once, never rewound: the
+	 * library checks the order first (no staging copy anywhere) */
+	struct merge_sink sink = { of->fp, of->tmp ? restart_out : NULL, of->fp, j->terminal };
+	struct merge_stats st;
+	int rc = merge_inputs(ins, j->n, &sink, j->o, &st, err);
+	if (rc == GF_EOUTPUT)
+		sbuf_reset(err); /* a write error: cli_write_with names the file and the reason */
+	if (!rc)
+		warn_stats(&st);
+	for (size_t i = 0; i < j->n; i++)
+		cli_close_input(ins[i]);
+	free(ins);
+	ins = NULL;
+	return rc;
+}
+
 static int cmd_merge(int argc, char **argv)
 {
 	struct merge_opts o;
@@ -97,33 +128,8 @@ static int cmd_merge(int argc, char **argv)
 	size_t n;
 	char **paths = cli_inputs(argc, argv, optind, &n); /* stdin when none, '-' at most once */
 	want_files(n);
-	struct sbuf err = SBUF_INIT;
-	struct ofile of; /* opened first, as before: a failure removes it */
-	if (ofile_open(&of, out, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	static struct input **ins; /* static: still reachable when a message exits */
-	ins = gf_xcalloc(n, sizeof *ins);
-	for (size_t i = 0; i < n; i++)
-		ins[i] = cli_open_folded(paths[i], 1); /* inflated on this thread: there may be many */
-	/* stdout, a FIFO or a device is written once, never rewound: the
-	 * library checks the order first (no staging copy anywhere) */
-	struct merge_sink sink = { of.fp, of.tmp ? restart_out : NULL, of.fp };
-	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)); /* escape names for a terminal */
-	struct merge_stats st;
-	int rc = merge_inputs(ins, n, &sink, &o, &st, &err);
-	if (rc) {
-		if (rc == GF_EOUTPUT)
-			ofile_write_error(&of, errno, &err);
-		ofile_abort(&of);
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	}
-	warn_stats(&st);
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	for (size_t i = 0; i < n; i++)
-		cli_close_input(ins[i]);
-	free(ins);
-	sbuf_release(&err);
+	struct merge_job j = { paths, n, &o, cli_out_terminal(out) };
+	cli_write_with(out, merge_write, &j); /* the output first: a failure removes it */
 	return GF_EXIT_OK;
 }
 
@@ -141,4 +147,5 @@ const struct cli_command cmd_merge_def = {
 	.doc = "diff.md",
 	.exits = "0 ok, 1 bad input (or unsorted with --sorted), 2 usage error or refused merge, 3 output not "
 		 "written, 4 internal limit.",
+	.output = "folded stacks",
 };

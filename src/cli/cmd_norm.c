@@ -13,7 +13,7 @@
  * largest-remainder rounding (docs/diff.md). Exit: 0 ok, 1 bad input,
  * 2 usage (no step count, already normalised), 3 output not written, 4 a
  * limit (GPUFLAME_MAX_TOKEN, GPUFLAME_MAX_INPUT) or out of memory. Written to
- * a terminal, names are escaped (folded_out_set_terminal).
+ * a terminal, names are escaped (cli_out_terminal).
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
@@ -124,7 +124,6 @@ static int cmd_norm(int argc, char **argv)
 	cli_folded_warn(&st, name);
 	normalise(&t, name, step_count(&t, name, steps), decimals, round);
 	/* names are untrusted: a terminal sees them escaped, a file or pipe gets the bytes */
-	folded_out_set_terminal((!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO));
 	cli_write_tree(out, merge_write_sorted, &t);
 	ftree_release(&t);
 	sbuf_release(&err);
@@ -145,4 +144,5 @@ const struct cli_command cmd_norm_def = {
 	.doc = "diff.md",
 	.exits = "0 ok, 1 bad input, 2 usage error, 3 output not written, 4 a limit (GPUFLAME_MAX_TOKEN, "
 		 "GPUFLAME_MAX_INPUT) or out of memory.",
+	.output = "folded stacks",
 };

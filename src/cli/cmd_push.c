@@ -4,14 +4,17 @@
  * USAGE: gpuflame push --url URL --app NAME [options] TRACE|FOLDED|run:N...
  *   gpuflame push --url http://pyroscope:4040 --app llm-serve --release v2 trace.json.gz
  * Each input is one POST /ingest?format=folded per weight (docs/store.md,
- * "Pyroscope"). Exit: 0 pushed, 1 bad input, 2 usage error or a profile
- * Pyroscope cannot take, 3 the server refused it or could not be reached.
+ * "Pyroscope"). Exit: 0 pushed (even when the "pushed" line could not be
+ * written to stdout: then it goes to stderr), 1 bad input, 2 usage error or
+ * a profile Pyroscope cannot take, 3 the server refused it or could not be
+ * reached (the profiles pushed before stay pushed and were said so).
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
 #include "cli/values.h"
 
 #include "input/input.h"
+#include "store/http.h"
 #include "store/push.h"
 #include "store/store.h"
 #include "store/store_collect.h"
@@ -45,7 +48,8 @@ static const struct cli_opt opts[] = {
 	{ "header", 0, OPT_HEADER, "'K: V'", "an extra HTTP header (X-Scope-OrgID: tenant); repeatable", NULL,
 	  CLI_OPT_REPEAT },
 	{ "retries", 0, OPT_RETRIES, "N", "retries after a connection failure, 429 or 5xx (default 3)", NULL, 0 },
-	{ "timeout", 0, OPT_TIMEOUT, "S", "seconds per attempt (default 30)", NULL, 0 },
+	{ "timeout", 0, OPT_TIMEOUT, "S",
+	  "seconds for one attempt as a whole: connecting, sending, the reply (default 30)", NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 
@@ -93,8 +97,23 @@ static void parse_args(int argc, char **argv, struct push_cli *c)
 	}
 	if (!c->o.url || !c->o.app)
 		cli_usage_error("push needs --url URL and --app NAME");
+	struct sbuf err = SBUF_INIT;
+	if (http_url_check(c->o.url, &err))
+		cli_usage_error("%s", err.buf);
+	sbuf_release(&err);
 	if (optind == argc)
 		cli_usage_error("push needs at least one TRACE, FOLDED or run:N");
+}
+
+struct retry_ctx {
+	const char *what, *weight;
+};
+
+static void say_retry(void *ctx, int attempt, long wait_ms, const char *why)
+{
+	const struct retry_ctx *r = ctx;
+	cli_warn("'%s' (%s): attempt %d failed: %s; retrying in %ld.%01ld s", r->what, r->weight, attempt, why,
+		 wait_ms / 1000, wait_ms % 1000 / 100);
 }
 
 static void push_one(struct push_cli *c, const struct ftree *t, const char *weight, const char *release,
@@ -103,11 +122,14 @@ static void push_one(struct push_cli *c, const struct ftree *t, const char *weig
 	struct push_stats st;
 	memset(&st, 0, sizeof st);
 	struct sbuf err = SBUF_INIT;
+	struct retry_ctx rc_ = { what, weight };
+	c->o.retrying = say_retry;
+	c->o.ctx = &rc_;
 	int rc = push_send(t, weight, release, &c->o, &st, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s' (%s): %s", what, weight, err.buf);
-	printf("pushed %s %s: %zu lines (%zu stacks in [other], %zu cut), total %lld, HTTP %d\n", what, weight,
-	       st.lines, st.merged, st.truncated, (long long)st.total, st.status);
+	cli_done("pushed %s %s: %zu lines (%zu stacks in [other], %zu cut), total %lld, HTTP %d", what, weight,
+		 st.lines, st.merged, st.truncated, (long long)st.total, st.status);
 	sbuf_release(&err);
 }
 
@@ -115,7 +137,7 @@ static void push_run(struct push_cli *c, const char *spec)
 {
 	struct store *s;
 	struct sbuf err = SBUF_INIT, name = SBUF_INIT;
-	int rc = store_open(&s, c->db ? c->db : store_default_url(), &err);
+	int rc = store_open(&s, c->db ? c->db : store_default_url(), STORE_READ, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	struct sbuf rel = SBUF_INIT;
@@ -197,6 +219,8 @@ const struct cli_command cmd_push_def = {
 	.opts = opts,
 	.operands = CLI_OPERAND_ANY,
 	.doc = "store.md",
-	.exits = "0 pushed, 1 bad input, 2 usage error or a profile Pyroscope cannot take, 3 refused or "
-		 "unreachable server.",
+	.exits = "0 pushed (a \"pushed\" line that standard output could not take goes to standard error), 1 bad "
+		 "input, 2 usage error or a profile Pyroscope cannot take, 3 refused, unreachable or timed-out server "
+		 "(what was pushed before stays pushed).",
+	.output = "Pyroscope (HTTP ingest)",
 };

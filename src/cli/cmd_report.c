@@ -39,8 +39,8 @@ static const struct cli_opt opts[] = {
 	  0 },
 	{ "expect-ms", 0, TRO_EXPECT, "X", "your speed-of-light step estimate: distance to it", NULL, 0 },
 	{ "max-steps", 0, TRO_MAXSTEPS, "N",
-	  "text and md: show at most N rows of the per-step table (the slowest, the first and the last steps "
-	  "first; 0 = all, the default); JSON always holds every step",
+	  "text and md: at most N rows in the per-step table, the first and the last steps (default 20; 0 = "
+	  "every step); JSON always holds every step",
 	  NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };

@@ -7,8 +7,10 @@
  *   gpuflame store trend --metric step_wall
  * The database: --db URL, else $GPUFLAME_DB, else ./gpuflame.db (SQLite);
  * postgresql://... for PostgreSQL. The work is in src/store/ (docs/store.md).
- * Exit: 0 ok, 1 bad input or database error, 2 usage error (unknown run or
- * release, unlike profiles), 3 the database could not be written.
+ * Exit: 0 ok (a run added, or found already stored; its line goes to stderr
+ * when stdout fails), 1 bad input, not a store or database error, 2 usage
+ * error (unknown run or release, unlike profiles), 3 the database could
+ * not be written.
  */
 #include "cli/cli.h"
 #include "cli/cliopt.h"
@@ -16,7 +18,9 @@
 #include "input/input.h"
 #include "store/store.h"
 #include "store/store_collect.h"
+#include "cli/diffopts.h"
 #include "cli/values.h"
+#include "trace/analysis/fold.h"
 
 #include <getopt.h> /* optind */
 #include <stdlib.h>
@@ -35,8 +39,7 @@ static const struct cli_opt opts[] = {
 	{ "label", 0, OPT_LABEL, "K=V", "a label (add: kept in every profile's header as label.K; list: filter)",
 	  NULL, CLI_OPT_REPEAT },
 	{ "weight", 0, OPT_WEIGHT, "W",
-	  "add: the weight of a folded file without a header; diff: the weight compared, gpu (default), cpu, "
-	  "wall, idle, calls, samples",
+	  "add: the weight of a folded file without a header: %V (diff: see 'gpuflame store diff --help')",
 	  cli_values_weights, 0 },
 	{ "since", 0, OPT_SINCE, "D", "list: added on or after D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
 	{ "until", 0, OPT_UNTIL, "D", "list: added before D (YYYY-MM-DD or UNIX seconds)", NULL, 0 },
@@ -77,9 +80,8 @@ static void add_label(struct store_cli *c, const char *kv)
 	const char *eq = strchr(kv, '=');
 	if (!eq || eq == kv)
 		cli_usage_error("invalid argument '%s' for '--label'; expected KEY=VALUE", kv);
-	for (const char *p = kv; p < eq; p++)
-		if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')))
-			cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
+	if (!fold_label_key_ok(kv, (size_t)(eq - kv)))
+		cli_usage_error("invalid label key in '%s': letters, digits, '_', '-', '.'", kv);
 	if (c->nlabels == STORE_MAX_LABELS)
 		cli_usage_error("at most %d --label options", STORE_MAX_LABELS);
 	c->labels[c->nlabels++] = kv;
@@ -113,11 +115,11 @@ static int parse_args(int argc, char **argv, struct store_cli *c)
 	return optind;
 }
 
-static struct store *open_store(const struct store_cli *c)
+static struct store *open_store(const struct store_cli *c, int mode)
 {
 	struct store *s;
 	struct sbuf err = SBUF_INIT;
-	int rc = store_open(&s, c->db ? c->db : store_default_url(), &err);
+	int rc = store_open(&s, c->db ? c->db : store_default_url(), mode, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&err);
@@ -137,7 +139,7 @@ static int store_add_cmd(int argc, char **argv)
 		cli_usage_error("add needs --release R");
 	if (first == argc)
 		cli_usage_error("add needs at least one TRACE or FOLDED file");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_CREATE);
 	struct store_collect_opts o = { .release = c.release, .weight = c.weight, .step_marker = c.marker };
 	o.threads = cli_threads(c.threads);
 	memcpy(o.labels, c.labels, sizeof c.labels);
@@ -152,12 +154,17 @@ static int store_add_cmd(int argc, char **argv)
 		int rc = store_collect_input(&col, in, trace, &o, &err);
 		cli_close_input(in);
 		int64_t id = 0;
+		bool dup = false;
 		if (!rc)
-			rc = store_add(s, &col.in, &id, &err);
+			rc = store_add(s, &col.in, &id, &dup, &err);
 		if (rc)
 			cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(argv[i]), err.buf);
-		printf("added run %lld: release %s, %s %s, %zu profile%s\n", (long long)id, c.release, col.in.kind,
-		       col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
+		if (dup)
+			cli_done("run %lld is already stored: release %s, %s %s (the same content; not added again)",
+				 (long long)id, c.release, col.in.kind, col.in.source);
+		else
+			cli_done("added run %lld: release %s, %s %s, %zu profile%s", (long long)id, c.release, col.in.kind,
+				 col.in.source, col.in.nprof, col.in.nprof == 1 ? "" : "s");
 		store_collect_release(&col);
 	}
 	store_close(s);
@@ -181,7 +188,7 @@ static int store_list_cmd(int argc, char **argv)
 		cli_usage_error("list takes no operand (filters: --release, --label, --since, --until)");
 	if (c.nlabels > 1)
 		cli_usage_error("list filters by one --label");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct store_filter f = { c.release, c.nlabels ? c.labels[0] : NULL, c.since, c.until };
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_list(s, &f, c.json, &out, &err);
@@ -198,7 +205,7 @@ static int store_show_cmd(int argc, char **argv)
 		cli_usage_error("show takes one RUN (its id, see 'gpuflame store list')");
 	const char *r = argv[first];
 	int64_t id = cli_int("RUN", !strncmp(r, "run:", 4) ? r + 4 : r, 1, INT64_MAX);
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_show(s, id, c.json, &out, &err);
 	store_close(s);
@@ -214,7 +221,7 @@ static int store_trend_cmd(int argc, char **argv)
 	if (!c.metric)
 		cli_usage_error("trend needs --metric M (step_wall, busy, idle, weight.gpu...: 'gpuflame store --help' "
 				"lists them)");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_READ);
 	struct sbuf out = SBUF_INIT, err = SBUF_INIT;
 	bool svg = c.svg || (c.out && strlen(c.out) > 4 && !strcmp(c.out + strlen(c.out) - 4, ".svg"));
 	int rc = store_trend(s, c.metric, svg ? STORE_TREND_SVG : c.json ? STORE_TREND_JSON : STORE_TREND_TEXT, &out, &err);
@@ -230,28 +237,55 @@ static int store_gc_cmd(int argc, char **argv)
 		cli_usage_error("gc takes no operand");
 	if (!c.keep)
 		cli_usage_error("gc needs --keep N (the newest N releases are kept)");
-	struct store *s = open_store(&c);
+	struct store *s = open_store(&c, STORE_UPDATE);
 	struct sbuf err = SBUF_INIT;
 	int64_t runs = 0, stacks = 0;
 	int rc = store_gc(s, c.keep, &runs, &stacks, &err);
 	store_close(s);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
-	printf("deleted %lld run%s and %lld stack%s no run uses\n", (long long)runs, runs == 1 ? "" : "s",
-	       (long long)stacks, stacks == 1 ? "" : "s");
+	cli_done("deleted %lld run%s and %lld stack%s no run uses", (long long)runs, runs == 1 ? "" : "s",
+		 (long long)stacks, stacks == 1 ? "" : "s");
 	sbuf_release(&err);
 	return GF_EXIT_OK;
 }
 
-/* ---- diff: gpuflame diff's command line, its sides read from the store ---- */
+/* ---- diff: the comparison of gpuflame diff (diffopts.h), its sides read from the store ---- */
 
-static struct store *diff_store;
-static const char *diff_weight = "gpu";
+static const struct cli_opt diff_opts[] = {
+	{ "db", 0, OPT_DB, "URL", "the store (as for the other actions; default $GPUFLAME_DB, else ./gpuflame.db)",
+	  NULL, 0 },
+	{ "weight", 'w', 'w', "W", "the weight compared: %V (default gpu)", cli_values_weights, 0 },
+	DIFFOPTS_ROWS,
+	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
+};
 
-static void diff_load(struct ftree *t, const char *spec)
+static int store_diff_cmd(int argc, char **argv);
+
+/* `store diff` has a table and a --help of its own (not in the command list:
+ * its man page is gpuflame-store(1)'s). */
+static const struct cli_command cmd_store_diff_def = {
+	.name = "store diff",
+	.fn = store_diff_cmd,
+	.summary = "diff two releases or runs of the store",
+	.synopsis = "[--db URL] [--weight W] [options] BASE TARGET",
+	.description = "Compares two sides of the store as 'gpuflame diff' compares two profiles: a side is a "
+		       "release (its runs summed, per step) or a run (run:N, or N). The comparison's options and "
+		       "outputs are diff's (docs/diff.md); the stored runs were folded when they were added.\n\n"
+		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
+		       "  gpuflame store diff --top 10 --weight idle v1.4 v1.5",
+	.opts = diff_opts,
+	.operands = CLI_OPERAND_NONE,
+	.doc = "store.md",
+	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
+		 "3 output not written.",
+};
+
+/* One side of the comparison from the store. */
+static void diff_side(struct store *s, const char *spec, const char *weight, struct ftree *t)
 {
 	struct sbuf name = SBUF_INIT, err = SBUF_INIT;
-	int rc = store_side(diff_store, spec, diff_weight, t, &name, &err);
+	int rc = store_side(s, spec, weight, t, &name, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&name);
@@ -260,40 +294,33 @@ static void diff_load(struct ftree *t, const char *spec)
 
 static int store_diff_cmd(int argc, char **argv)
 {
-	/* --db and --weight are taken out; the rest is diff's command line */
-	char **av = gf_xcalloc((size_t)argc + 1, sizeof *av);
-	int ac = 0;
-	const char *db = NULL;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = !strcmp(a, "--db") ? &db : !strcmp(a, "--weight") || !strcmp(a, "-w") ? &diff_weight : NULL;
-		if (dst && i + 1 < argc) {
-			*dst = argv[++i];
-		} else if (!strncmp(a, "--db=", 5)) {
-			db = a + 5;
-		} else if (!strncmp(a, "--weight=", 9)) {
-			diff_weight = a + 9;
-		} else {
-			if (!strcmp(a, "--")) {
-				while (i < argc)
-					av[ac++] = argv[i++];
-				break;
-			}
-			av[ac++] = argv[i];
-		}
+	cli_cmd = cmd_store_diff_def.name;
+	struct diffopts d;
+	diffopts_init(&d);
+	const char *db = NULL, *weight = weight_defs[FW_GPU].name;
+	int c;
+	const char *optarg;
+	while ((c = cliopt_next(&cmd_store_diff_def, argc, argv, &optarg)) != -1) {
+		if (c == OPT_DB)
+			db = cli_nonempty("--db", optarg);
+		else if (c == 'w')
+			weight = weight_defs[cli_pick(&cmd_store_diff_def, 'w', optarg)].name;
+		else
+			diffopts_option(&cmd_store_diff_def, c, optarg, &d);
 	}
-	cli_pick(&cmd_store_def, OPT_WEIGHT, diff_weight);
-	struct store_cli c = { .db = db };
-	bool help = false;
-	for (int i = 1; i < ac; i++)
-		help |= !strcmp(av[i], "--help") || !strcmp(av[i], "-h");
-	if (!help)
-		diff_store = open_store(&c);
-	cmd_diff_loader = diff_load;
-	int rc = cmd_diff_def.fn(ac, av);
-	store_close(diff_store);
-	free(av);
-	return rc;
+	if (argc - optind != 2)
+		cli_usage_error("expected two sides, BASE and TARGET (a release, or run:N), got %d", argc - optind);
+	diffopts_finish(&d);
+	struct store_cli sc = { .db = db };
+	struct store *s = open_store(&sc, STORE_READ);
+	struct ftree before, after;
+	ftree_init(&before, NULL, 0);
+	ftree_init(&after, NULL, 0);
+	diff_side(s, argv[optind], weight, &before);
+	diff_side(s, argv[optind + 1], weight, &after);
+	store_close(s);
+	diffopts_run(&d, &before, &after, argv[optind], argv[optind + 1]);
+	return GF_EXIT_OK;
 }
 
 static int cmd_store(int argc, char **argv)
@@ -322,17 +349,20 @@ const struct cli_command cmd_store_def = {
 		       "  add --release R [--label K=V]... [--weight W] TRACE|FOLDED...   one run per input\n"
 		       "  list [--release R] [--label K=V] [--since D] [--until D] [--json]\n"
 		       "  show [--json] RUN\n"
-		       "  diff [diff's options] [--weight W] BASE TARGET\n"
+		       "  diff [--weight W] [options] BASE TARGET\n"
 		       "  trend --metric M [--svg|--json] [-o FILE]\n"
 		       "  gc --keep N\n\n"
-		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); all of "
-		       "'gpuflame diff's options and outputs apply ('gpuflame diff --help').\n\n"
+		       "A side of diff is a release (its runs summed, per step) or a run (run:N, or N); the "
+		       "comparison's options and outputs are 'gpuflame diff's ('gpuflame store diff --help').\n\n"
 		       "  gpuflame store add --release v2 --label batch=32 trace.json.gz\n"
 		       "  gpuflame store diff v1 v2 | flamegraph.pl > v1-v2.svg\n"
 		       "  gpuflame store trend --metric step_wall",
 	.opts = opts,
 	.operands = CLI_OPERAND_ANY,
 	.doc = "store.md",
-	.exits = "0 ok, 1 bad input or database error, 2 usage error (unknown run or release, unlike profiles), "
-		 "3 the database could not be written.",
+	.exits = "0 ok (add: the run was added, or was already stored; gc: done; a line that standard output "
+		 "could not take goes to standard error), 1 bad input, not a store, or a database error (nothing was "
+		 "changed), 2 usage error (unknown run or release, unlike profiles), 3 the database could not be "
+		 "written.",
+	.output = "SQLite or PostgreSQL (list, show, trend: text, JSON; trend: SVG)",
 };

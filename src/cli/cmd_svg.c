@@ -374,14 +374,15 @@ static void apply_total(struct svg_cli *c, unsigned scale, int64_t real)
 	}
 }
 
-/* Reads the inputs into t: the pruned trie for named regular files, the
- * folded reader otherwise; applies --total. Mapped inputs are read here:
- * the caller has armed mapguard. */
+/* Reads the inputs into t as the renderer's strategy says (svg.h:
+ * svg_read_strategy: the pruned trie for named regular files, the folded
+ * reader otherwise); applies --total. Mapped inputs are read here: the
+ * caller has armed mapguard. */
 static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
 {
 	struct input **kept = NULL;
 	struct ftrie *tr = NULL;
-	if (!c->flamechart && !c->fulltree && !c->nbase && all_regular(nin, ins)) {
+	if (!c->nbase && svg_read_strategy(c->flamechart, c->fulltree, all_regular(nin, ins)) == SVG_READ_PRUNED) {
 		tr = read_pruned(t, nin, ins, &c->fo, &kept);
 		if (!tr) { /* differential input: read again with the folded reader */
 			ftree_release(t);
@@ -395,9 +396,7 @@ static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
 	apply_total(c, scale, real);
 	if (tr) {
 		/* materialise what the renderer can draw (and the children of it) */
-		double mw = real > 0 ? svg_min_weight(&c->o, real) : 0;
-		int64_t keep = mw <= 0 || mw != mw ? 0 : mw >= 9.0e18 ? INT64_MAX : (int64_t)mw;
-		ftrie_build(tr, keep);
+		ftrie_build(tr, svg_keep_min(&c->o, real));
 		ftrie_free(tr);
 		close_all(kept, nin);
 	}
@@ -422,40 +421,25 @@ static void rebase(const struct svg_cli *c, struct ftree *t)
 	sbuf_release(&err);
 }
 
-/* Writes the SVG to -o (or stdout) all-or-nothing, or dies (exit 3). */
-static void write_svg(const struct svg_cli *c, const struct ftree *t)
+struct svg_job {
+	const struct svg_cli *c;
+	const struct ftree *t;
+};
+
+/* The SVG (cli_write_with: to -o or stdout, all or nothing). */
+static int write_svg(struct ofile *of, void *arg, struct sbuf *err)
 {
-	struct sbuf err = SBUF_INIT;
-	struct ofile of;
-	if (ofile_open(&of, c->outpath, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
+	const struct svg_job *j = arg;
 	struct svg_stats st;
-	int rc = svg_render(t, &c->o, of.fp, &st, &err);
-	if (rc) {
-		if (rc == GF_EOUTPUT)
-			ofile_write_error(&of, errno, &err);
-		ofile_abort(&of);
-		cli_die(gf_err_exit(rc), "%s", err.buf);
-	}
-	if (ofile_commit(&of, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
+	int rc = svg_render(j->t, &j->c->o, of->fp, &st, err);
+	if (rc == GF_EOUTPUT)
+		sbuf_reset(err); /* a write error: cli_write_with names the file and the reason */
+	return rc;
 }
 
-static void write_palmap(struct palmap *pm, const char *path)
+static int write_palmap(struct ofile *of, void *arg, struct sbuf *err)
 {
-	struct sbuf err = SBUF_INIT;
-	struct ofile pf;
-	if (ofile_open(&pf, path, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	if (palmap_write(pm, pf.fp)) {
-		ofile_write_error(&pf, errno, &err);
-		ofile_abort(&pf);
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	}
-	if (ofile_commit(&pf, &err))
-		cli_die(GF_EXIT_OUTPUT, "%s", err.buf);
-	sbuf_release(&err);
+	return palmap_write(arg, of->fp) ? GF_EOUTPUT : GF_OK;
 }
 
 static int cmd_svg(int argc, char **argv)
@@ -485,9 +469,10 @@ static int cmd_svg(int argc, char **argv)
 	svg_apply_header(&c.o, &t, c.given, &title, &subtitle);
 	struct palmap *pm = c.cp ? load_palmap(c.cpfile) : NULL;
 	c.o.cp = pm;
-	write_svg(&c, &t);
+	struct svg_job j = { &c, &t };
+	cli_write_with(c.outpath, write_svg, &j);
 	if (pm) {
-		write_palmap(pm, c.cpfile);
+		cli_write_with(c.cpfile, write_palmap, pm);
 		palmap_free(pm);
 	}
 	ftree_release(&t);
@@ -512,4 +497,5 @@ const struct cli_command cmd_svg_def = {
 	.doc = "svg.md",
 	.exits = "0 ok, 1 bad or empty input, 2 usage error or mixed ranks, 3 output not written, 4 internal "
 		 "limit.",
+	.output = "SVG (flamegraph.pl's, with its viewer)",
 };

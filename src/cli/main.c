@@ -15,6 +15,7 @@
 #include "cli/cliopt.h"
 
 #include "base/limits.h"
+#include "input/input.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ static void usage(FILE *fp)
 	fprintf(fp, "usage: gpuflame <command> [options] [FILE...]\n\ncommands:\n");
 	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++)
 		fprintf(fp, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(fp, "\nRun 'gpuflame <command> --help' or 'man gpuflame-<command>' for a command's options.\n"
+	fprintf(fp, "\nRun 'gpuflame <command> --help', 'gpuflame help <command>' or 'man gpuflame-<command>' for a "
+		    "command's options.\n"
 		    "  --version                    version, decoders and features built in\n"
 		    "  --print-man [COMMAND]        the man page gpuflame(1) or gpuflame-COMMAND(1)\n"
 		    "  --print-completion bash|zsh  the shell completion script\n"
@@ -57,6 +59,44 @@ static const struct cli_command *lookup(const char *name)
 	return NULL;
 }
 
+/* The values of c's option named name, ", "-separated, into b; false when
+ * it has none. */
+static bool option_values(const struct cli_command *c, const char *name, struct sbuf *b)
+{
+	for (size_t i = 0; c->opts && c->opts[i].name; i++) {
+		const struct cli_opt *o = &c->opts[i];
+		if (strcmp(o->name, name) || !o->values)
+			continue;
+		for (size_t k = 0; o->values[k]; k++)
+			sbuf_addf(b, "%s%s", k ? ", " : "", o->values[k]);
+		return true;
+	}
+	return false;
+}
+
+/* --version's inputs and outputs, from the input layer's formats and the
+ * command table (each command's --format or --to values, else its output). */
+static void version_formats(void)
+{
+	struct sbuf b = SBUF_INIT, named = SBUF_INIT;
+	for (int f = 0; f < INPUT_NFORMATS; f++) {
+		struct sbuf *w = input_format_read(f) ? &b : &named;
+		sbuf_addf(w, "%s%s", w->len ? ", " : "", input_format_name(f));
+	}
+	printf("inputs: %s (plain, gzip or zstd; a trace also in the legacy autograd export); named "
+	       "with what to run instead: %s\n", b.buf, named.buf);
+	printf("outputs:\n");
+	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
+		const struct cli_command *c = commands[i];
+		sbuf_reset(&b);
+		if (!option_values(c, "format", &b) && !option_values(c, "to", &b))
+			sbuf_addstr(&b, c->output ? c->output : "text");
+		printf("  %-8s %s\n", c->name, b.buf);
+	}
+	sbuf_release(&b);
+	sbuf_release(&named);
+}
+
 /* --version: what this binary can read and do. */
 static void version(void)
 {
@@ -69,8 +109,7 @@ static void version(void)
 #endif
 	unsigned z = ZSTD_versionNumber();
 	printf("), zstd (libzstd %u.%u.%u)\n", z / 10000, z / 100 % 100, z % 100);
-	printf("inputs: Kineto/Chrome JSON traces, folded stacks (flamegraph.pl, py-spy, inferno)\n");
-	printf("outputs: folded stacks, SVG, text, Markdown, JSON, TSV\n");
+	version_formats();
 	printf("features: two-core trace reading, man pages and bash/zsh completions (--print-man, "
 	       "--print-completion)\n");
 }
@@ -94,6 +133,25 @@ static int print_generated(int argc, char **argv)
 	return GF_EXIT_OK;
 }
 
+/* An unknown command: one line naming the nearest one, exit 2. */
+static int unknown(const char *name)
+{
+	fprintf(stderr, "gpuflame: '%s' is not a gpuflame command.", name);
+	size_t best = 3;
+	const char *sugg = NULL;
+	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
+		size_t d = cliopt_distance(name, commands[i]->name);
+		if (d < best) {
+			best = d;
+			sugg = commands[i]->name;
+		}
+	}
+	if (sugg)
+		fprintf(stderr, " The most similar command is '%s'.", sugg);
+	fprintf(stderr, " See 'gpuflame --help'.\n");
+	return cli_finish(GF_EXIT_USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	/* before anything opens a file: closed 0/1/2 reserved, signals and
@@ -104,6 +162,13 @@ int main(int argc, char **argv)
 		return cli_finish(GF_EXIT_USAGE);
 	}
 	const char *name = argv[1];
+	if (!strcmp(name, "help") && argc > 2) { /* "gpuflame help fold" is "gpuflame fold --help" */
+		const struct cli_command *c = lookup(argv[2]);
+		if (!c)
+			return unknown(argv[2]);
+		cliopt_help(c, stdout);
+		return cli_finish(GF_EXIT_OK);
+	}
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		usage(stdout);
 		return cli_finish(GF_EXIT_OK);
@@ -125,18 +190,5 @@ int main(int argc, char **argv)
 		optind = 1;
 		return cli_finish(cmd->fn(argc - 1, argv + 1));
 	}
-	fprintf(stderr, "gpuflame: '%s' is not a gpuflame command.", name);
-	size_t best = 3;
-	const char *sugg = NULL;
-	for (size_t i = 0; i < GF_ARRAY_LEN(commands); i++) {
-		size_t d = cliopt_distance(name, commands[i]->name);
-		if (d < best) {
-			best = d;
-			sugg = commands[i]->name;
-		}
-	}
-	if (sugg)
-		fprintf(stderr, " The most similar command is '%s'.", sugg);
-	fprintf(stderr, " See 'gpuflame --help'.\n");
-	return cli_finish(GF_EXIT_USAGE);
+	return unknown(name);
 }

@@ -49,6 +49,7 @@ int tropts_parse(struct tropts *o, const struct cli_command *cmd, int argc, char
 	memset(o, 0, sizeof *o);
 	o->format = REP_TEXT;
 	o->device = -1;
+	o->max_steps = TROPTS_MAX_STEPS;
 	report_opts_init(&o->ro);
 	int c;
 	const char *arg;

@@ -22,6 +22,9 @@
 
 #include <stdio.h>
 
+/* The text report's step table beyond this many steps: the first and the last (--max-steps). */
+#define TROPTS_MAX_STEPS 20
+
 /* The option ids and the rows both commands' tables start with. */
 enum { TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS };
 /* syncs' -f row: rtable_formats but html (report's row has them all) */
@@ -42,7 +45,7 @@ struct tropts {
 	const char *output;     /* -o, NULL = stdout */
 	const char *marker;     /* --step-marker, NULL = ProfilerStep */
 	const char *threads;    /* -j/--threads, NULL = GPUFLAME_THREADS or automatic */
-	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all */
+	int64_t max_steps;      /* report --max-steps: rows of the step table, 0 = all (default TROPTS_MAX_STEPS) */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 

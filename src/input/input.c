@@ -26,6 +26,13 @@ struct input {
 	bool mapped;
 	void *owned;      /* input_open_owned: freed by input_close */
 	bool format_given; /* input_open_owned: format not sniffed */
+	/* input_open_obj: the object, its text once made (after the head, which
+	 * is the peek window), the read position in it */
+	void *obj;
+	const struct input_obj_ops *obj_ops;
+	struct sbuf obj_text;
+	size_t obj_pos;
+	bool obj_made;
 };
 
 /* ---- the sniffer ---- */
@@ -182,6 +189,12 @@ const char *input_format_name(int format)
 	case INPUT_NSYS_SQLITE: return "an SQLite database (an Nsight Systems export?)";
 	default: return "folded stacks";
 	}
+}
+
+bool input_format_read(int format)
+{
+	return format == INPUT_FOLDED || format == INPUT_TRACE || format == INPUT_SPEEDSCOPE ||
+	       format == INPUT_PERF_SCRIPT;
 }
 
 /* ---- the hint ---- */
@@ -395,6 +408,57 @@ int input_open_owned(struct input **out, void *buf, size_t len, const char *path
 	return rc;
 }
 
+int input_open_obj(struct input **out, void *obj, const struct input_obj_ops *ops, const char *head, size_t nhead,
+		   const char *path, const char *name, int format, struct sbuf *err)
+{
+	*out = NULL;
+	if (nhead > INPUT_PEEK) {
+		ops->release(obj);
+		sbuf_setf(err, "'%s': a header of %zu bytes (at most %d)", name ? name : "<memory>", nhead, INPUT_PEEK);
+		return GF_EINTERNAL;
+	}
+	char *h = gf_xmalloc(nhead + 1);
+	memcpy(h, head, nhead);
+	int rc = input_open_owned(out, h, nhead, path, name, format, err);
+	if (rc) {
+		ops->release(obj);
+		return rc;
+	}
+	(*out)->obj = obj;
+	(*out)->obj_ops = ops;
+	return GF_OK;
+}
+
+void *input_obj(const struct input *in, const char *kind)
+{
+	if (!in->obj || in->peek_pos || in->obj_made || strcmp(in->obj_ops->kind, kind))
+		return NULL;
+	return in->obj;
+}
+
+void input_obj_taken(struct input *in)
+{
+	in->peek_pos = in->npeek;
+	in->obj_made = true;
+}
+
+/* An object's input past its head: the text, made once. */
+static int obj_read(struct input *in, void *dst, size_t cap, size_t *n, struct sbuf *err)
+{
+	if (!in->obj_made) {
+		in->obj_made = true;
+		int rc = in->obj_ops->text(in->obj, &in->obj_text, err);
+		if (rc)
+			return rc;
+	}
+	size_t k = GF_MIN(cap, in->obj_text.len - in->obj_pos);
+	if (k)
+		memcpy(dst, in->obj_text.buf + in->obj_pos, k);
+	in->obj_pos += k;
+	*n = k;
+	return GF_OK;
+}
+
 int input_read(struct input *in, void *dst, size_t cap, size_t *n, struct sbuf *err)
 {
 	*n = 0;
@@ -405,6 +469,8 @@ int input_read(struct input *in, void *dst, size_t cap, size_t *n, struct sbuf *
 		*n = k;
 		return GF_OK;
 	}
+	if (in->obj)
+		return obj_read(in, dst, cap, n, err);
 	if (in->peek_eof || in->mapped || !in->src)
 		return GF_OK;
 	return source_read(in->src, dst, cap, n, err);
@@ -506,6 +572,9 @@ void input_close(struct input *in)
 	if (!in)
 		return;
 	source_close(in->src);
+	if (in->obj)
+		in->obj_ops->release(in->obj);
+	sbuf_release(&in->obj_text);
 	free(in->path);
 	free(in->name);
 	free(in->owned);

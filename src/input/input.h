@@ -89,6 +89,28 @@ int input_open_owned(struct input **out, void *buf, size_t len, const char *path
 		     int format, struct sbuf *err);
 
 /*
+ * An input standing for an object its maker built (an importer's call
+ * tree, whose folded text may be far larger than the tree: a profile N
+ * frames deep is N stacks of up to N frames). head[0..nhead) (the text's
+ * header line, at most INPUT_PEEK bytes) is the peek window; the rest of
+ * the text is made by ops->text(obj, out, err) only when a reader reads
+ * past the head. A reader that knows the object takes it whole instead:
+ * input_obj(in, kind) (NULL for another input, another kind, or once
+ * bytes past the head were read), then input_obj_taken(in) (the input is
+ * then at its end). input_close calls ops->release(obj), on a failed open
+ * too. The path and name are those of the input it stands for.
+ */
+struct input_obj_ops {
+	const char *kind; /* "ftree" */
+	int (*text)(void *obj, struct sbuf *out, struct sbuf *err);
+	void (*release)(void *obj);
+};
+int input_open_obj(struct input **out, void *obj, const struct input_obj_ops *ops, const char *head, size_t nhead,
+		   const char *path, const char *name, int format, struct sbuf *err);
+void *input_obj(const struct input *in, const char *kind);
+void input_obj_taken(struct input *in);
+
+/*
  * Reads up to cap decompressed bytes (the peek window first); *n = 0 at the
  * end. @return as source_read: GF_OK, GF_EINPUT (read error, corrupt or
  * truncated data, trailing garbage) or GF_EINTERNAL (GPUFLAME_MAX_INPUT).
@@ -158,6 +180,10 @@ int input_sniff(const void *b, size_t n);
  * "perf script output", "a pprof profile", "an SQLite database (an Nsight
  * Systems export?)". */
 const char *input_format_name(int format);
+/* Whether a format is read (traces, folded stacks, speedscope, perf
+ * script), or only named in the one-line hint (pprof, SQLite): --version
+ * lists both from here. */
+bool input_format_read(int format);
 
 /*
  * The one-line message for an input of the wrong kind, into err (cleared

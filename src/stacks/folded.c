@@ -440,11 +440,43 @@ int folded_read(struct ftree *t, FILE *fp, const char *fname,
 	return read_lines(&r, &lr);
 }
 
+/* An importer's tree (input_open_obj, kind "ftree") instead of its text:
+ * the head's lines read as lines, then the tree merged (ftree_merge: what
+ * the text would give, in time linear in the tree). @return 1 when the
+ * input is not such a tree, or the options need the text. */
+static int read_tree(struct reader *r, struct input *in)
+{
+	const struct ftree *src = input_obj(in, "ftree");
+	struct ftree *t = r->t;
+	if (!src || r->opts->reverse || t->flamechart || src->ncols != 1 || (t->n > 1 && t->ncols != 1))
+		return 1;
+	size_t n, i = 0;
+	const char *h = input_peek(in, &n);
+	int rc = GF_OK;
+	while (i < n && !rc) {
+		const char *nl = memchr(h + i, '\n', n - i);
+		size_t e = nl ? (size_t)(nl - h) : n;
+		rc = do_line(r, h + i, e - i);
+		i = e + 1;
+	}
+	uint64_t k = 0;
+	if (!rc && (rc = ftree_merge(t, src, &k, r->err)))
+		folded_line_error(r->err, r->fname, r->st->lines + 1);
+	r->st->lines += k;
+	r->st->stacks += k;
+	input_obj_taken(in);
+	vec_free(&r->frames);
+	return rc;
+}
+
 int folded_read_in(struct ftree *t, struct input *in, const struct folded_opts *opts,
 		   struct folded_stats *st, struct sbuf *err)
 {
 	struct reader r;
 	reader_init(&r, t, input_name(in), opts, st, err);
+	int rc = read_tree(&r, in);
+	if (rc != 1)
+		return rc;
 	struct folded_lines lr;
 	folded_lines_init_in(&lr, in);
 	return read_lines(&r, &lr);

@@ -7,19 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool terminal;
-
-void folded_out_set_terminal(bool on)
-{
-	terminal = on;
-}
-
-bool folded_out_terminal(void)
-{
-	return terminal;
-}
-
-void folded_out_line(FILE *fp, const char *s, size_t n)
+void folded_out_line(FILE *fp, const char *s, size_t n, bool terminal)
 {
 	if (!terminal) {
 		fwrite(s, 1, n, fp);
@@ -121,7 +109,7 @@ void folded_meta_escape(struct sbuf *b, const char *val)
 	}
 }
 
-void folded_write_meta(FILE *fp, const struct ftree_meta *m)
+void folded_write_meta(FILE *fp, const struct ftree_meta *m, bool terminal)
 {
 	if (!m->n)
 		return;
@@ -135,13 +123,13 @@ void folded_write_meta(FILE *fp, const struct ftree_meta *m)
 		sbuf_addch(&b, ';');
 	}
 	sbuf_addch(&b, '\n');
-	folded_out_line(fp, b.buf, b.len);
+	folded_out_line(fp, b.buf, b.len, terminal);
 	sbuf_release(&b);
 }
 
-int folded_write(FILE *fp, const struct ftree *t)
+int folded_write(FILE *fp, const struct ftree *t, bool terminal)
 {
-	folded_write_meta(fp, &t->meta);
+	folded_write_meta(fp, &t->meta, terminal);
 	struct sbuf path = SBUF_INIT, line = SBUF_INIT;
 	bool first = true; /* the first stack line decides the number of counts */
 	/* explicit DFS stack of (node, path length before the node) */
@@ -186,7 +174,7 @@ int folded_write(FILE *fp, const struct ftree *t)
 				num_fmt(&line, s1, t->scale);
 			}
 			sbuf_addch(&line, '\n');
-			folded_out_line(fp, line.buf, line.len);
+			folded_out_line(fp, line.buf, line.len, terminal);
 		}
 		size_t l = path.len;
 		PUSH_CHILDREN(n, l);

@@ -24,10 +24,10 @@
  *    reader drops one trailing ';' (flamegraph.pl's rule), so the frames read
  *    back are the frames written.
  *
- * Terminal (folded_out_set_terminal): when the cli writes to a terminal, each
- * line is shown through esc_term (control bytes as \xNN, invalid UTF-8 as
- * U+FFFD): escape sequences in names never reach the terminal raw. Files and
- * pipes get the bytes unchanged.
+ * Terminal (the writers' `terminal` argument: the caller knows where its
+ * output goes): on a terminal each line is shown through esc_term (control
+ * bytes as \xNN, invalid UTF-8 as U+FFFD), so escape sequences in names
+ * never reach the terminal raw. Files and pipes get the bytes unchanged.
  *
  * Layer: stacks.
  */
@@ -39,7 +39,7 @@
 #include <stdio.h>
 
 /* Writes the header line for m (nothing when m is empty). */
-void folded_write_meta(FILE *fp, const struct ftree_meta *m);
+void folded_write_meta(FILE *fp, const struct ftree_meta *m, bool terminal);
 /* Appends one metadata value %-encoded (';', '%', blanks, control bytes). */
 void folded_meta_escape(struct sbuf *b, const char *val);
 
@@ -55,14 +55,11 @@ bool folded_stack_end_needed(const char *s, size_t n, bool decides_cols);
  * the caller then ends it with folded_end_stack. */
 void folded_put_path(struct sbuf *b, const struct ftree *t, uint32_t node);
 
-/* The cli says whether the folded output goes to a terminal (default no). */
-void folded_out_set_terminal(bool on);
-bool folded_out_terminal(void);
-/* Writes one line s[0..n) (with its '\n') to fp: raw, or escaped for the
+/* Writes one line s[0..n) (with its '\n') to fp: raw, or escaped for a
  * terminal. */
-void folded_out_line(FILE *fp, const char *s, size_t n);
+void folded_out_line(FILE *fp, const char *s, size_t n, bool terminal);
 
 /* Writes t (header included). @return 0, or -1 when fp has a write error. */
-int folded_write(FILE *fp, const struct ftree *t);
+int folded_write(FILE *fp, const struct ftree *t, bool terminal);
 
 #endif

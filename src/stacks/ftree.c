@@ -312,24 +312,12 @@ void ftree_path(const struct ftree *t, uint32_t node, struct sbuf *b)
 
 /* ---- sorting ---- */
 
-static const struct pool *sort_pool;
-
-static int cmp_name_ids(const void *a, const void *b)
+/* Two nodes by the rank of their names (rank: per node). */
+static int cmp_nodes_by_rank(const void *a, const void *b, void *rank)
 {
+	const uint32_t *r = rank;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t lx = pool_len(sort_pool, x), ly = pool_len(sort_pool, y);
-	int c = memcmp(pool_str(sort_pool, x), pool_str(sort_pool, y), GF_MIN(lx, ly));
-	if (c)
-		return c;
-	return lx < ly ? -1 : lx > ly;
-}
-
-static uint32_t *rank_tab;
-
-static int cmp_nodes_by_rank(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return rank_tab[x] < rank_tab[y] ? -1 : rank_tab[x] > rank_tab[y];
+	return r[x] < r[y] ? -1 : r[x] > r[y];
 }
 
 void ftree_sort(struct ftree *t)
@@ -341,12 +329,10 @@ void ftree_sort(struct ftree *t)
 	uint32_t *ids = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *ids);
 	for (uint32_t i = 0; i < nn; i++)
 		ids[i] = i;
-	sort_pool = t->names;
-	qsort(ids, nn, sizeof *ids, cmp_name_ids);
+	pool_sort_ids(t->names, ids, nn);
 	uint32_t *rank = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *rank);
 	for (uint32_t i = 0; i < nn; i++)
 		rank[ids[i]] = i;
-	sort_pool = NULL;
 	free(ids); /* each table is freed once the next is made: 8 bytes per name at most */
 	/* node rank table: rank of each node's name */
 	uint32_t *nrank = gf_xmalloc((size_t)t->n * sizeof *nrank);
@@ -354,7 +340,6 @@ void ftree_sort(struct ftree *t)
 		nrank[i] = rank[t->name[i]];
 	nrank[0] = 0;
 	free(rank);
-	rank_tab = nrank;
 	{
 		uint32_t *kids = NULL;
 		size_t kcap = 0;
@@ -369,7 +354,7 @@ void ftree_sort(struct ftree *t)
 			}
 			if (k < 2)
 				continue;
-			qsort(kids, k, sizeof *kids, cmp_nodes_by_rank);
+			qsort_r(kids, k, sizeof *kids, cmp_nodes_by_rank, nrank);
 			t->child[p] = kids[0];
 			for (size_t i = 0; i + 1 < k; i++)
 				t->sib[kids[i]] = kids[i + 1];
@@ -377,7 +362,6 @@ void ftree_sort(struct ftree *t)
 		}
 		free(kids);
 	}
-	rank_tab = NULL;
 	free(nrank);
 }
 
@@ -476,5 +460,93 @@ int ftree_rebase(const struct ftree *src, struct ftree *dst, const char *const *
 	vec_free(&path);
 	vec_free(&names);
 	free(is_base);
+	return rc;
+}
+
+/* ---- merge ---- */
+
+struct mkey {
+	const char *s;
+	uint32_t n;
+	char end; /* ' ' when the node has a self weight (its own line comes first), else ';' */
+	uint32_t node, made; /* src's node, and dst's */
+};
+
+static int cmp_mkey(const void *x, const void *y)
+{
+	const struct mkey *a = x, *b = y;
+	uint32_t m = a->n < b->n ? a->n : b->n;
+	int c = memcmp(a->s, b->s, m);
+	if (c)
+		return c;
+	unsigned ca = a->n == m ? (unsigned char)a->end : (unsigned char)a->s[m];
+	unsigned cb = b->n == m ? (unsigned char)b->end : (unsigned char)b->s[m];
+	return (ca > cb) - (ca < cb);
+}
+
+int ftree_merge(struct ftree *dst, const struct ftree *src, uint64_t *stacks, struct sbuf *err)
+{
+	*stacks = 0;
+	int rc = ftree_set_scale(dst, src->scale, err);
+	if (rc)
+		return rc;
+	int64_t mul = 1;
+	for (unsigned k = src->scale; k < dst->scale; k++)
+		mul *= 10;
+	int64_t root;
+	if (__builtin_mul_overflow(src->total[0], mul, &root) || __builtin_add_overflow(dst->total[0], root, &root)) {
+		sbuf_setf(err, "weights overflow 64-bit integers");
+		return GF_EINPUT;
+	}
+	uint32_t nn = pool_count(src->names);
+	uint32_t *nmap = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *nmap);
+	for (uint32_t i = 0; i < nn; i++)
+		nmap[i] = FT_NONE;
+	/* depth-first: (src node, dst node) pairs on a stack; a node's children
+	 * are pushed in reverse key order so that they are created in key order */
+	size_t cap = 256, sp = 0, kcap = 0;
+	uint32_t *st = gf_xmalloc(cap * 2 * sizeof *st);
+	struct mkey *kids = NULL;
+	st[sp++] = 0;
+	st[sp++] = 0;
+	dst->total[0] = root;
+	while (sp && !rc) {
+		uint32_t d = st[--sp], sn = st[--sp];
+		size_t k = 0;
+		for (uint32_t c = src->child[sn]; c != FT_NONE; c = src->sib[c]) {
+			if (k == kcap)
+				kids = gf_xreallocarray(kids, kcap = kcap ? 2 * kcap : 64, sizeof *kids);
+			kids[k++] = (struct mkey){ pool_str(src->names, src->name[c]), pool_len(src->names, src->name[c]),
+						   ftree_self(src, c, 0) ? ' ' : ';', c, FT_NONE };
+		}
+		if (k > 1)
+			qsort(kids, k, sizeof *kids, cmp_mkey);
+		if (sp + 2 * k > cap * 2) {
+			while (sp + 2 * k > cap * 2)
+				cap *= 2;
+			st = gf_xreallocarray(st, cap * 2, sizeof *st);
+		}
+		for (size_t i = 0; i < k && !rc; i++) {
+			uint32_t c = kids[i].node, nm = src->name[c];
+			if (nmap[nm] == FT_NONE)
+				nmap[nm] = pool_intern(dst->names, kids[i].s, kids[i].n);
+			uint32_t dc = kids[i].made = ftree_child(dst, d, nmap[nm]);
+			int64_t w;
+			if (__builtin_mul_overflow(src->total[c], mul, &w) ||
+			    __builtin_add_overflow(dst->total[dc], w, &dst->total[dc])) {
+				sbuf_setf(err, "weights overflow 64-bit integers");
+				rc = GF_EINPUT;
+			}
+			if (kids[i].end == ' ')
+				++*stacks;
+		}
+		for (size_t i = k; i-- > 0 && !rc;) {
+			st[sp++] = kids[i].node;
+			st[sp++] = kids[i].made;
+		}
+	}
+	free(kids);
+	free(st);
+	free(nmap);
 	return rc;
 }

@@ -112,6 +112,17 @@ void ftree_compact(struct ftree *t);
  * more than 768 are used). */
 size_t ftree_bytes(const struct ftree *t);
 
+/*
+ * Adds the stacks of src into dst (both one-count trees), as reading src's
+ * folded text into dst would: the same nodes and weights, siblings created
+ * in the order of the text's sorted lines; the scale is raised to the
+ * larger. Linear in src's nodes (plus sorting each node's children), where
+ * the text can be quadratic (a chain N deep is N stacks of up to N frames).
+ * @return GF_OK with *stacks = src's stacks (nodes with a self weight), or
+ * GF_EINPUT on overflow (dst is then partly added to).
+ */
+int ftree_merge(struct ftree *dst, const struct ftree *src, uint64_t *stacks, struct sbuf *err);
+
 /* Makes the tree differential (allocates column 1, zero-filled). */
 void ftree_make_diff(struct ftree *t);
 

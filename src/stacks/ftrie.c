@@ -667,6 +667,8 @@ int ftrie_read_in(struct ftrie *tr, struct input *in, const struct folded_opts *
 	size_t mlen, used;
 	tr->off = 0;
 	const char *m;
+	if (input_obj(in, "ftree")) /* an importer's tree: the folded reader merges it whole */
+		return FTRIE_UNSUPPORTED;
 	if (input_map(in, &m, &mlen))
 		return do_lines(tr, m, mlen, true, true, &used, fname, opts, st, err);
 	struct rsrc rs = { NULL, in, 0, SBUF_INIT };

@@ -30,7 +30,9 @@
  * Parsing rules, statistics and messages are folded_read's (stacks/folded.h):
  * lines are classified by folded_parse_line. Differential (two-count) input is
  * not supported: ftrie_read then returns FTRIE_UNSUPPORTED and the caller
- * re-reads with folded_read. Flame chart trees are not supported either.
+ * re-reads with folded_read. Flame chart trees are not supported either, nor
+ * an importer's tree (input_open_obj): FTRIE_UNSUPPORTED before reading,
+ * and folded_read_in merges it whole.
  *
  * Layer: stacks.
  */

@@ -148,21 +148,15 @@ int import_agg_add(struct import_agg *a, const char *s, size_t n, int64_t w, str
 		memset(a->w + a->cap, 0, (c - a->cap) * sizeof *a->w);
 		a->cap = c;
 	}
+	if (!num_add(&a->total, w)) {
+		sbuf_setf(err, "weights overflow 64-bit integers (their total)");
+		return GF_EINPUT;
+	}
 	if (!num_add(&a->w[id], w)) {
 		sbuf_setf(err, "weights overflow 64-bit integers");
 		return GF_EINPUT;
 	}
 	return GF_OK;
-}
-
-static const struct pool *sort_pool;
-
-static int cmp_stack(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	uint32_t la = pool_len(sort_pool, a), lb = pool_len(sort_pool, b);
-	int c = memcmp(pool_str(sort_pool, a), pool_str(sort_pool, b), GF_MIN(la, lb));
-	return c ? c : la < lb ? -1 : la > lb;
 }
 
 void import_agg_write(const struct import_agg *a, struct sbuf *out)
@@ -171,8 +165,7 @@ void import_agg_write(const struct import_agg *a, struct sbuf *out)
 	uint32_t *ids = gf_xreallocarray(NULL, n ? n : 1, sizeof *ids);
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = i;
-	sort_pool = a->stacks;
-	qsort(ids, n, sizeof *ids, cmp_stack);
+	pool_sort_ids(a->stacks, ids, n);
 	for (uint32_t i = 0; i < n; i++) {
 		sbuf_add(out, pool_str(a->stacks, ids[i]), pool_len(a->stacks, ids[i]));
 		sbuf_addch(out, ' ');
@@ -495,5 +488,55 @@ int import_fold(struct input *in, int kind, const struct import_opts *o, struct 
 	}
 	sbuf_release(&head);
 	import_agg_free(&a);
+	return rc;
+}
+
+/* ---- an import as a folded input ---- */
+
+static int tree_text(void *obj, struct sbuf *out, struct sbuf *err)
+{
+	import_tree_text(obj, out);
+	return GF_OK;
+}
+
+static void tree_release(void *obj)
+{
+	ftree_release(obj);
+	free(obj);
+}
+
+static const struct input_obj_ops tree_ops = { "ftree", tree_text, tree_release };
+
+int import_open(struct input **out, struct input *in, int kind, const struct import_opts *o,
+		struct import_stats *st, struct sbuf *err)
+{
+	static const struct import_opts none;
+	struct sbuf text = SBUF_INIT;
+	*out = NULL;
+	if (kind != IMPORT_SPEEDSCOPE) {
+		int rc = import_fold(in, kind, o, &text, st, err);
+		if (!rc)
+			rc = input_open_owned(out, text.alloc ? text.buf : NULL, text.len, input_path(in), input_name(in),
+					      INPUT_FOLDED, err);
+		else
+			sbuf_release(&text);
+		return rc;
+	}
+	memset(st, 0, sizeof *st);
+	struct sbuf all = SBUF_INIT;
+	int rc = read_all(in, &all, err);
+	struct ftree *t = gf_xmalloc(sizeof *t);
+	ftree_init(t, NULL, 0);
+	if (!rc)
+		rc = import_speedscope_tree(all.buf ? all.buf : "", all.len, input_name(in), o ? o : &none, t, &text, st,
+					    err);
+	sbuf_release(&all);
+	if (rc) {
+		tree_release(t);
+		sbuf_release(&text);
+		return rc;
+	}
+	rc = input_open_obj(out, t, &tree_ops, text.buf, text.len, input_path(in), input_name(in), INPUT_FOLDED, err);
+	sbuf_release(&text);
 	return rc;
 }

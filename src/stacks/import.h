@@ -65,6 +65,7 @@
 
 #include "base/gf.h"
 #include "base/sbuf.h"
+#include "stacks/ftree.h"
 
 struct input;
 struct pool;
@@ -126,10 +127,11 @@ struct import_agg {
 	int64_t *w;
 	size_t cap;
 	unsigned scale; /* weights are v / 10^scale */
+	int64_t total;  /* of every weight: it must fit too (the readers' root) */
 };
 void import_agg_init(struct import_agg *a, unsigned scale);
-/* Adds w to stack s[0..n). @return GF_OK or GF_EINPUT (sum overflow; err
- * says "weights overflow 64-bit integers"). */
+/* Adds w to stack s[0..n). @return GF_OK or GF_EINPUT (the stack's sum or
+ * the total of all overflows; err says "weights overflow 64-bit integers"). */
 int import_agg_add(struct import_agg *a, const char *s, size_t n, int64_t w, struct sbuf *err);
 /* Appends "stack weight\n" lines, sorted by bytes. */
 void import_agg_write(const struct import_agg *a, struct sbuf *out);
@@ -147,5 +149,24 @@ int import_speedscope(const char *buf, size_t len, const char *name, const struc
 		      struct sbuf *out, struct import_stats *st, struct sbuf *err);
 int import_chrome(const char *buf, size_t len, const char *name, const struct import_opts *o,
 		  struct sbuf *out, struct import_stats *st, struct sbuf *err);
+/* The same as a call tree: t (initialised by the caller, empty) is the tree
+ * the folded reader builds from import_speedscope's text, head gets its
+ * header line ("# gpuflame: format=speedscope; ...\n"); time and memory
+ * linear in the file, where the text can be quadratic (deep stacks). */
+int import_speedscope_tree(const char *buf, size_t len, const char *name, const struct import_opts *o, struct ftree *t,
+			   struct sbuf *head, struct import_stats *st, struct sbuf *err);
+/* The folded lines of an imported tree (its stacks, sorted by bytes, as
+ * import_agg_write writes them), appended to out. */
+void import_tree_text(const struct ftree *t, struct sbuf *out);
+
+/*
+ * Opens the import of in (of kind import_kind(in)) as a folded input *out
+ * named as in: a speedscope file as its call tree (input_open_obj, kind
+ * "ftree": the folded readers take the tree whole, and the text is made
+ * only for a reader of bytes), the other kinds as their folded text.
+ * @return as import_fold. in stays the caller's to close.
+ */
+int import_open(struct input **out, struct input *in, int kind, const struct import_opts *o,
+		struct import_stats *st, struct sbuf *err);
 
 #endif

@@ -9,6 +9,11 @@
  *            one event to the next is the open stack's. Events must come in
  *            time order and close the frame on top (speedscope refuses the
  *            others too); frames still open at the end close at endValue.
+ * The call tree is built directly (import_speedscope_tree): an open event
+ * steps to a child of the node on top, an interval adds to that node's own
+ * weight, totals are summed once at the end; time and memory are linear in
+ * the file (the folded text of a chain N frames deep is N stacks of up to
+ * N frames: import_tree_text writes it only when asked).
  * A frame is its name, "name (file:line)" with a file and a line, "name
  * (file)" with a file only. With several profiles each gets its name as root
  * frame ("profile N" when it has none) unless o->merge_threads. Every
@@ -18,6 +23,7 @@
 #include "stacks/import.h"
 
 #include "base/num.h"
+#include "base/pool.h"
 #include "base/vec.h"
 #include "stacks/folded_out.h"
 #include "stacks/import_json.h"
@@ -31,6 +37,8 @@ struct ss {
 	struct sbuf *err;
 	uint32_t *frame_str;  /* per frame: offset of its folded name in names */
 	uint32_t *frame_len;
+	uint32_t *frame_id;   /* per frame: its name in the tree's pool (FT_NONE: not yet) */
+	uint32_t *frame_first; /* the same, written as a stack's first frame */
 	size_t nframes;
 	struct sbuf names;
 	unsigned scale;
@@ -38,6 +46,11 @@ struct ss {
 	bool count;           /* every sample weighs 1 (o->samples, or py-spy's 1/rate weights) */
 	int64_t rate;         /* py-spy's sampling rate (Hz) recovered from its weights, 0: none */
 	const struct import_opts *o;
+	/* the tree */
+	struct ftree *t;
+	int64_t *self;        /* per node: its own weight */
+	size_t nself;
+	int64_t total;
 };
 
 static int ss_fail(struct ss *s, uint32_t node, const char *fmt, const char *what)
@@ -79,6 +92,10 @@ static int frames(struct ss *s)
 	s->nframes = n;
 	s->frame_str = gf_xreallocarray(NULL, n ? n : 1, sizeof *s->frame_str);
 	s->frame_len = gf_xreallocarray(NULL, n ? n : 1, sizeof *s->frame_len);
+	s->frame_id = gf_xreallocarray(NULL, n ? n : 1, sizeof *s->frame_id);
+	s->frame_first = gf_xreallocarray(NULL, n ? n : 1, sizeof *s->frame_first);
+	for (size_t i = 0; i < n; i++)
+		s->frame_id[i] = s->frame_first[i] = FT_NONE;
 	size_t i = 0;
 	for (uint32_t c = import_json_child(&s->j, fr); c; c = s->j.n[c].next, i++) {
 		uint32_t nm = import_json_get(&s->j, c, "name");
@@ -164,32 +181,44 @@ static int frame_index(struct ss *s, uint32_t node, size_t *fi)
 	return GF_OK;
 }
 
-/* The stack prefix (profile root) then frames fs[0..n) into b. */
-static void put_stack(struct ss *s, struct sbuf *b, const char *root, size_t rl, const size_t *fs, size_t n)
+/* The child of node for frame fi (its name as a stack's first frame under
+ * the root: "# x" would read as a comment). */
+static uint32_t step_into(struct ss *s, uint32_t node, size_t fi)
 {
-	sbuf_reset(b);
-	if (root)
-		sbuf_add(b, root, rl);
-	for (size_t i = 0; i < n; i++) {
-		if (b->len)
-			sbuf_addch(b, ';');
-		/* names are escaped already; again as the first frame ("# x") */
-		folded_put_frame(b, s->names.buf + s->frame_str[fs[i]], s->frame_len[fs[i]], !b->len);
+	uint32_t *id = node ? &s->frame_id[fi] : &s->frame_first[fi];
+	if (*id == FT_NONE) {
+		struct sbuf b = SBUF_INIT;
+		folded_put_frame(&b, s->names.buf + s->frame_str[fi], s->frame_len[fi], !node);
+		*id = pool_intern(s->t->names, b.buf ? b.buf : "", b.len);
+		sbuf_release(&b);
 	}
-	if (b->len)
-		folded_end_stack(b, 0, true);
+	return ftree_child(s->t, node, *id);
 }
 
-static int sampled(struct ss *s, uint32_t p, const char *root, size_t rl, struct import_agg *a,
-		   struct import_stats *st)
+/* Adds w to node's own weight. */
+static int add_self(struct ss *s, uint32_t node, int64_t w, uint32_t at)
+{
+	if (s->t->n > s->nself) {
+		size_t c = s->nself ? 2 * s->nself : 1024;
+		while (c < s->t->n)
+			c *= 2;
+		s->self = gf_xreallocarray(s->self, c, sizeof *s->self);
+		memset(s->self + s->nself, 0, (c - s->nself) * sizeof *s->self);
+		s->nself = c;
+	}
+	if (!num_add(&s->total, w)) /* every node's sum is at most the total */
+		return ss_fail(s, at, "expected %s", "weights whose total fits in 64-bit integers");
+	s->self[node] += w;
+	return GF_OK;
+}
+
+static int sampled(struct ss *s, uint32_t p, uint32_t root, struct import_stats *st)
 {
 	uint32_t samples = import_json_get(&s->j, p, "samples"), weights = import_json_get(&s->j, p, "weights");
 	if (!is_type(s, samples, IMPORT_JSON_ARR))
 		return ss_fail(s, p, "expected %s", "\"samples\": [[...], ...] in a sampled profile");
 	if (weights && !is_type(s, weights, IMPORT_JSON_ARR))
 		return ss_fail(s, weights, "expected %s", "\"weights\": [...]");
-	VEC(size_t) fs = VEC_INIT;
-	struct sbuf b = SBUF_INIT;
 	uint32_t w = import_json_child(&s->j, weights);
 	int rc = GF_OK;
 	for (uint32_t c = import_json_child(&s->j, samples); c && !rc; c = s->j.n[c].next) {
@@ -197,11 +226,11 @@ static int sampled(struct ss *s, uint32_t p, const char *root, size_t rl, struct
 			rc = ss_fail(s, c, "expected %s", "a sample (an array of frame indexes)");
 			break;
 		}
-		fs.n = 0;
+		uint32_t node = root;
 		for (uint32_t f = import_json_child(&s->j, c); f && !rc; f = s->j.n[f].next) {
 			size_t fi = 0;
-			rc = frame_index(s, f, &fi);
-			vec_push(&fs, fi);
+			if (!(rc = frame_index(s, f, &fi)))
+				node = step_into(s, node, fi);
 		}
 		int64_t wv = num_pow10(s->scale);
 		if (!rc && weights) {
@@ -216,22 +245,22 @@ static int sampled(struct ss *s, uint32_t p, const char *root, size_t rl, struct
 			wv = 1; /* a sample */
 		if (rc)
 			break;
-		put_stack(s, &b, root, rl, fs.v, fs.n);
-		if (!b.len)
+		if (!node) {
+			struct sbuf b = SBUF_INIT;
 			sbuf_addstr(&b, "[no frames]");
-		if ((rc = import_agg_add(a, b.buf, b.len, wv, s->err)))
+			node = ftree_child(s->t, 0, pool_intern(s->t->names, b.buf, b.len));
+			sbuf_release(&b);
+		}
+		if ((rc = add_self(s, node, wv, c)))
 			break;
 		st->samples++;
 	}
 	if (!rc && w)
 		rc = ss_fail(s, w, "expected %s", "as many weights as samples");
-	vec_free(&fs);
-	sbuf_release(&b);
 	return rc;
 }
 
-static int evented(struct ss *s, uint32_t p, const char *root, size_t rl, struct import_agg *a,
-		   struct import_stats *st)
+static int evented(struct ss *s, uint32_t p, uint32_t root, struct import_stats *st)
 {
 	uint32_t events = import_json_get(&s->j, p, "events");
 	if (!is_type(s, events, IMPORT_JSON_ARR))
@@ -242,8 +271,8 @@ static int evented(struct ss *s, uint32_t p, const char *root, size_t rl, struct
 	int rc = value(s, import_json_get(&s->j, p, "endValue"), true, &end, "\"endValue\": a number");
 	if (rc)
 		return rc;
-	VEC(size_t) fs = VEC_INIT;
-	struct sbuf b = SBUF_INIT;
+	VEC(size_t) fs = VEC_INIT;   /* the open frames */
+	VEC(uint32_t) ns = VEC_INIT; /* their nodes */
 	int64_t last = 0;
 	bool started = false;
 	uint32_t c;
@@ -269,28 +298,29 @@ static int evented(struct ss *s, uint32_t p, const char *root, size_t rl, struct
 				rc = ss_fail(s, c, "expected %s", "times within 64-bit integers");
 				break;
 			}
-			put_stack(s, &b, root, rl, fs.v, fs.n);
-			if ((rc = import_agg_add(a, b.buf, b.len, d, s->err)))
+			if ((rc = add_self(s, ns.v[ns.n - 1], d, c)))
 				break;
 			st->samples++;
 		}
 		last = at;
 		started = true;
 		if (open) {
+			uint32_t node = step_into(s, fs.n ? ns.v[ns.n - 1] : root, fi);
+			vec_push(&ns, node);
 			vec_push(&fs, fi);
 		} else if (!fs.n || fs.v[fs.n - 1] != fi) {
 			rc = ss_fail(s, c, "expected %s", "a close (\"C\") of the frame on top of the stack");
 		} else {
 			fs.n--;
+			ns.n--;
 		}
 	}
 	if (!rc && fs.n && end > last) { /* still open: closed at endValue */
-		put_stack(s, &b, root, rl, fs.v, fs.n);
-		if (!(rc = import_agg_add(a, b.buf, b.len, end - last, s->err)))
+		if (!(rc = add_self(s, ns.v[ns.n - 1], end - last, p)))
 			st->samples++;
 	}
 	vec_free(&fs);
-	sbuf_release(&b);
+	vec_free(&ns);
 	return rc;
 }
 
@@ -306,8 +336,8 @@ static const char *unit_name(const char *u)
 	return NULL;
 }
 
-static int profiles(struct ss *s, const struct import_opts *o, struct import_agg *a, struct import_stats *st,
-		    const char **unit, size_t *count)
+static int profiles(struct ss *s, const struct import_opts *o, struct import_stats *st, const char **unit,
+		    size_t *count)
 {
 	uint32_t ps = import_json_get(&s->j, 0, "profiles");
 	if (!is_type(s, ps, IMPORT_JSON_ARR))
@@ -345,11 +375,11 @@ static int profiles(struct ss *s, const struct import_opts *o, struct import_agg
 				sbuf_addf(&root, "profile %zu", i + 1);
 			}
 		}
-		const char *r = root.len ? root.buf : NULL;
+		uint32_t r = root.len ? ftree_child(s->t, 0, pool_intern(s->t->names, root.buf, root.len)) : 0;
 		if (str_is(s, ty, "sampled"))
-			rc = sampled(s, p, r, root.len, a, st);
+			rc = sampled(s, p, r, st);
 		else if (str_is(s, ty, "evented"))
-			rc = evented(s, p, r, root.len, a, st);
+			rc = evented(s, p, r, st);
 		else
 			rc = ss_fail(s, p, "expected %s", "a profile of \"type\" \"sampled\" or \"evented\"");
 	}
@@ -409,19 +439,28 @@ static void pyspy_rate(struct ss *s)
 	s->rate = none ? 0 : (int64_t)rr;
 }
 
-int import_speedscope(const char *buf, size_t len, const char *name, const struct import_opts *o,
-		      struct sbuf *out, struct import_stats *st, struct sbuf *err)
+/* Totals from the own weights: children come after their parent. */
+static void sum_up(struct ss *s)
+{
+	struct ftree *t = s->t;
+	for (uint32_t i = t->n; i-- > 1;) {
+		t->total[i] += i < s->nself ? s->self[i] : 0;
+		t->total[t->parent[i]] += t->total[i];
+	}
+}
+
+int import_speedscope_tree(const char *buf, size_t len, const char *name, const struct import_opts *o, struct ftree *t,
+			   struct sbuf *head, struct import_stats *st, struct sbuf *err)
 {
 	struct ss s;
 	memset(&s, 0, sizeof s);
 	s.name = name ? name : "<stdin>";
 	s.err = err;
 	s.o = o;
+	s.t = t;
 	int rc = import_json_parse(&s.j, buf, len, s.name, err);
 	if (!rc && s.j.n[0].type != IMPORT_JSON_OBJ)
 		rc = ss_fail(&s, 0, "expected %s", "a speedscope file (a JSON object)");
-	struct import_agg a;
-	import_agg_init(&a, 0);
 	const char *unit = NULL;
 	size_t np = 0;
 	if (!rc) {
@@ -430,26 +469,60 @@ int import_speedscope(const char *buf, size_t len, const char *name, const struc
 		find_scale(&s);
 		if (s.count)
 			s.scale = 0; /* counted: the weights' decimals do not matter */
-		a.scale = s.scale;
+		t->scale = s.scale;
 		if (!(rc = frames(&s)))
-			rc = profiles(&s, o, &a, st, &unit, &np);
+			rc = profiles(&s, o, st, &unit, &np);
 	}
 	if (!rc) {
-		import_header(out, "speedscope", s.count ? "samples" : unit, st);
-		sbuf_addf(out, " profiles=%zu;", np);
+		sum_up(&s);
+		import_header(head, "speedscope", s.count ? "samples" : unit, st);
+		sbuf_addf(head, " profiles=%zu;", np);
 		if (s.count)
-			sbuf_addf(out, " samples=%llu;", (unsigned long long)st->samples);
+			sbuf_addf(head, " samples=%llu;", (unsigned long long)st->samples);
 		if (s.rate)
-			sbuf_addf(out, " rate=%lld;", (long long)s.rate);
+			sbuf_addf(head, " rate=%lld;", (long long)s.rate);
 		if (s.rounded && !s.count)
-			sbuf_addf(out, " rounded=%llu;", (unsigned long long)s.rounded);
-		sbuf_addch(out, '\n');
-		import_agg_write(&a, out);
+			sbuf_addf(head, " rounded=%llu;", (unsigned long long)s.rounded);
+		sbuf_addch(head, '\n');
 	}
-	import_agg_free(&a);
 	import_json_free(&s.j);
 	free(s.frame_str);
 	free(s.frame_len);
+	free(s.frame_id);
+	free(s.frame_first);
+	free(s.self);
 	sbuf_release(&s.names);
+	return rc;
+}
+
+void import_tree_text(const struct ftree *t, struct sbuf *out)
+{
+	struct import_agg a;
+	import_agg_init(&a, t->scale);
+	struct sbuf b = SBUF_INIT, e = SBUF_INIT;
+	for (uint32_t i = 1; i < t->n; i++) {
+		int64_t w = ftree_self(t, i, 0);
+		if (!w)
+			continue;
+		sbuf_reset(&b);
+		folded_put_path(&b, t, i);
+		folded_end_stack(&b, 0, true);
+		import_agg_add(&a, b.buf, b.len, w, &e); /* the tree's total fits: so does every sum */
+	}
+	import_agg_write(&a, out);
+	import_agg_free(&a);
+	sbuf_release(&b);
+	sbuf_release(&e);
+}
+
+int import_speedscope(const char *buf, size_t len, const char *name, const struct import_opts *o,
+		      struct sbuf *out, struct import_stats *st, struct sbuf *err)
+{
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	int rc = import_speedscope_tree(buf, len, name, o, &t, out, st, err);
+	if (!rc)
+		import_tree_text(&t, out);
+	ftree_release(&t);
 	return rc;
 }

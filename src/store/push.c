@@ -174,14 +174,24 @@ int push_query(const struct ftree *t, const char *weight, const char *release, c
 	return rc;
 }
 
+long push_backoff_ms(int k, int64_t retry_after)
+{
+	if (retry_after >= 0)
+		return (long)(retry_after < PUSH_RETRY_AFTER_MAX_S ? retry_after : PUSH_RETRY_AFTER_MAX_S) * 1000;
+	long ms = 500;
+	for (int i = 0; i < k && ms < PUSH_BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	return ms < PUSH_BACKOFF_MAX_MS ? ms : PUSH_BACKOFF_MAX_MS;
+}
+
 int push_send(const struct ftree *t, const char *weight, const char *release, const struct push_opts *o,
 	      struct push_stats *st, struct sbuf *err)
 {
-	struct sbuf q = SBUF_INIT, body = SBUF_INIT;
+	struct sbuf q = SBUF_INIT, body = SBUF_INIT, url = SBUF_INIT;
+	http_url_redact(o->url, &url);
 	int rc = push_query(t, weight, release, o, &q, err);
 	if (!rc)
 		rc = push_body(t, o, &body, st, err);
-	long delay_ms = 500;
 	for (int k = 0; !rc; k++) {
 		struct http_reply r;
 		st->attempts = k + 1;
@@ -191,20 +201,24 @@ int push_send(const struct ftree *t, const char *weight, const char *release, co
 		bool retry = rc == GF_EOUTPUT || (!rc && (r.status == 429 || r.status >= 500));
 		if (!rc && (r.status < 200 || r.status > 299)) {
 			size_t n = strcspn(r.body.buf ? r.body.buf : "", "\r\n");
-			sbuf_setf(err, "%s answered HTTP %d: %.*s", o->url, r.status, (int)(n > 300 ? 300 : n),
+			sbuf_setf(err, "%s answered HTTP %d: %.*s", url.buf, r.status, (int)(n > 300 ? 300 : n),
 				  r.body.buf ? r.body.buf : "");
 			rc = GF_EOUTPUT;
 		}
+		int64_t ra = r.retry_after;
 		http_reply_release(&r);
 		if (!rc || !retry || k >= o->retries)
 			break;
-		nanosleep(&(struct timespec){ delay_ms / 1000, (delay_ms % 1000) * 1000000L }, NULL);
-		delay_ms *= 2;
+		long ms = push_backoff_ms(k, ra);
+		if (o->retrying)
+			o->retrying(o->ctx, k + 1, ms, err->buf);
+		nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
 		rc = GF_OK;
 	}
 	if (rc && st->attempts > 1)
 		sbuf_addf(err, " (after %d attempts)", st->attempts);
 	sbuf_release(&q);
 	sbuf_release(&body);
+	sbuf_release(&url);
 	return rc;
 }

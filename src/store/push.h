@@ -16,8 +16,13 @@
  *  - labels in the name, {release=R,rank=N,weight=W,K=V...}: keys are
  *    letters, digits and '_' (not first a digit); a value holding one of
  *    ",{}=\"" or a control byte is refused.
- * Retries: connection failures, 429 and 5xx are retried with backoff (0.5 s,
- * 1 s, 2 s...); any other status fails at once with the server's reply.
+ * Retries: connection failures (refused, reset, a timeout, a reply that is
+ * not valid HTTP), 429 and 5xx are retried after a wait (push_backoff_ms:
+ * 0.5 s, 1 s, 2 s... at most PUSH_BACKOFF_MAX_MS, or the server's
+ * Retry-After, at most PUSH_RETRY_AFTER_MAX_S); any other status fails at
+ * once with the server's reply. Delivered means the whole body was sent and
+ * a complete 2xx reply read (store/http.h). Messages name the URL without
+ * its password.
  *
  * Layer: store. Never prints.
  */
@@ -41,8 +46,20 @@ struct push_opts {
 	size_t max_stacks;                   /* default 16000 */
 	int64_t sample_rate;                 /* samples weight: Hz (default 100) */
 	int retries;                         /* default 3 */
-	int timeout_s;                       /* default 30 */
+	int timeout_s;                       /* default 30: the whole of one attempt */
+	/* before each retry (NULL: none): the attempt that failed (1...), the
+	 * wait, and why ("HTTP 503", the connection error) */
+	void (*retrying)(void *ctx, int attempt, long wait_ms, const char *why);
+	void *ctx;
 };
+
+#define PUSH_BACKOFF_MAX_MS 30000
+#define PUSH_RETRY_AFTER_MAX_S 60
+
+/* The wait before retry k (0 first): 500 ms * 2^k, at most
+ * PUSH_BACKOFF_MAX_MS; with a Retry-After of retry_after s (>= 0) that,
+ * at most PUSH_RETRY_AFTER_MAX_S. */
+long push_backoff_ms(int k, int64_t retry_after);
 
 void push_opts_init(struct push_opts *o);
 

@@ -8,6 +8,7 @@
 #include "base/escape.h"
 #include "base/jsonw.h"
 #include "base/num.h"
+#include "base/sha256.h"
 #include "base/rtable.h"
 #include "stacks/folded.h"
 #include "stacks/folded_out.h"
@@ -21,21 +22,39 @@
 #include <string.h>
 #include <time.h>
 
-/* Migration k takes the schema from version k-1 to k. */
-static const char *const store_migrations[] = {
-	NULL,
-	"CREATE TABLE runs(id BIGINT PRIMARY KEY, release TEXT NOT NULL, added BIGINT NOT NULL,"
-	" source TEXT NOT NULL, kind TEXT NOT NULL, steps BIGINT NOT NULL, header BLOB NOT NULL);"
-	"CREATE INDEX runs_release ON runs(release, id);"
-	"CREATE TABLE labels(run BIGINT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run, key));"
-	"CREATE TABLE metrics(run BIGINT NOT NULL, key TEXT NOT NULL, value BIGINT NOT NULL,"
-	" PRIMARY KEY(run, key));"
-	"CREATE TABLE profiles(id BIGINT PRIMARY KEY, run BIGINT NOT NULL, weight TEXT NOT NULL,"
-	" scale BIGINT NOT NULL, header BLOB NOT NULL, stacks BIGINT NOT NULL, total BIGINT NOT NULL);"
-	"CREATE INDEX profiles_run ON profiles(run, weight);"
-	"CREATE TABLE stacks(hash BIGINT PRIMARY KEY, text BLOB NOT NULL);"
-	"CREATE TABLE samples(profile BIGINT NOT NULL, stack BIGINT NOT NULL, value BIGINT NOT NULL,"
-	" PRIMARY KEY(profile, stack)) WITHOUT_ROWID;",
+/* Migration k takes the schema from version k-1 to k: the SQL both engines
+ * take, or one text per engine where they differ. */
+struct store_migration {
+	const char *sql, *sqlite, *pg;
+};
+static const struct store_migration store_migrations[] = {
+	{ NULL, NULL, NULL },
+	{ "CREATE TABLE runs(id BIGINT PRIMARY KEY, release TEXT NOT NULL, added BIGINT NOT NULL,"
+	  " source TEXT NOT NULL, kind TEXT NOT NULL, steps BIGINT NOT NULL, header BLOB NOT NULL);"
+	  "CREATE INDEX runs_release ON runs(release, id);"
+	  "CREATE TABLE labels(run BIGINT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(run, key));"
+	  "CREATE TABLE metrics(run BIGINT NOT NULL, key TEXT NOT NULL, value BIGINT NOT NULL,"
+	  " PRIMARY KEY(run, key));"
+	  "CREATE TABLE profiles(id BIGINT PRIMARY KEY, run BIGINT NOT NULL, weight TEXT NOT NULL,"
+	  " scale BIGINT NOT NULL, header BLOB NOT NULL, stacks BIGINT NOT NULL, total BIGINT NOT NULL);"
+	  "CREATE INDEX profiles_run ON profiles(run, weight);"
+	  "CREATE TABLE stacks(hash BIGINT PRIMARY KEY, text BLOB NOT NULL);"
+	  "CREATE TABLE samples(profile BIGINT NOT NULL, stack BIGINT NOT NULL, value BIGINT NOT NULL,"
+	  " PRIMARY KEY(profile, stack)) WITHOUT_ROWID;",
+	  NULL, NULL },
+	/* 2: the user's names as byte strings (PostgreSQL's TEXT refuses what is
+	 * not UTF-8; SQLite compares a TEXT and a BLOB as different), and the
+	 * run's digest (store_add: the same run is not stored twice) */
+	{ NULL,
+	  "ALTER TABLE runs ADD COLUMN digest BLOB;"
+	  "UPDATE runs SET release = CAST(release AS BLOB), source = CAST(source AS BLOB);"
+	  "UPDATE labels SET value = CAST(value AS BLOB);"
+	  "CREATE INDEX runs_digest ON runs(release, digest);",
+	  "ALTER TABLE runs ADD COLUMN digest BYTEA,"
+	  " ALTER COLUMN release TYPE BYTEA USING convert_to(release, 'UTF8'),"
+	  " ALTER COLUMN source TYPE BYTEA USING convert_to(source, 'UTF8');"
+	  "ALTER TABLE labels ALTER COLUMN value TYPE BYTEA USING convert_to(value, 'UTF8');"
+	  "CREATE INDEX runs_digest ON runs(release, digest);" },
 };
 #define STORE_NMIG (sizeof store_migrations / sizeof store_migrations[0])
 
@@ -103,6 +122,42 @@ static int q_int(struct store *s, const char *sql, const char *a, const int64_t 
 
 /* ---- open and migrate ---- */
 
+/* A user's name (release, source, label value) as a parameter: a byte
+ * string since schema 2, text in an older store read as it is. */
+void store_bind_name(struct store *s, struct store_stmt *st, int i, const char *v, size_t n)
+{
+	if (s->schema >= 2)
+		store_eng_bind_blob(st, i, v, n);
+	else
+		store_eng_bind_text(st, i, v, n);
+}
+
+/* What the database holds: *nt tables, up to three named in names, and
+ * whether gf_meta is among them. */
+static int store_tables(struct store *s, int64_t *nt, bool *meta, struct sbuf *names, struct sbuf *err)
+{
+	struct store_stmt *st;
+	int rc = store_eng_prepare(s->e, s->e->ops->tables_sql, &st, err);
+	if (rc)
+		return rc;
+	*nt = 0;
+	*meta = false;
+	while ((rc = store_eng_step(st, err)) == 1) {
+		size_t n;
+		const char *t = store_eng_col_text(st, 0, &n);
+		if (n == 7 && !memcmp(t, "gf_meta", 7))
+			*meta = true;
+		if (++*nt <= 3)
+			sbuf_addf(names, "%s%.*s", names->len ? ", " : "", (int)(n > 64 ? 64 : n), t);
+	}
+	if (*nt > 3)
+		sbuf_addstr(names, "...");
+	store_eng_free(st);
+	return rc < 0 ? rc : GF_OK;
+}
+
+/* gf_meta's schema: *v = 0 without a row; a value that is not a version
+ * number is refused. */
 static int store_version(struct store *s, int64_t *v, struct sbuf *err)
 {
 	struct store_stmt *st;
@@ -114,65 +169,102 @@ static int store_version(struct store *s, int64_t *v, struct sbuf *err)
 	if (rc == 1) {
 		size_t n;
 		const char *p = store_eng_col_text(st, 0, &n);
-		char b[24];
-		snprintf(b, sizeof b, "%.*s", (int)(n < 20 ? n : 20), p);
-		*v = strtoll(b, NULL, 10);
-		if (*v <= 0)
-			*v = INT64_MAX;
+		bool ok = n >= 1 && n <= 9 && p[0] != '0';
+		for (size_t i = 0; i < n && ok; i++)
+			ok = p[i] >= '0' && p[i] <= '9';
+		if (ok) {
+			for (size_t i = 0; i < n; i++)
+				*v = *v * 10 + (p[i] - '0');
+			rc = GF_OK;
+		} else {
+			sbuf_setf(err, "'%s': gf_meta's schema is '%.*s', not a version number: not a store this "
+				  "gpuflame can read (nothing was changed)", s->e->where, (int)(n > 40 ? 40 : n), p);
+			rc = GF_EINPUT;
+		}
 	}
 	store_eng_free(st);
 	return rc < 0 ? rc : GF_OK;
 }
 
-static int store_migrate(struct store *s, struct sbuf *err)
+/* Creates gf_meta and runs the migrations from version v (inside the write
+ * transaction). */
+static int store_migrate(struct store *s, bool meta, int64_t v, struct sbuf *err)
 {
-	int rc = s->e->ops->begin_write(s->e, err);
-	if (rc)
-		return rc;
-	int64_t v;
-	if ((rc = store_version(s, &v, err)))
-		goto fail;
-	for (int64_t k = v + 1; k < (int64_t)STORE_NMIG; k++)
-		if ((rc = q_exec(s, store_migrations[k], err)))
-			goto fail;
-	if (v < STORE_SCHEMA) {
+	bool pg = !strcmp(s->e->ops->kind, "postgresql");
+	int rc = meta ? GF_OK : q_exec(s, "CREATE TABLE gf_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)", err);
+	for (int64_t k = v + 1; k < (int64_t)STORE_NMIG && !rc; k++) {
+		const struct store_migration *m = &store_migrations[k];
+		rc = q_exec(s, m->sql ? m->sql : pg ? m->pg : m->sqlite, err);
+	}
+	if (!rc && v < STORE_SCHEMA) {
 		char sql[128];
 		snprintf(sql, sizeof sql, "DELETE FROM gf_meta WHERE key = 'schema'; "
 			 "INSERT INTO gf_meta(key, value) VALUES ('schema', '%d')", STORE_SCHEMA);
-		if ((rc = q_exec(s, sql, err)))
-			goto fail;
+		rc = q_exec(s, sql, err);
 	}
-	return store_eng_exec(s->e, "COMMIT", err);
-fail:
-	q_rollback(s);
 	return rc;
 }
 
-int store_open(struct store **out, const char *url, struct sbuf *err)
+/* What the database is, and for a write, makes it the current store (under
+ * the write lock, taken before anything is read). */
+static int store_check(struct store *s, int mode, struct sbuf *err)
+{
+	int64_t nt = 0, v = 0;
+	bool meta = false;
+	struct sbuf names = SBUF_INIT;
+	int rc = store_tables(s, &nt, &meta, &names, err);
+	if (!rc && meta)
+		rc = store_version(s, &v, err);
+	bool foreign = nt > (meta ? 1 : 0) && !v; /* tables, but not a store's */
+	if (rc) {
+	} else if (mode == STORE_READ && !nt) {
+		sbuf_setf(err, "'%s': an empty database, not a gpuflame store ('gpuflame store add' makes one; nothing "
+			  "was changed)", s->e->where);
+		rc = GF_EINPUT;
+	} else if (foreign || (mode != STORE_CREATE && !v)) {
+		sbuf_setf(err, "'%s': not a gpuflame store (%s%s%s): %s", s->e->where, meta ? "its gf_meta has no schema" :
+			  "no gf_meta table", nt ? "; it holds " : "", names.len ? names.buf : "",
+			  mode == STORE_CREATE ? "'store add' makes a store only in an empty database (nothing was changed)"
+					       : "nothing was changed");
+		rc = GF_EINPUT;
+	} else if (v > STORE_SCHEMA) {
+		sbuf_setf(err, "'%s': the store has schema version %" PRId64 ", newer than this gpuflame's (%d): "
+			  "use a newer gpuflame (the database was left untouched)", s->e->where, v, STORE_SCHEMA);
+		rc = GF_EINPUT;
+	} else if (mode != STORE_READ && v < STORE_SCHEMA) {
+		rc = store_migrate(s, meta, v, err);
+		v = STORE_SCHEMA;
+	}
+	s->schema = (int)v;
+	sbuf_release(&names);
+	return rc;
+}
+
+int store_open(struct store **out, const char *url, int mode, struct sbuf *err)
 {
 	*out = NULL;
 	struct store *s = gf_xcalloc(1, sizeof *s);
-	int rc = store_eng_open(&s->e, url, err);
+	unsigned fl = mode == STORE_READ ? STORE_ENG_READONLY : mode == STORE_CREATE ? STORE_ENG_CREATE : 0;
+	int rc = store_eng_open(&s->e, url, fl, err);
 	if (rc) {
 		free(s);
 		return rc;
 	}
-	int64_t v = 0;
-	rc = q_exec(s, "CREATE TABLE IF NOT EXISTS gf_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)", err);
-	if (!rc)
-		rc = store_version(s, &v, err);
-	if (!rc && v > STORE_SCHEMA) {
-		sbuf_setf(err, "'%s': the store has schema version %" PRId64 ", newer than this gpuflame's (%d): "
-			  "use a newer gpuflame (the database was left untouched)", s->e->where, v, STORE_SCHEMA);
-		rc = GF_EINPUT;
+	if (mode != STORE_READ && (rc = s->e->ops->begin_write(s->e, err))) {
+		store_close(s);
+		return rc;
 	}
-	if (!rc && v < STORE_SCHEMA)
-		rc = store_migrate(s, err);
+	rc = store_check(s, mode, err);
+	if (mode != STORE_READ) {
+		if (rc)
+			q_rollback(s);
+		else if (!(rc = store_eng_exec(s->e, "COMMIT", err)))
+			rc = s->e->ops->own(s->e, err);
+	}
 	if (rc) {
 		store_close(s);
 		return rc;
 	}
-	s->schema = STORE_SCHEMA;
 	*out = s;
 	return GF_OK;
 }
@@ -206,7 +298,7 @@ static void header_text(const struct ftree_meta *m, struct sbuf *out)
 	FILE *fp = open_memstream(&buf, &len);
 	if (!fp)
 		gf_xmalloc(SIZE_MAX); /* the out-of-memory exit */
-	folded_write_meta(fp, m);
+	folded_write_meta(fp, m, false);
 	fclose(fp);
 	while (len && buf[len - 1] == '\n')
 		len--;
@@ -214,7 +306,8 @@ static void header_text(const struct ftree_meta *m, struct sbuf *out)
 	free(buf);
 }
 
-/* Inserts one prepared row: i64 params (kinds 'i') and texts ('t'). */
+/* Inserts one prepared row: i64 params (kinds 'i'), texts ('t'), byte
+ * strings ('b') and the user's names ('n', store_bind_name). */
 static int q_row(struct store *s, struct store_stmt *st, const char *kinds, const int64_t *iv,
 		 const char *const *sv, struct sbuf *err)
 {
@@ -223,6 +316,8 @@ static int q_row(struct store *s, struct store_stmt *st, const char *kinds, cons
 			store_eng_bind_i64(st, i + 1, iv[i]);
 		else if (kinds[i] == 'b')
 			store_eng_bind_blob(st, i + 1, sv[i], strlen(sv[i]));
+		else if (kinds[i] == 'n')
+			store_bind_name(s, st, i + 1, sv[i], strlen(sv[i]));
 		else
 			store_eng_bind_text(st, i + 1, sv[i], strlen(sv[i]));
 	}
@@ -243,9 +338,29 @@ static int q_insert(struct store *s, const char *sql, const char *kinds, const i
 	return rc;
 }
 
-/* The stacks of one profile into the temp table stk_in; hash[i] gets node
- * i's stack hash (nodes without self weight are not stacks). */
-static int add_profile(struct store *s, struct ftree *t, int64_t *hash, int64_t *nstacks, struct sbuf *err)
+/* Node i's stack text (as the folded writer writes it) into b. */
+static void stack_text(const struct ftree *t, uint32_t i, struct sbuf *b)
+{
+	sbuf_reset(b);
+	folded_put_path(b, t, i);
+	folded_end_stack(b, 0, false);
+}
+
+/* hash[i]: node i's stack hash (nodes without self weight are not stacks). */
+static void profile_hashes(const struct ftree *t, int64_t *hash)
+{
+	struct sbuf b = SBUF_INIT;
+	for (uint32_t i = 1; i < t->n; i++) {
+		if (!ftree_self(t, i, 0))
+			continue;
+		stack_text(t, i, &b);
+		hash[i] = store_hash(b.buf, b.len);
+	}
+	sbuf_release(&b);
+}
+
+/* The stacks of one profile into the temp table stk_in. */
+static int add_profile(struct store *s, struct ftree *t, const int64_t *hash, int64_t *nstacks, struct sbuf *err)
 {
 	struct sbuf b = SBUF_INIT;
 	int rc = GF_OK;
@@ -253,10 +368,7 @@ static int add_profile(struct store *s, struct ftree *t, int64_t *hash, int64_t 
 	for (uint32_t i = 1; i < t->n && !rc; i++) {
 		if (!ftree_self(t, i, 0))
 			continue;
-		sbuf_reset(&b);
-		folded_put_path(&b, t, i);
-		folded_end_stack(&b, 0, false);
-		hash[i] = store_hash(b.buf, b.len);
+		stack_text(t, i, &b);
 		const char *sv[2] = { NULL, b.buf };
 		size_t sn[2] = { 0, b.len };
 		int64_t iv[2] = { hash[i], 0 };
@@ -284,27 +396,23 @@ static int add_samples(struct store *s, int64_t pid, struct ftree *t, const int6
 static int add_samples_all(struct store *s, const struct store_run_in *in, int64_t id, const int64_t *counts,
 			   int64_t *const *hash, struct sbuf *err);
 
-static int add_stacks(struct store *s, const struct store_run_in *in, int64_t id, struct sbuf *err)
+static int add_stacks(struct store *s, const struct store_run_in *in, int64_t id, int64_t *const *hash,
+		      struct sbuf *err)
 {
 	int rc = q_exec(s, "CREATE TEMP TABLE IF NOT EXISTS stk_in(hash BIGINT NOT NULL, text BLOB NOT NULL);"
 			"DELETE FROM stk_in", err);
 	if (rc)
 		return rc;
 	int64_t counts[STORE_MAX_PROFILES] = { 0 };
-	int64_t *hash[STORE_MAX_PROFILES] = { NULL };
 	if ((rc = s->e->ops->bulk_begin(s->e, "stk_in", "hash,text", "ib", err)))
 		return rc;
-	for (size_t k = 0; k < in->nprof && !rc; k++) {
-		hash[k] = gf_xcalloc(in->prof[k]->n ? in->prof[k]->n : 1, sizeof *hash[k]);
+	for (size_t k = 0; k < in->nprof && !rc; k++)
 		rc = add_profile(s, in->prof[k], hash[k], &counts[k], err);
-	}
 	int rc2 = s->e->ops->bulk_end(s->e, err);
 	if (!rc)
 		rc = rc2;
 	if (!rc)
 		rc = add_samples_all(s, in, id, counts, hash, err);
-	for (size_t k = 0; k < in->nprof; k++)
-		free(hash[k]);
 	return rc;
 }
 
@@ -350,17 +458,30 @@ static int add_samples_all(struct store *s, const struct store_run_in *in, int64
 	return rc;
 }
 
-static int add_rows(struct store *s, const struct store_run_in *in, int64_t id, struct sbuf *err)
+static int add_rows(struct store *s, const struct store_run_in *in, int64_t id, const uint8_t *digest,
+		    struct sbuf *err)
 {
 	struct sbuf h = SBUF_INIT;
 	if (in->nprof)
 		header_text(&in->prof[0]->meta, &h);
-	int64_t iv[7] = { id, 0, (int64_t)time(NULL), 0, 0, in->steps, 0 };
-	const char *sv[7] = { NULL, in->release, NULL, in->source, in->kind, NULL, h.buf };
-	int rc = q_insert(s, "INSERT INTO runs(id, release, added, source, kind, steps, header) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?)", "itittib", iv, sv, err);
-	sbuf_release(&h);
 	struct store_stmt *st = NULL;
+	int rc = store_eng_prepare(s->e, "INSERT INTO runs(id, release, added, source, kind, steps, header, digest) "
+				   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", &st, err);
+	if (!rc) {
+		store_eng_bind_i64(st, 1, id);
+		store_bind_name(s, st, 2, in->release, strlen(in->release));
+		store_eng_bind_i64(st, 3, (int64_t)time(NULL));
+		store_bind_name(s, st, 4, in->source, strlen(in->source));
+		store_eng_bind_text(st, 5, in->kind, strlen(in->kind));
+		store_eng_bind_i64(st, 6, in->steps);
+		store_eng_bind_blob(st, 7, h.buf ? h.buf : "", h.len);
+		store_eng_bind_blob(st, 8, (const char *)digest, 32);
+		rc = store_eng_step(st, err);
+		rc = rc < 0 ? rc : GF_OK;
+	}
+	store_eng_free(st);
+	sbuf_release(&h);
+	st = NULL;
 	if (!rc)
 		rc = store_eng_prepare(s->e, "INSERT INTO labels(run, key, value) VALUES (?, ?, ?)", &st, err);
 	for (size_t i = 0; i < in->nlabels && !rc; i++) {
@@ -368,7 +489,7 @@ static int add_rows(struct store *s, const struct store_run_in *in, int64_t id, 
 		char *k = gf_xstrndup(in->labels[i], (size_t)(eq - in->labels[i]));
 		int64_t liv[3] = { id, 0, 0 };
 		const char *lsv[3] = { NULL, k, eq + 1 };
-		rc = q_row(s, st, "itt", liv, lsv, err);
+		rc = q_row(s, st, "itn", liv, lsv, err);
 		free(k);
 	}
 	store_eng_free(st);
@@ -384,32 +505,131 @@ static int add_rows(struct store *s, const struct store_run_in *in, int64_t id, 
 	return rc;
 }
 
-int store_add(struct store *s, const struct store_run_in *in, int64_t *id, struct sbuf *err)
+/* One field of the digest: its length, then its bytes. */
+static void dg_field(struct sbuf *b, const void *p, size_t n)
 {
+	uint64_t l = n;
+	sbuf_add(b, &l, sizeof l);
+	sbuf_add(b, p, n);
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The run's digest: SHA-256 of its release, kind, steps, labels (sorted),
+ * metrics and every profile's weight, scale, header and (stack hash,
+ * weight) pairs in the tree's order. */
+static void run_digest(const struct store_run_in *in, int64_t *const *hash, uint8_t out[32])
+{
+	struct sbuf b = SBUF_INIT, h = SBUF_INIT;
+	dg_field(&b, "gpuflame run 2", 14);
+	dg_field(&b, in->release, strlen(in->release));
+	dg_field(&b, in->kind, strlen(in->kind));
+	dg_field(&b, &in->steps, sizeof in->steps);
+	const char *lab[STORE_MAX_LABELS];
+	memcpy(lab, in->labels, in->nlabels * sizeof *lab);
+	qsort(lab, in->nlabels, sizeof *lab, by_str);
+	for (size_t i = 0; i < in->nlabels; i++)
+		dg_field(&b, lab[i], strlen(lab[i]) + 1);
+	for (size_t i = 0; i < in->nmetrics; i++) {
+		dg_field(&b, in->metrics[i].key, strlen(in->metrics[i].key) + 1);
+		dg_field(&b, &in->metrics[i].value, sizeof in->metrics[i].value);
+	}
+	for (size_t k = 0; k < in->nprof; k++) {
+		const struct ftree *t = in->prof[k];
+		dg_field(&b, in->weights[k], strlen(in->weights[k]) + 1);
+		dg_field(&b, &t->scale, sizeof t->scale);
+		sbuf_reset(&h);
+		header_text(&t->meta, &h);
+		dg_field(&b, h.buf ? h.buf : "", h.len);
+		for (uint32_t i = 1; i < t->n; i++) {
+			int64_t v[2] = { hash[k][i], ftree_self(t, i, 0) };
+			if (v[1])
+				sbuf_add(&b, v, sizeof v);
+		}
+	}
+	sha256_digest(b.buf ? b.buf : "", b.len, out);
+	sbuf_release(&b);
+	sbuf_release(&h);
+}
+
+/* The run of the release with this digest: *id, 0 when none. */
+static int find_digest(struct store *s, const char *release, const uint8_t *digest, int64_t *id, struct sbuf *err)
+{
+	struct store_stmt *st;
+	int rc = store_eng_prepare(s->e, "SELECT min(id) FROM runs WHERE release = ? AND digest = ?", &st, err);
+	if (rc)
+		return rc;
+	store_bind_name(s, st, 1, release, strlen(release));
+	store_eng_bind_blob(st, 2, (const char *)digest, 32);
+	*id = 0;
+	rc = store_eng_step(st, err);
+	if (rc == 1 && !store_eng_col_null(st, 0))
+		*id = store_eng_col_i64(st, 0);
+	store_eng_free(st);
+	return rc < 0 ? rc : GF_OK;
+}
+
+int store_add(struct store *s, const struct store_run_in *in, int64_t *id, bool *dup, struct sbuf *err)
+{
+	*dup = false;
 	for (size_t k = 0; k < in->nprof; k++)
 		if (weight_index(in->weights[k]) < 0) {
 			sbuf_setf(err, "unknown weight '%s'", in->weights[k]);
 			return GF_EUSAGE;
 		}
+	int64_t *hash[STORE_MAX_PROFILES] = { NULL };
+	for (size_t k = 0; k < in->nprof; k++) {
+		hash[k] = gf_xcalloc(in->prof[k]->n ? in->prof[k]->n : 1, sizeof *hash[k]);
+		profile_hashes(in->prof[k], hash[k]);
+	}
+	uint8_t digest[32];
+	run_digest(in, hash, digest);
+	int64_t same = 0;
 	int rc = s->e->ops->begin_write(s->e, err);
-	if (rc)
-		return rc;
-	if (!(rc = q_int(s, "SELECT max(id) FROM runs", NULL, NULL, 0, id, err))) {
+	if (!rc && !(rc = find_digest(s, in->release, digest, &same, err)) && same) {
+		*id = same;
+		*dup = true;
+		q_rollback(s);
+		goto done;
+	}
+	if (!rc && !(rc = q_int(s, "SELECT max(id) FROM runs", NULL, NULL, 0, id, err))) {
 		++*id;
-		rc = add_rows(s, in, *id, err);
+		rc = add_rows(s, in, *id, digest, err);
 	}
 	if (!rc)
-		rc = add_stacks(s, in, *id, err);
+		rc = add_stacks(s, in, *id, hash, err);
 	if (!rc && getenv("GPUFLAME_STORE_TEST_PAUSE")) /* the crash test: a window inside the transaction */
 		nanosleep(&(struct timespec){ 0, 200 * 1000000L }, NULL);
 	if (!rc)
 		rc = store_eng_exec(s->e, "COMMIT", err);
 	if (rc)
 		q_rollback(s);
+done:
+	for (size_t k = 0; k < in->nprof; k++)
+		free(hash[k]);
 	return rc;
 }
 
 /* ---- reading back ---- */
+
+/* A stored text becomes one line of folded text: no LF, CR or NUL (a
+ * stack holding a line feed would forge a second line and its weight). */
+static bool text_ok(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] == '\n' || p[i] == '\r' || p[i] == '\0')
+			return false;
+	return true;
+}
+
+static int damaged(struct store *s, int64_t run, const char *weight, const char *what, struct sbuf *err)
+{
+	sbuf_setf(err, "'%s': run %" PRId64 "'s %s profile: %s: the store is damaged", s->e->where, run, weight, what);
+	return GF_EINPUT;
+}
 
 int store_profile_text(struct store *s, int64_t run, const char *weight, struct sbuf *out, struct sbuf *err)
 {
@@ -432,10 +652,13 @@ int store_profile_text(struct store *s, int64_t run, const char *weight, struct 
 	if (rc == 1) {
 		size_t n;
 		const char *h = store_eng_col_text(st, 0, &n);
+		if (n && (n < 11 || memcmp(h, "# gpuflame:", 11) || !text_ok(h, n)))
+			rc = damaged(s, run, weight, "its header is not one '# gpuflame:' line", err);
+		else
+			rc = GF_OK;
 		sbuf_add(out, h, n);
 		if (n)
 			sbuf_addch(out, '\n');
-		rc = GF_OK;
 	}
 	store_eng_free(st);
 	if (rc)
@@ -443,6 +666,8 @@ int store_profile_text(struct store *s, int64_t run, const char *weight, struct 
 	int64_t scale;
 	if ((rc = q_int(s, "SELECT scale FROM profiles WHERE id = ?", NULL, &pid, 0, &scale, err)))
 		return rc;
+	if (scale < 0 || scale > NUM_MAX_SCALE)
+		return damaged(s, run, weight, "its decimal scale is out of range", err);
 	rc = store_eng_prepare(s->e, "SELECT t.text, p.value FROM samples p JOIN stacks t ON t.hash = p.stack "
 			       "WHERE p.profile = ? ORDER BY t.text", &st, err);
 	if (rc)
@@ -452,6 +677,10 @@ int store_profile_text(struct store *s, int64_t run, const char *weight, struct 
 	while ((rc = store_eng_step(st, err)) == 1) {
 		size_t n;
 		const char *txt = store_eng_col_text(st, 0, &n);
+		if (!n || !text_ok(txt, n)) {
+			rc = damaged(s, run, weight, "a stored stack is empty or holds a line break or NUL byte", err);
+			break;
+		}
 		size_t start = out->len;
 		sbuf_add(out, txt, n);
 		if (first && folded_stack_end_needed(out->buf + start, n, true) && (!n || txt[n - 1] != ';'))
@@ -508,7 +737,7 @@ static int side_runs(struct store *s, const char *spec, int64_t **ids, size_t *n
 	int rc = store_eng_prepare(s->e, "SELECT id FROM runs WHERE release = ? ORDER BY id", &st, err);
 	if (rc)
 		return rc;
-	store_eng_bind_text(st, 1, rel, strlen(rel));
+	store_bind_name(s, st, 1, rel, strlen(rel));
 	size_t cap = 0;
 	while ((rc = store_eng_step(st, err)) == 1) {
 		if (*n == cap)

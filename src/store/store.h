@@ -10,15 +10,28 @@
  * steady-step summary for a trace, the per-step totals otherwise); labels.
  * Stacks are stored once, keyed by a 64-bit hash of their text (a different
  * text under a known hash is refused, never merged). A run is added in one
- * write transaction: all of it or nothing (kill -9, a full disk).
+ * write transaction: all of it or nothing (kill -9, a full disk). A run is
+ * stored once per release: its digest (SHA-256 of its release, kind,
+ * steps, labels, metrics and every profile's header, stacks and weights)
+ * is looked up first, and the same content again is recognised, not added.
+ *
+ * Opening (store_open) never touches what is not a store: reads
+ * (STORE_READ) open the database read-only and refuse one that is not a
+ * gpuflame store (missing, empty, another program's tables, a gf_meta
+ * whose schema is not a version number, a newer schema) with nothing
+ * changed; writes take the write lock first, then create a store only in
+ * an empty database (STORE_CREATE) and migrate an older one.
  *
  * Schema (version STORE_SCHEMA, gf_meta.schema; migrations numbered, run
- * once under the write lock; a database from a newer schema is refused):
+ * once under the write lock; a database from a newer schema is refused;
+ * an older one is read as it is):
  *   gf_meta(key, value)
- *   runs(id, release, added, source, kind, steps, header)
+ *   runs(id, release, added, source, kind, steps, header, digest)
  *   labels(run, key, value)     metrics(run, key, value)
  *   profiles(id = run*8 + weight index, run, weight, scale, header, stacks, total)
  *   stacks(hash, text)          samples(profile, stack, value)
+ * Names the user gives (release, source, label values) are byte strings
+ * (BLOB / BYTEA since schema 2): any bytes, the same on both engines.
  *
  * Sides (store_side): "run:N" or a plain number is one run; "release:R" or
  * any other text is release R: all its runs, summed, their headers merged
@@ -34,14 +47,20 @@
 #include "stacks/ftree.h"
 #include "store/store_eng.h"
 
-#define STORE_SCHEMA 1
+#define STORE_SCHEMA 2
 #define STORE_MAX_PROFILES 5
 #define STORE_MAX_LABELS 32
 #define STORE_MAX_METRICS 24
 
 struct store {
 	struct store_eng *e;
-	int schema;
+	int schema; /* the database's version (older ones are read as they are) */
+};
+
+enum store_mode {
+	STORE_READ = 0, /* list, show, diff, trend, push: nothing is written */
+	STORE_UPDATE,   /* gc: an existing store, written */
+	STORE_CREATE,   /* add: a store, created in an empty database */
 };
 
 struct store_metric {
@@ -64,13 +83,20 @@ struct store_run_in {
 /* The database when --db is absent: $GPUFLAME_DB, else ./gpuflame.db. */
 const char *store_default_url(void);
 
-/* Opens (creating or migrating) the store at url. @return GF_OK,
- * GF_EINPUT (cannot open, a newer schema), GF_EOUTPUT (cannot write). */
-int store_open(struct store **s, const char *url, struct sbuf *err);
+/* Opens the store at url for mode (enum store_mode). @return GF_OK,
+ * GF_EINPUT (cannot open, not a store, a newer schema: nothing changed),
+ * GF_EOUTPUT (cannot write). */
+int store_open(struct store **s, const char *url, int mode, struct sbuf *err);
 void store_close(struct store *s);
 
-/* Adds a run whole. @return GF_OK with its id in *id. */
-int store_add(struct store *s, const struct store_run_in *in, int64_t *id, struct sbuf *err);
+/* Adds a run whole. @return GF_OK with its id in *id; *dup is true when
+ * the same run (its digest) was in the release already: *id is that run
+ * and nothing was written. */
+int store_add(struct store *s, const struct store_run_in *in, int64_t *id, bool *dup, struct sbuf *err);
+
+/* Binds a user's name (release, source, label value) as parameter i of st:
+ * a byte string since schema 2, text in an older store read as it is. */
+void store_bind_name(struct store *s, struct store_stmt *st, int i, const char *v, size_t n);
 
 struct store_filter {
 	const char *release;     /* NULL: any */

@@ -3,6 +3,7 @@
  */
 #include "store/store_collect.h"
 
+#include "base/num.h"
 #include "stacks/folded.h"
 #include "trace/analysis/actx.h"
 #include "trace/analysis/fold.h"
@@ -19,6 +20,20 @@ static const char *keep(struct store_collect *c, char *s)
 		return "";
 	}
 	return c->strs[c->nstrs++] = s;
+}
+
+/* The report's times it records (ns), with idle by cause (causes.h). */
+static const char *const ns_metrics[] = { "step_wall", "busy", "idle", "sync_wait" };
+
+bool store_collect_ns(const char *metric)
+{
+	for (size_t i = 0; i < GF_ARRAY_LEN(ns_metrics); i++)
+		if (!strcmp(metric, ns_metrics[i]))
+			return true;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		if (!strcmp(metric, causes_gap[k].metric))
+			return true;
+	return false;
 }
 
 static void metric(struct store_collect *c, const char *key, int64_t v)
@@ -60,6 +75,27 @@ static void header_labels(struct store_collect *c, const struct ftree_meta *m)
 		else if (!strcmp(k, "rank") || !strcmp(k, "world_size") || !strcmp(k, "device"))
 			label(c, k, m->kv[i].val);
 	}
+}
+
+/* A folded file's header gets --label's and --steps' checks: label.KEY
+ * with KEY of letters, digits, '_', '-', '.'; steps a positive integer. */
+static int header_check(const struct ftree_meta *m, const char *name, int64_t *steps, struct sbuf *err)
+{
+	*steps = 0;
+	for (unsigned i = 0; i < m->n; i++) {
+		const char *k = m->kv[i].key, *v = m->kv[i].val;
+		if (!strncmp(k, "label.", 6) && !fold_label_key_ok(k + 6, strlen(k + 6))) {
+			sbuf_setf(err, "'%s': the header's key '%s': expected label.KEY, KEY of letters, digits, '_', "
+				  "'-', '.'", name, k);
+			return GF_EINPUT;
+		}
+		if (!strcmp(k, "steps") && (num_parse(v, strlen(v), 0, 0, steps) != NUM_OK || *steps <= 0)) {
+			sbuf_setf(err, "'%s': invalid steps=%s in the header: expected a positive integer (of 64 bits)",
+				  name, v);
+			return GF_EINPUT;
+		}
+	}
+	return GF_OK;
 }
 
 /* Total of t per step (or the total without steps), in whole units. */
@@ -149,12 +185,12 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 		const struct step_row *s = &r.st.steady;
 		const struct gap_row *g = &r.gp.steady;
 		metric(c, "steps", (int64_t)r.st.n);
-		metric(c, "step_wall", s->wall);
-		metric(c, "busy", s->busy);
-		metric(c, "idle", s->idle);
+		metric(c, ns_metrics[0], s->wall);
+		metric(c, ns_metrics[1], s->busy);
+		metric(c, ns_metrics[2], s->idle);
 		for (int k = 0; k < GAP_NCAUSES; k++)
 			metric(c, causes_gap[k].metric, g->c[k]);
-		metric(c, "sync_wait", s->sync_wait);
+		metric(c, ns_metrics[3], s->sync_wait);
 		metric(c, "syncs", (int64_t)s->syncs);
 		metric(c, "kernels", (int64_t)s->kernels);
 		metric(c, "launches", (int64_t)s->launches);
@@ -202,8 +238,8 @@ static int collect_folded(struct store_collect *c, struct input *in, const struc
 		ftree_meta_set(&t->meta, k.buf, eq + 1);
 		sbuf_release(&k);
 	}
-	const char *steps = ftree_meta_get(&t->meta, "steps");
-	c->in.steps = steps ? strtoll(steps, NULL, 10) : 0;
+	if ((rc = header_check(&t->meta, input_name(in), &c->in.steps, err)))
+		return rc;
 	c->in.weights[0] = keep(c, gf_xstrdup(w));
 	c->in.prof[0] = t;
 	c->in.nprof = 1;

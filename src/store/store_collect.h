@@ -48,4 +48,9 @@ int store_collect_input(struct store_collect *c, struct input *in, bool is_trace
 			struct sbuf *err);
 void store_collect_release(struct store_collect *c);
 
+/* Whether metric is one of the report's times (integer ns: step_wall,
+ * busy, idle, idle.<cause>, sync_wait), which the text outputs print in
+ * microseconds; the others are counts or a profile's own unit. */
+bool store_collect_ns(const char *metric);
+
 #endif

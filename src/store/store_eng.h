@@ -15,7 +15,13 @@
  *    the size for samples) and nothing for PostgreSQL;
  *  - bulk loading: bulk_begin/bulk_row/bulk_end (SQLite: a prepared INSERT
  *    per row inside the transaction; PostgreSQL: COPY FROM STDIN, one round
- *    trip for the whole table).
+ *    trip for the whole table);
+ *  - tables_sql: the query listing the database's own tables (sqlite_master;
+ *    information_schema in the current schema), to tell a gpuflame store, an
+ *    empty database and another program's database apart;
+ *  - own: called once a write has made sure the database is a gpuflame
+ *    store (SQLite switches it to the WAL journal then, never before: a
+ *    read, or a refused write, leaves the file as it was).
  *
  *   struct store_eng *e;
  *   if (store_eng_open(&e, "postgresql://u@/db?host=/tmp", &err)) ...
@@ -63,7 +69,9 @@ struct store_eng_ops {
 	int (*bulk_row)(struct store_eng *e, const int64_t *iv, const char *const *sv, const size_t *sn,
 			struct sbuf *err);
 	int (*bulk_end)(struct store_eng *e, struct sbuf *err);
+	int (*own)(struct store_eng *e, struct sbuf *err);
 	void (*close)(struct store_eng *e);
+	const char *tables_sql;
 };
 
 struct store_eng {
@@ -73,14 +81,36 @@ struct store_eng {
 
 /*
  * Opens the database url: "postgresql://..." or "postgres://..." (libpq's
- * connection URI) for PostgreSQL, "sqlite:PATH" or a plain PATH for SQLite
- * (created when missing; WAL journal). @return GF_OK or GF_EINPUT with the
- * engine's message.
+ * connection URI) for PostgreSQL, "sqlite:PATH" or a plain PATH for SQLite.
+ * flags:
+ *   STORE_ENG_READONLY  nothing is written: SQLite runs no write
+ *                       (query_only; the connection is opened for writing
+ *                       when it can be, so that a WAL database's -wal and
+ *                       -shm files go at close, read-only otherwise, and as
+ *                       an immutable file when a read-only folder cannot
+ *                       take the -shm file); PostgreSQL sessions are
+ *                       read-only;
+ *   STORE_ENG_CREATE    SQLite creates a missing file (otherwise a missing
+ *                       file is "no such store").
+ * SQLite refuses what is not a regular file (/dev/null, a FIFO...) before
+ * opening it. @return GF_OK or GF_EINPUT with the engine's message; the
+ * URL's password (user:PASSWORD@, ?password=, password=) never appears in
+ * a message, e->where included (store_eng_redact).
  */
-int store_eng_open(struct store_eng **e, const char *url, struct sbuf *err);
-int store_eng_sqlite_open(struct store_eng **e, const char *path, struct sbuf *err);
-int store_eng_pg_open(struct store_eng **e, const char *url, struct sbuf *err);
+enum { STORE_ENG_READONLY = 1, STORE_ENG_CREATE = 2 };
+int store_eng_open(struct store_eng **e, const char *url, unsigned flags, struct sbuf *err);
+int store_eng_sqlite_open(struct store_eng **e, const char *path, unsigned flags, struct sbuf *err);
+int store_eng_pg_open(struct store_eng **e, const char *url, unsigned flags, struct sbuf *err);
 void store_eng_close(struct store_eng *e);
+
+/* url with every password replaced by "***": the userinfo's
+ * (scheme://user:PASSWORD@) and every password=VALUE keyword (a URI's
+ * ?password= / &password=, a conninfo's password=VALUE or
+ * password='quoted value'). */
+char *store_eng_redact(const char *url);
+/* Replaces in msg every occurrence of the passwords of url (as written and
+ * percent-decoded) by "***" (an engine may echo a part of the URL). */
+void store_eng_scrub(const char *url, struct sbuf *msg);
 
 /* The SQL of the schema for e: "BLOB" and "WITHOUT_ROWID" as above. */
 void store_eng_dialect(const struct store_eng *e, const char *sql, struct sbuf *out);

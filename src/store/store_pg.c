@@ -4,7 +4,10 @@
  * binary (int8 big-endian, bytea raw), blobs go as binary parameters, bulk
  * loads are one COPY ... FROM STDIN (text format, every byte escaped).
  * Write transactions take a transaction-scoped advisory lock, so writers
- * (adds, migrations, gc) run one after the other and all land.
+ * (adds, migrations, gc) run one after the other and all land; the store
+ * takes it before it reads or creates anything (a first use by several
+ * processes at once). A read session is read-only
+ * (default_transaction_read_only): it cannot change the database.
  */
 #include "store/store_eng.h"
 
@@ -279,32 +282,23 @@ static void pg_close(struct store_eng *e)
 	free(q);
 }
 
-static const struct store_eng_ops pg_ops = {
-	"postgresql", pg_exec, pg_begin_write, pg_prepare, pg_bind_i64, pg_bind_text, pg_step, pg_col_i64,
-	pg_col_text, pg_col_null, pg_reset, pg_free, pg_bulk_begin, pg_bulk_row, pg_bulk_end, pg_close,
-};
-
-/* The URL for messages: the password (user:PASSWORD@) left out. */
-static char *pg_where(const char *url)
+static int pg_own(struct store_eng *e, struct sbuf *err)
 {
-	const char *at = strchr(url, '@'), *scheme = strstr(url, "://");
-	if (!at || !scheme)
-		return gf_xstrdup(url);
-	const char *colon = memchr(scheme + 3, ':', (size_t)(at - scheme - 3));
-	if (!colon)
-		return gf_xstrdup(url);
-	struct sbuf b = SBUF_INIT;
-	sbuf_add(&b, url, (size_t)(colon - url));
-	sbuf_addstr(&b, ":***");
-	sbuf_addstr(&b, at);
-	return sbuf_detach(&b, NULL);
+	return GF_OK;
 }
 
-int store_eng_pg_open(struct store_eng **out, const char *url, struct sbuf *err)
+static const struct store_eng_ops pg_ops = {
+	"postgresql", pg_exec, pg_begin_write, pg_prepare, pg_bind_i64, pg_bind_text, pg_step, pg_col_i64,
+	pg_col_text, pg_col_null, pg_reset, pg_free, pg_bulk_begin, pg_bulk_row, pg_bulk_end, pg_own, pg_close,
+	"SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema() "
+	"ORDER BY table_name",
+};
+
+int store_eng_pg_open(struct store_eng **out, const char *url, unsigned flags, struct sbuf *err)
 {
 	struct pg_eng *q = gf_xcalloc(1, sizeof *q);
 	q->e.ops = &pg_ops;
-	q->e.where = pg_where(url);
+	q->e.where = store_eng_redact(url);
 	sbuf_init(&q->copy, 0);
 	q->c = PQconnectdb(url);
 	if (PQstatus(q->c) != CONNECTION_OK) {
@@ -312,7 +306,8 @@ int store_eng_pg_open(struct store_eng **out, const char *url, struct sbuf *err)
 		pg_close(&q->e);
 		return GF_EINPUT;
 	}
-	int rc = pg_exec(&q->e, "SET client_min_messages = warning", err);
+	int rc = pg_exec(&q->e, flags & STORE_ENG_READONLY ? "SET client_min_messages = warning; "
+			 "SET default_transaction_read_only = on" : "SET client_min_messages = warning", err);
 	if (rc) {
 		pg_close(&q->e);
 		return rc;

@@ -77,7 +77,7 @@ if command -v zsh >/dev/null; then
   zsh -n "$T/_gpuflame" 2>"$T/zerr"; rc=$?
   expect_rc zsh-parses 0
   expect_grep zsh-compdef "^#compdef gpuflame$" "$T/_gpuflame"
-  zc() { rm -f "$T/zout"; timeout 30 zsh -f tests/gen/zsh_complete.zsh "$T" "$T/zout" "$1" >/dev/null 2>&1; sort -u "$T/zout" 2>/dev/null | grep -v '^$' | tr '\n' ' '; }
+  zc() { rm -f "$T/zout"; timeout 120 zsh -f tests/gen/zsh_complete.zsh "$T" "$T/zout" "$1" >/dev/null 2>&1; sort -u "$T/zout" 2>/dev/null | grep -v '^$' | tr '\n' ' '; }
   expect_grep zsh-commands "(^| )report( |$)" <(zc 'gpuflame re')
   expect_eq zsh-weights "$(zc 'gpuflame fold --weight ')" "calls cpu gpu idle wall "
   expect_eq zsh-formats "$(zc 'gpuflame report -f ')" "html json md text "

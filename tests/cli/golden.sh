@@ -6,28 +6,47 @@
 #   GPUFLAME_BLESS=1 bash tests/cli/golden.sh    # rewrite the expected files from $GF instead,
 #                                                # and list the ones that changed
 #   GOLDEN_ONLY=train/ bash tests/cli/golden.sh  # only the cases whose expected file starts so
+#   GOLDEN_DIR=tests/data bash tests/cli/golden.sh  # another set: its MANIFEST and expected files
+#                                                # (tests/data: the fast tier's, no ../shared)
 #
 # A case is stdout (tests/golden/<case>) plus, when the command exits non-zero or writes to
 # stderr, tests/golden/<case>.stderr ("exit N" then the stderr text). Commands run in a
-# scratch directory whose ../shared is $GF_SHARED, so the paths the outputs print
-# (../shared/corpus/...) are the same wherever the corpus lives. SKIPs when ../shared is absent.
+# scratch directory whose ../shared is $GF_SHARED, ../data is tests/data and ../examples is
+# examples/, so the paths the outputs print (../shared/corpus/...) are the same wherever the
+# corpus lives. A set whose manifest names ../shared SKIPs when it is absent.
+# An SVG (a case whose expected file ends in .svg) is compared without its viewer script: the
+# script's body is replaced by one marker line on both sides, and blessed so, so a change of
+# the script re-blesses no SVG (tests/browser/ tests the script).
 # The expected files were blessed with the binary of d716dbe (the starting point of issue 11):
 # a change in any of them is a change in behaviour, to be listed when it is blessed.
 . "$(dirname "$0")/lib.sh"
 
 root=$(pwd)
-golden=$root/tests/golden
+golden=$root/${GOLDEN_DIR:-tests/golden}
+golden=${golden%/}
 manifest=$golden/MANIFEST
+set_name=$(basename "$golden")
+pfx=$set_name # the checks' prefix: golden-..., data-...
 bless=${GPUFLAME_BLESS:-}
 only=${GOLDEN_ONLY:-}
 case $GF in /*) ;; *) GF=$root/$GF ;; esac
 export GPUFLAME_NO_PROGRESS=1
 
-if [ ! -f "$manifest" ]; then fail golden-manifest "$manifest missing"; exit 0; fi
-need_shared golden || exit 0
-shared=$(cd "$GF_SHARED" && pwd)
+if [ ! -f "$manifest" ]; then fail "$pfx-manifest" "$manifest missing"; exit 0; fi
 mkdir -p "$T/run" "$T/got"
-ln -s "$shared" "$T/shared"
+if grep -v '^#' "$manifest" | grep -q '\.\./shared/'; then
+	need_shared "$pfx" || exit 0
+	ln -s "$(cd "$GF_SHARED" && pwd)" "$T/shared"
+fi
+ln -s "$root/tests/data" "$T/data"
+ln -s "$root/examples" "$T/examples"
+
+# svg_unscripted FILE : the SVG with its viewer script's body replaced by one marker line
+svg_unscripted() {
+	awk '/^<script type="text\/ecmascript"><!\[CDATA\[$/ { print; print "/* the viewer script: not compared (tests/cli/golden.sh) */"; skip = 1; next }
+	     skip && /^\]\]><\/script>$/ { skip = 0 }
+	     !skip { print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
 
 # run_case OUT_PREFIX WORDS... : runs the command line in $T/run; stdout -> PREFIX,
 # "exit N" + stderr -> PREFIX.stderr (removed when exit 0 and stderr empty)
@@ -103,26 +122,27 @@ declare -A listed=()
 while IFS= read -r line || [ -n "$line" ]; do
 	case $line in '#'* | '') continue ;; esac
 	read -r -a words <<<"$line"
-	[ "${#words[@]}" -ge 2 ] || { fail golden-manifest "bad line: $line"; nfail=$((nfail + 1)); continue; }
+	[ "${#words[@]}" -ge 2 ] || { fail "$pfx-manifest" "bad line: $line"; nfail=$((nfail + 1)); continue; }
 	name=${words[0]}
 	listed[$name]=1
 	[ -n "$only" ] && [ "${name#"$only"}" = "$name" ] && continue
 	got=$T/got/$(printf %s "$name" | tr / _)
 	run_case "$got" "${words[@]:1}"
+	case $name in *.svg) svg_unscripted "$got" ;; esac
 	n=$((n + 1))
 	if [ -n "$bless" ]; then
 		msg=$(bless_one "$got" "$golden/$name")
 		if [ -n "$msg" ]; then echo "$msg"; nchanged=$((nchanged + 1)); fi
 	else
-		golden_cmp "golden-$name" "$got" "$golden/$name" || nfail=$((nfail + 1))
+		golden_cmp "$pfx-$name" "$got" "$golden/$name" || nfail=$((nfail + 1))
 	fi
 done <"$manifest"
 
-# every file under tests/golden/ is a case of the manifest (no stale expected files)
+# every file under the set's folder is a case of the manifest (no stale expected files)
 stale=""
 while IFS= read -r f; do
 	rel=${f#"$golden"/}
-	[ "$rel" = MANIFEST ] && continue
+	case $rel in MANIFEST | README.md | in/*) continue ;; esac
 	base=${rel%.stderr}
 	[ -n "${listed[$base]:-}" ] || stale="$stale $rel"
 done < <(find "$golden" -type f | sort)
@@ -130,7 +150,7 @@ if [ -n "$bless" ]; then
 	echo "blessed $n cases with $GF: $nchanged new or changed${stale:+; not in the manifest (remove them):$stale}"
 	exit 0
 fi
-if [ -n "$stale" ]; then fail golden-stale "files under tests/golden/ that no case of MANIFEST names:$stale"; else pass golden-stale; fi
+if [ -n "$stale" ]; then fail "$pfx-stale" "files under ${golden#"$root"/}/ that no case of MANIFEST names:$stale"; else pass "$pfx-stale"; fi
 
 # self-check: the comparison can fail. A copy of one expected file with one byte
 # changed, one without its last line, a stderr that differs and a missing file are each reported.
@@ -150,9 +170,17 @@ if [ -s "$golden/$first" ]; then
 	cp "$sc/exp" "$sc/got"; { echo "exit 1"; echo "warning: planted"; } >"$sc/got.stderr"
 	golden_cmp x "$sc/got" "$sc/exp" | grep -q '^FAIL x: exit status or stderr' || ok=0
 	golden_cmp x "$sc/got" "$sc/missing" | grep -q '^FAIL x: no expected file' || ok=0
-	if [ "$ok" = 1 ]; then pass golden-selfcheck; else fail golden-selfcheck "a corrupted copy of $first was not reported"; fi
+	if [ "$ok" = 1 ]; then pass "$pfx-selfcheck"; else fail "$pfx-selfcheck" "a corrupted copy of $first was not reported"; fi
 else
-	fail golden-selfcheck "first case $first has no (or an empty) expected file"
+	fail "$pfx-selfcheck" "first case $first has no (or an empty) expected file"
 fi
-echo "golden: $n cases, $nfail failed"
+# and an SVG's viewer script is left out, the rest kept: a script change re-blesses no SVG
+printf '<svg>\n<script type="text/ecmascript"><![CDATA[\nfunction zoom() {}\n]]></script>\n<g><title>a</title></g>\n</svg>\n' >"$sc/s.svg"
+svg_unscripted "$sc/s.svg"
+if ! grep -q 'function zoom' "$sc/s.svg" && grep -q '<g><title>a</title></g>' "$sc/s.svg" && grep -q 'not compared' "$sc/s.svg"; then
+	pass "$pfx-svg-script-left-out"
+else
+	fail "$pfx-svg-script-left-out" "$(tr '\n' '|' <"$sc/s.svg")"
+fi
+echo "$pfx: $n cases, $nfail failed"
 exit 0

@@ -9,7 +9,9 @@
 # way. Nested step markers (step i inside step i-1, every kernel in the
 # innermost) and heavily overlapping ones (each step holds half the trace):
 # the step table, gaps, comm, stacks and fold cost O(n log n), not steps x
-# events. Also: a --families regex sees only the first 4096 bytes of a kernel name.
+# events. Also: a --families regex sees only the first 4096 bytes of a kernel name, and a
+# backtracking-prone rule costs linear time in the name; a deep evented speedscope profile
+# (N frames each inside the previous) costs linear time and memory in top, svg and diff.
 . "$(dirname "$0")/lib.sh"
 
 GEN=tests/gen/gen_nested.py
@@ -70,42 +72,64 @@ check "scale-fold-idle-overlap-steps" o fold --weight idle --steps 3..
 # two ranks (the straggler's collectives): the same trace twice
 ratio_check "scale-report-ranks-overlap-steps" "$T/o1.json" "$T/o4.json" report @
 
+# a deep evented speedscope profile (frames each opened inside the previous, then all
+# closed): its folded text is N stacks of up to N frames, the importer builds the tree
+# directly and the readers take it whole (issue 22: 20k frames took 2.4 GB in top)
+python3 - "$T" "$N" <<'EOF'
+import json, sys
+d, n = sys.argv[1], int(sys.argv[2])
+for tag, k in (("1", 2 * n), ("4", 8 * n)):
+    fr = [{"name": "f%d" % i} for i in range(k)]
+    ev = [{"type": "O", "frame": i, "at": i} for i in range(k)] + [{"type": "C", "frame": k - 1 - j, "at": k + j} for j in range(k)]
+    json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": fr},
+               "profiles": [{"type": "evented", "name": "deep", "unit": "none", "startValue": 0, "endValue": 2 * k, "events": ev}]},
+              open("%s/deep%s.speedscope.json" % (d, tag), "w"))
+EOF
+ratio_check "scale-speedscope-deep-top" "$T/deep1.speedscope.json" "$T/deep4.speedscope.json" top
+ratio_check "scale-speedscope-deep-svg" "$T/deep1.speedscope.json" "$T/deep4.speedscope.json" svg
+ratio_check "scale-speedscope-deep-diff" "$T/deep1.speedscope.json" "$T/deep4.speedscope.json" diff @
+gf top --format json "$T/deep4.speedscope.json"
+expect_eq "scale-speedscope-deep-answer" "$(python3 -c "
+import json; d=json.load(open('$T/out')); print(d['total'])" 2>/dev/null)" "$((16 * N - 1))"
+
 # nested step markers: peak memory must not hold a copy of every kernel
 # per step (the launch diagnosis weighs each kernel by the steps holding
 # it). Release build: ASan keeps freed memory in quarantine.
 GFR=${GF_REL:-$GF}
 TIMEBIN=/usr/bin/time
+# rss_check NAME WHAT F1 F4 ARGS...: the peak RSS of gpuflame ARGS F4 stays
+# under 4x that of ARGS F1 plus 8 MB (an ARG '@' stands for the file too)
+rss_check() {
+  local name=$1 what=$2 f1=$3 f4=$4 a r1 r4 k1 k4
+  shift 4
+  local -a a1=() a4=()
+  for a in "$@"; do if [ "$a" = @ ]; then a1+=("$f1"); a4+=("$f4"); else a1+=("$a"); a4+=("$a"); fi; done
+  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" "${a1[@]}" "$f1" >/dev/null 2>&1
+  r1=$?
+  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" "${a4[@]}" "$f4" >/dev/null 2>&1
+  r4=$?
+  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
+  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
+    fail "$name" "$1 failed on $what (exit $r1, $r4)"
+  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
+    pass "$name"
+  else
+    fail "$name" "peak RSS ${k1} KB on $what, ${k4} KB on 4x as much: grows faster than the input"
+  fi
+}
 if [ -x "$TIMEBIN" ]; then
   python3 "$GEN" --shape steps -n 1000 -o "$T/st1.json" && python3 "$GEN" --shape steps -n 4000 -o "$T/st4.json"
-  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/st1.json" >/dev/null 2>&1
-  r1=$?
-  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/st4.json" >/dev/null 2>&1
-  r4=$?
-  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
-  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
-    fail "scale-report-nested-steps-rss" "report failed on nested steps (exit $r1, $r4)"
-  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
-    pass "scale-report-nested-steps-rss"
-  else
-    fail "scale-report-nested-steps-rss" "peak RSS ${k1} KB at 1000 nested steps, ${k4} KB at 4000: grows faster than the input"
-  fi
+  rss_check "scale-report-nested-steps-rss" "1000 nested steps" "$T/st1.json" "$T/st4.json" report
   # two ranks of overlapping steps: each NCCL kernel is one collective,
   # not one per step holding it
-  "$TIMEBIN" -f %M -o "$T/rss1" timeout "$LIMIT" "$GFR" report "$T/o1.json" "$T/o1.json" >/dev/null 2>&1
-  r1=$?
-  "$TIMEBIN" -f %M -o "$T/rss4" timeout "$LIMIT" "$GFR" report "$T/o4.json" "$T/o4.json" >/dev/null 2>&1
-  r4=$?
-  k1=$(tail -1 "$T/rss1"); k4=$(tail -1 "$T/rss4")
-  if [ "$r1" -ne 0 ] || [ "$r4" -ne 0 ]; then
-    fail "scale-report-ranks-overlap-rss" "report of two ranks failed on overlapping steps (exit $r1, $r4)"
-  elif [ "$k4" -lt $((4 * k1 + 8192)) ]; then
-    pass "scale-report-ranks-overlap-rss"
-  else
-    fail "scale-report-ranks-overlap-rss" "peak RSS ${k1} KB at N=$N overlapping steps, ${k4} KB at 4N: grows faster than the input"
-  fi
+  rss_check "scale-report-ranks-overlap-rss" "two ranks of N=$N overlapping steps" "$T/o1.json" "$T/o4.json" report @
+  # the deep speedscope profile: memory linear too
+  rss_check "scale-speedscope-deep-rss" "$((2 * N)) nested speedscope frames" "$T/deep1.speedscope.json" \
+    "$T/deep4.speedscope.json" top
 else
   skip "scale-report-nested-steps-rss" "GNU time absent"
   skip "scale-report-ranks-overlap-rss" "GNU time absent"
+  skip "scale-speedscope-deep-rss" "GNU time absent"
 fi
 
 # the answers are still right on the deep trace: one sync site, the user's
@@ -134,3 +158,21 @@ expect_grep "families-long-prefix-only" '^a{5000}x 5$' "$T/out"
 expect_grep "families-long-warned" "warning: '$T/fam.txt': 1 kernel names longer than 4096 bytes were matched against its regexes by their first 4096 bytes" "$T/err"
 gf diff --families "$T/fam.txt" "$T/long.json" "$T/long.json"
 expect_grep "families-long-warned-diff" "[12] kernel names longer than 4096 bytes" "$T/err"
+
+# --families with a backtracking-prone rule ('(a|aa)*b': glibc's regexec takes ~0.25 s on
+# one 4096-byte name): 300 distinct kernel names of L and 4L bytes, the cost linear in L
+# (base/rx.h: a DFA, one step a byte; the old regexec: quadratic, 16x, past the limit)
+python3 - "$T" <<'EOF'
+import sys
+for tag, L in (("1", 1000), ("4", 4000)):
+    ev = []
+    for i in range(300):
+        name = "a" * (L - 6) + "%06d" % i
+        ev.append('{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":2,"args":{"correlation":%d}}' % (10 * i, i + 1))
+        ev.append('{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%d,"dur":5,"args":{"device":0,"stream":7,"correlation":%d}}' % (name, 10 * i + 3, i + 1))
+    open("%s/fam%s.json" % (sys.argv[1], tag), "w").write('{"traceEvents":[' + ",".join(ev) + "]}")
+EOF
+printf '(a|aa)*b\tbacktrack\n' >"$T/bt.txt"
+ratio_check "scale-families-backtracking-rule" "$T/fam1.json" "$T/fam4.json" fold --families "$T/bt.txt"
+gf fold --families "$T/bt.txt" "$T/fam4.json"
+expect_eq "families-backtracking-answer" "$(grep -c '^a*[0-9]\{6\} 5$' "$T/out")" 300

@@ -73,6 +73,12 @@ expect_grep old-cut-warn "the last sample has no blank line after it: left out, 
 printf 'a 1 1.5: 99999999999999999999 cycles:\n\t 1 f (m)\n\n' >"$T/big.txt"
 gf fold "$T/big.txt"; expect_rc big-rc 1
 expect_grep big-msg "line 1: period '99999999999999999999' does not fit" "$T/err"
+# periods that fit one by one but whose total does not: exit 1, one line, nothing on stdout
+printf 'a 1 1.5: 9000000000000000000 cycles:\n\t 1 f (m)\n\na 1 1.6: 9000000000000000000 cycles:\n\t 1 g (m)\n\n' >"$T/sum.txt"
+gf fold "$T/sum.txt"; expect_rc total-overflow-rc 1
+expect_grep total-overflow-msg "sum.txt': line [0-9]+: weights overflow 64-bit integers \(their total\)" "$T/err"
+expect_eq total-overflow-one-line "$(wc -l <"$T/err")" 1
+expect_eq total-overflow-no-output "$(wc -c <"$T/out")" 0
 
 need_shared import-perf-corpus || exit 0
 FG=$GF_SHARED/corpus/flamegraph/brendangregg-FlameGraph/test

@@ -3,17 +3,8 @@
 # (tests/gen/pyroscope_recv.py), each request checked by tests/gen/pyroscope_check.py
 # against the documented rules (docs/store.md, "Pyroscope") and the folded totals.
 . "$(dirname "$0")/lib.sh"
-RECV=
-stop_recv() { [ -n "$RECV" ] && kill "$RECV" 2>/dev/null; wait "$RECV" 2>/dev/null; RECV=; }
-trap 'stop_recv; rm -rf "$T"' EXIT
-start_recv() { # STATUS...
-  stop_recv
-  rm -f "$T/port" "$T/log"; : >"$T/log"
-  python3 tests/gen/pyroscope_recv.py "$T/port" "$T/log" "$@" &
-  RECV=$!
-  for _ in $(seq 1 100); do [ -s "$T/port" ] && break; sleep 0.05; done
-  URL="http://127.0.0.1:$(cat "$T/port")"
-}
+. "$(dirname "$0")/http_srv.inc"
+start_recv() { srv_start tests/gen/pyroscope_recv.py "$@"; } # STATUS...
 check() { python3 tests/gen/pyroscope_check.py "$T/log" "$@"; }
 G=$T/gen; mkdir -p "$G"; python3 tests/gen/store_gen.py "$G"
 
@@ -70,7 +61,7 @@ expect_eq "push-refused-once" "$(wc -l <"$T/log")" 1
 start_recv 503
 gf push --url "$URL" --app llm --retries 1 "$G/v2.folded"; expect_rc "push-gives-up-rc" 3
 expect_grep "push-gives-up-msg" "HTTP 503.*after 2 attempts" "$T/err"
-stop_recv
+srv_stop
 gf push --url "$URL" --app llm --retries 0 "$G/v2.folded"; expect_rc "push-unreachable-rc" 3
 expect_grep "push-unreachable-msg" "cannot connect to 127.0.0.1" "$T/err"
 # what Pyroscope cannot take is refused before sending

@@ -35,4 +35,23 @@ PY
   expect_grep "device-$seed-text" 'What the host was doing while the GPU idled' "$T/out"
   expect_grep "device-$seed-text-device" 'device 1, ' "$T/out"
 done
+
+# every device is kept (issue 23: the model kept the first 64 and said "no GPU activity" of the
+# others): 70 GPUs, device d runs one kernel of (d + 1) * 10 us inside the one step, so the
+# analysed device's busy time names it
+python3 - "$T/many.json" <<'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 10000}]
+for d in range(70):
+    t = 10 + d * 100
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": t, "dur": 5,
+               "args": {"correlation": d + 1}})
+    ev.append({"ph": "X", "cat": "kernel", "name": "k%d" % d, "pid": d, "tid": 7, "ts": t + 20, "dur": (d + 1) * 10,
+               "args": {"device": d, "stream": 7, "correlation": d + 1}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+for d in 0 63 64 65 69; do
+  gf report --format json --device "$d" "$T/many.json"
+  expect_eq "device-many-$d" "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["device"], r["summary"]["gpu_busy_us"])' "$T/out")" "$d $(( (d + 1) * 10 ))"
+done
 exit 0

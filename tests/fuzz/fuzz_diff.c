@@ -124,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			diff_top(&r, pass, 8, rows);
 			FILE *fp = fopen("/dev/null", "w");
 			if (fp) {
-				merge_write_sorted(fp, &r.t);
+				merge_write_sorted(fp, &r.t, false);
 				diff_out_top(fp, &r, 4);
 				fclose(fp);
 			}

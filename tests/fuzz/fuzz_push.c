@@ -1,9 +1,11 @@
 /*
  * fuzz_push.c — libFuzzer target: what `gpuflame push` parses and builds.
  *
- * First byte even: the rest is an HTTP reply from the server, through
- * http_parse_reply (status line, headers, chunked bodies): no crash, no read
- * past the input, a body no longer than the input. First byte odd: the rest
+ * First byte even: the rest is an HTTP reply from the server, through the
+ * incremental parser (status line, headers, chunked bodies, trailers), fed
+ * whole and fed in two pieces split where the second byte says: no crash,
+ * no read past the input, the same verdict, status and body both ways, a
+ * status of three digits and a body no longer than the input. First byte odd: the rest
  * is folded text read into a tree, then push_body with max_stacks from the
  * second byte: every line under Pyroscope's 64 KiB limit, at most
  * max_stacks lines, integer values that sum to the tree's total exactly.
@@ -52,11 +54,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	if (!(data[0] & 1)) {
-		struct http_reply r;
+		const char *p = (const char *)data + 2;
+		size_t n = size - 2, cut = n ? data[1] % (n + 1) : 0, used;
+		struct http_reply r, r2;
+		struct sbuf err = SBUF_INIT;
 		sbuf_init(&r.body, 0);
-		if (!http_parse_reply((const char *)data + 1, size - 1, &r) && r.body.len > size)
+		sbuf_init(&r2.body, 0);
+		int rc = http_parse_reply(p, n, &r, &err);
+		if (!rc && (r.body.len > n || r.status < 100 || r.status > 999))
 			abort();
+		struct http_rx x;
+		http_rx_init(&x, &r2, 0);
+		int k = http_rx_feed(&x, p, cut, &used, &err);
+		if (k == HTTP_RX_MORE)
+			k = http_rx_feed(&x, p + cut, n - cut, &used, &err);
+		if (k == HTTP_RX_MORE)
+			k = http_rx_eof(&x, &err);
+		if ((k == HTTP_RX_DONE) != !rc)
+			abort();
+		if (!rc && (r.status != r2.status || r.body.len != r2.body.len ||
+			    (r.body.len && memcmp(r.body.buf, r2.body.buf, r.body.len))))
+			abort();
+		http_rx_release(&x);
 		http_reply_release(&r);
+		http_reply_release(&r2);
+		sbuf_release(&err);
 		return 0;
 	}
 	struct ftree t;

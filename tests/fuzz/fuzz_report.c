@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					const struct gap_row *g = &r.gp.rows[i];
 					if (s->busy + s->idle != s->wall)
 						abort();
-					if (g->edge + g->sync + g->launch + g->host + g->untraced + g->queued != s->idle)
+					if (gaps_idle(g) != s->idle)
 						abort();
 				}
 				struct report_in in[2] = { { &r, "a", 0 }, { &r, "b", 0 } };

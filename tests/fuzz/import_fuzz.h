@@ -11,7 +11,10 @@
  * the input; the folded text of a success reads back with the folded reader
  * (strict: every line valid, except perf and py-spy names, which are kept as
  * stackcollapse-perf.pl and py-spy write them) and its total equals the sum
- * of the weights; importing twice gives the same bytes.
+ * of the weights; importing twice gives the same bytes. Speedscope: the call
+ * tree the folded reader takes whole (import_open, the tree path of
+ * folded_read_in) holds the same stacks with the same weights, node for
+ * node, as the tree read from the folded text.
  */
 #include "input/input.h"
 #include "stacks/folded.h"
@@ -39,6 +42,42 @@ static int run(const uint8_t *data, size_t size, int kind, const struct import_o
 	}
 	input_close(in);
 	return rc;
+}
+
+/* The tree path (import_open, then folded_read_in takes the tree) against
+ * want, the tree read from the text: the same nodes, names and totals. */
+static void same_tree(const uint8_t *data, size_t size, const struct import_opts *o, const struct ftree *want)
+{
+	struct input *in, *conv;
+	struct sbuf err = SBUF_INIT;
+	struct import_stats is;
+	if (input_open_mem(&in, data, size, "fuzz", &err))
+		abort();
+	if (import_open(&conv, in, IMPORT_SPEEDSCOPE, o, &is, &err))
+		abort(); /* the text import succeeded */
+	input_close(in);
+	struct ftree t;
+	ftree_init(&t, NULL, 0);
+	struct folded_stats st;
+	memset(&st, 0, sizeof st);
+	struct folded_opts fo = { .strict = false, .reverse = false };
+	if (folded_read_in(&t, conv, &fo, &st, &err))
+		abort();
+	input_close(conv);
+	if (t.n != want->n || t.total[0] != want->total[0] || t.scale != want->scale)
+		abort();
+	uint32_t *map = malloc((size_t)want->n * sizeof *map);
+	map[0] = 0;
+	for (uint32_t i = 1; i < want->n; i++) { /* parents come first */
+		const char *nm = ftree_name(want, i);
+		uint32_t id = pool_intern(t.names, nm, pool_len(want->names, want->name[i]));
+		map[i] = ftree_find(&t, map[want->parent[i]], id);
+		if (map[i] == FT_NONE || t.total[map[i]] != want->total[i])
+			abort();
+	}
+	free(map);
+	ftree_release(&t);
+	sbuf_release(&err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,6 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (folded_read_mem(&t, out.buf ? out.buf : "", out.len, "fuzz", &fo, &st, &err) == GF_OK &&
 	    (kind == IMPORT_SPEEDSCOPE || kind == IMPORT_AUSTIN || kind == IMPORT_CHROME) && st.invalid)
 		abort();
+	if (kind == IMPORT_SPEEDSCOPE)
+		same_tree(data, size, &o, &t);
 	ftree_release(&t);
 done:
 	sbuf_release(&out);

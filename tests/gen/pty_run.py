@@ -5,8 +5,8 @@ Usage: pty_run.py INPUT OUT ERR -- COMMAND [ARG...]
 
 The command's stdin is the slave side of a new pty (so isatty(0) is true);
 its stdout and stderr go to the files OUT and ERR. The bytes of INPUT are
-typed into the terminal once the command has started, then an end of file
-(Ctrl-D at the start of a line). Exits with the command's status; 124 when
+typed into the terminal (typed ahead: the terminal keeps them until the
+command reads), then an end of file (Ctrl-D at the start of a line). Exits with the command's status; 124 when
 it has not finished within 30 s (it is killed).
 """
 import os
@@ -14,7 +14,7 @@ import pty
 import subprocess
 import sys
 import termios
-import time
+import threading
 
 
 def main():
@@ -28,12 +28,10 @@ def main():
     with open(sys.argv[2], 'wb') as out, open(sys.argv[3], 'wb') as err:
         p = subprocess.Popen(sys.argv[5:], stdin=slave, stdout=out, stderr=err)
         os.close(slave)
-        time.sleep(0.3)
-        for line in data.splitlines(keepends=True):  # canonical mode: a line at a time
-            os.write(master, line)
-        if data and not data.endswith(b'\n'):
-            os.write(master, b'\n')
-        os.write(master, b'\x04')  # VEOF at the start of a line: end of file
+        # typed ahead (the terminal keeps it until the command reads; a write
+        # blocks while its input buffer is full), from a thread: no wait on
+        # the clock, and a command that never reads cannot hang this script
+        threading.Thread(target=type_in, args=(master, data), daemon=True).start()
         try:
             rc = p.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -42,6 +40,17 @@ def main():
             rc = 124
     os.close(master)
     sys.exit(rc)
+
+
+def type_in(master, data):
+    try:
+        for line in data.splitlines(keepends=True):  # canonical mode: a line at a time
+            os.write(master, line)
+        if data and not data.endswith(b'\n'):
+            os.write(master, b'\n')
+        os.write(master, b'\x04')  # VEOF at the start of a line: end of file
+    except OSError:
+        pass  # the command is gone
 
 
 if __name__ == '__main__':

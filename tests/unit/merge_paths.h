@@ -31,7 +31,7 @@ static int merge_paths(const char *const *paths, size_t n, FILE *out, const stru
 	if (!rc) {
 		struct stat sb;
 		bool regular = fileno(out) >= 0 && !fstat(fileno(out), &sb) && S_ISREG(sb.st_mode);
-		struct merge_sink sink = { out, regular ? mp_restart : NULL, out };
+		struct merge_sink sink = { out, regular ? mp_restart : NULL, out, false };
 		rc = merge_inputs(in, n, &sink, o, st, err);
 	}
 	for (size_t i = 0; i < n; i++)

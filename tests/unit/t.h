@@ -37,6 +37,10 @@ static inline const char *t_shared(void)
 		if (strcmp(a_, b_)) T_FAIL_("%s == \"%.200s\", expected \"%.200s\"", #a, a_, b_); } while (0)
 #define T_RUN(name) do { t_case_failed = 0; name(); t_report(#name); } while (0)
 #define T_SKIP(name, why) printf("SKIP %s: %s\n", #name, why)
+/* A case that takes seconds (large generated inputs): the fast tier (`make
+ * check` sets GF_FAST=1) skips it, visibly; `make test` runs it. */
+#define T_RUN_SLOW(name) do { const char *f_ = getenv("GF_FAST"); \
+		if (f_ && *f_) T_SKIP(name, "slow: make test runs it (GF_FAST)"); else T_RUN(name); } while (0)
 
 static inline void t_report(const char *name)
 {

@@ -271,6 +271,28 @@ T_TEST(test_mapguard__shrunk_file)
 	unlink(path);
 }
 
+/* The one percentage formatter: each rounding on hand-worked halves. */
+T_TEST(test_base__num_fmt_pct)
+{
+	static const struct { int64_t p, w; unsigned d; int r; const char *want; } c[] = {
+		{ 1, 3, 0, NUM_HALF_UP, "33" }, { 2, 3, 0, NUM_HALF_UP, "67" }, { 1, 200, 0, NUM_HALF_UP, "1" },
+		{ 1, 8, 1, NUM_HALF_UP, "12.5" }, { 1, 16, 1, NUM_HALF_UP, "6.3" },
+		{ 1, 800, 2, NUM_HALF_EVEN, "0.12" }, { 3, 800, 2, NUM_HALF_EVEN, "0.38" },
+		{ 1, 800, 2, NUM_HALF_AWAY, "0.13" }, { -1, 800, 2, NUM_HALF_AWAY, "-0.13" },
+		{ -1, 1000000, 2, NUM_HALF_AWAY, "-0.00" }, { 5, 4, 0, NUM_HALF_UP, "125" },
+		{ INT64_MAX, 1, 2, NUM_HALF_UP, NULL }, { 1, 0, 2, NUM_HALF_UP, NULL }, { 1, -5, 2, NUM_HALF_UP, NULL },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct sbuf b = SBUF_INIT;
+		bool ok = num_fmt_pct(&b, c[i].p, c[i].w, c[i].d, (enum num_round)c[i].r);
+		if (!c[i].want)
+			T_TRUE(!ok && b.len == 0);
+		else
+			T_EQ_STR(ok ? b.buf : "(false)", c[i].want);
+		sbuf_release(&b);
+	}
+}
+
 int main(void)
 {
 	T_RUN(test_sbuf__invariants);
@@ -280,5 +302,6 @@ int main(void)
 	T_RUN(test_num__decimals_and_format);
 	T_RUN(test_ofile__regular_and_in_place);
 	T_RUN(test_mapguard__shrunk_file);
+	T_RUN(test_base__num_fmt_pct);
 	return t_done();
 }

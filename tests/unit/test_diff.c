@@ -31,7 +31,7 @@ static char *dump(const struct ftree *t)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	merge_write_sorted(fp, t);
+	merge_write_sorted(fp, t, false);
 	fclose(fp);
 	return buf;
 }

@@ -270,7 +270,7 @@ static char *mem_out(struct diff_result *r, int which, bool negate)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 	if (which)
-		diff_out_text(fp, r, negate);
+		diff_out_text(fp, r, negate, false);
 	else
 		diff_out_top(fp, r, 2);
 	fclose(fp);

@@ -73,7 +73,7 @@ static const char *fold(struct trace *t, const struct fold_opts *o, int *rc)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *fp = open_memstream(&buf, &len);
-		folded_write(fp, &tree);
+		folded_write(fp, &tree, false);
 		fclose(fp);
 		const char *body = strchr(buf, '\n');
 		snprintf(out, sizeof out, "%s", body ? body + 1 : buf);

@@ -125,9 +125,25 @@ static bool reads_back(const char *text, size_t len, const struct ftree *want, c
 	return ok;
 }
 
+static int plain_writer(FILE *fp, const struct ftree *t)
+{
+	return folded_write(fp, t, false);
+}
+
 static int sorted_writer(FILE *fp, const struct ftree *t)
 {
-	return merge_write_sorted(fp, t);
+	return merge_write_sorted(fp, t, false);
+}
+
+/* The writers as a terminal gets them (the cli passes cli_out_terminal()). */
+static int plain_term(FILE *fp, const struct ftree *t)
+{
+	return folded_write(fp, t, true);
+}
+
+static int sorted_term(FILE *fp, const struct ftree *t)
+{
+	return merge_write_sorted(fp, t, true);
 }
 
 T_TEST(test_folded_hostile__roundtrip_generated_trees)
@@ -143,7 +159,7 @@ T_TEST(test_folded_hostile__roundtrip_generated_trees)
 		gen_tree(&t, &want, ncols, scale, nstacks);
 		for (int wr = 0; wr < 2 && !t_case_failed; wr++) {
 			size_t len;
-			char *text = write_mem(wr ? sorted_writer : folded_write, &t, &len);
+			char *text = write_mem(wr ? sorted_writer : plain_writer, &t, &len);
 			if (!reads_back(text, len, &want, why, sizeof why))
 				T_FAIL_("iteration %d, %s: %.100s; text: %.100s", it, wr ? "merge_write_sorted" : "folded_write",
 					why, text);
@@ -192,7 +208,7 @@ T_TEST(test_folded_hostile__odd_stacks_read_back)
 		T_EQ_I64(st.stacks, 1);
 		for (int wr = 0; wr < 2; wr++) {
 			size_t len;
-			char *text = write_mem(wr ? sorted_writer : folded_write, &t, &len);
+			char *text = write_mem(wr ? sorted_writer : plain_writer, &t, &len);
 			if (!reads_back(text, len, &t, why, sizeof why))
 				T_FAIL_("'%s' written as '%.100s': %.100s", lines[i], text, why);
 			free(text);
@@ -208,7 +224,7 @@ T_TEST(test_folded_hostile__odd_stacks_read_back)
 	struct sbuf err = SBUF_INIT;
 	ftree_add(&t, fr, 1, w, &err);
 	size_t len;
-	char *text = write_mem(folded_write, &t, &len);
+	char *text = write_mem(plain_writer, &t, &len);
 	T_EQ_STR(text, "; 3\n");
 	free(text);
 	ftree_add(&t, fr, 2, w, &err);
@@ -241,7 +257,7 @@ T_TEST(test_folded_hostile__merge_reads_what_it_writes)
 		ftree_init(&want, NULL, 0);
 		gen_tree(&t, &want, 1, (unsigned)(rnd() % 10), 1 + (unsigned)(rnd() % 10));
 		size_t len;
-		char *text = write_mem(it % 2 ? sorted_writer : folded_write, &t, &len);
+		char *text = write_mem(it % 2 ? sorted_writer : plain_writer, &t, &len);
 		char *in = tmp_write(text, len);
 		const char *paths[2] = { in, in };
 		char *obuf = NULL;
@@ -433,10 +449,8 @@ T_TEST(test_folded_hostile__terminal_escapes_names)
 	ftree_add(&t, fr, 2, w, &err);
 	ftree_meta_set(&t.meta, "source", "x\xff");
 	for (int wr = 0; wr < 2; wr++) {
-		folded_out_set_terminal(true);
 		size_t len;
-		char *text = write_mem(wr ? sorted_writer : folded_write, &t, &len);
-		folded_out_set_terminal(false);
+		char *text = write_mem(wr ? sorted_term : plain_term, &t, &len);
 		for (size_t i = 0; i < len; i++)
 			if (((unsigned char)text[i] < 0x20 && text[i] != '\n') || (unsigned char)text[i] == 0xff ||
 			    (unsigned char)text[i] == 0x9b)
@@ -444,7 +458,7 @@ T_TEST(test_folded_hostile__terminal_escapes_names)
 		T_TRUE(strstr(text, "a\\x1B[31mred;") != NULL || strstr(text, "a\\x1b[31mred;") != NULL);
 		free(text);
 		/* a file keeps the bytes */
-		text = write_mem(wr ? sorted_writer : folded_write, &t, &len);
+		text = write_mem(wr ? sorted_writer : plain_writer, &t, &len);
 		T_TRUE(strstr(text, "a\x1b[31mred;\xc2\x9b\xff 3\n") != NULL);
 		free(text);
 	}
@@ -464,7 +478,7 @@ T_TEST(test_folded_hostile__meta_keys_round_trip)
 	struct sbuf err = SBUF_INIT;
 	ftree_add(&t, fr, 1, w, &err);
 	size_t len;
-	char *text = write_mem(folded_write, &t, &len);
+	char *text = write_mem(plain_writer, &t, &len);
 	struct ftree r;
 	ftree_init(&r, NULL, 0);
 	struct folded_stats st;
@@ -475,7 +489,7 @@ T_TEST(test_folded_hostile__meta_keys_round_trip)
 	if (v)
 		T_EQ_STR(v, "v;1 %");
 	size_t len2;
-	char *again = write_mem(folded_write, &r, &len2);
+	char *again = write_mem(plain_writer, &r, &len2);
 	T_EQ_STR(again, text);
 	free(text);
 	free(again);

@@ -16,7 +16,7 @@ static char *roundtrip(const char *in, struct folded_stats *st, int *rc)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	folded_write(fp, &t);
+	folded_write(fp, &t, false);
 	fclose(fp);
 	ftree_release(&t);
 	sbuf_release(&err);
@@ -101,7 +101,7 @@ T_TEST(test_tree__flamechart_keeps_order)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	folded_write(fp, &t);
+	folded_write(fp, &t, false);
 	fclose(fp);
 	T_EQ_STR(buf, "a;b 2\nc 1\na;b 1\n");
 	free(buf);

@@ -845,24 +845,24 @@ T_TEST(test_kineto__file_cut_while_read)
 int main(void)
 {
 	T_RUN(test_kineto__int_epoch_us);
-	T_RUN(test_kineto__sixteen_digit_edges);
+	T_RUN_SLOW(test_kineto__sixteen_digit_edges);
 	T_RUN(test_kineto__abs_19_digits);
 	T_RUN(test_kineto__relative_base_after_events);
 	T_RUN(test_kineto__resaved_exp_quoted);
 	T_RUN(test_kineto__strings_escapes);
-	T_RUN(test_kineto__long_name);
-	T_RUN(test_kineto__huge_values);
+	T_RUN_SLOW(test_kineto__long_name);
+	T_RUN_SLOW(test_kineto__huge_values);
 	T_RUN(test_kineto__pid_tid_forms);
 	T_RUN(test_kineto__legacy_autograd);
 	T_RUN(test_kineto__metadata_and_args);
 	T_RUN(test_kineto__truncated_array);
 	T_RUN(test_kineto__callback_stop);
-	T_RUN(test_kineto__errors);
-	T_RUN(test_kineto__deep_nesting);
+	T_RUN_SLOW(test_kineto__errors);
+	T_RUN_SLOW(test_kineto__deep_nesting);
 	T_RUN(test_kineto__compressed);
 	T_RUN(test_kineto__read_file);
 	T_RUN(test_kineto__mapped_file);
-	T_RUN(test_kineto__two_cores);
+	T_RUN_SLOW(test_kineto__two_cores);
 	T_RUN(test_kineto__file_cut_while_read);
 	/* the inputs above are small, but the 16-byte chunks still split many of them */
 	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !g_whole_par) {

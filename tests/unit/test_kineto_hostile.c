@@ -379,14 +379,14 @@ T_TEST(test_kineto_hostile__deep_nesting)
 int main(void)
 {
 	T_RUN(test_kineto_hostile__duplicate_top_level_keys);
-	T_RUN(test_kineto_hostile__duplicate_event_keys);
-	T_RUN(test_kineto_hostile__utf8_everywhere);
-	T_RUN(test_kineto_hostile__unusable_dur);
-	T_RUN(test_kineto_hostile__unusable_ts);
-	T_RUN(test_kineto_hostile__base_time_range);
-	T_RUN(test_kineto_hostile__token_limit);
-	T_RUN(test_kineto_hostile__token_limit_streamed);
-	T_RUN(test_kineto_hostile__deep_nesting);
+	T_RUN_SLOW(test_kineto_hostile__duplicate_event_keys);
+	T_RUN_SLOW(test_kineto_hostile__utf8_everywhere);
+	T_RUN_SLOW(test_kineto_hostile__unusable_dur);
+	T_RUN_SLOW(test_kineto_hostile__unusable_ts);
+	T_RUN_SLOW(test_kineto_hostile__base_time_range);
+	T_RUN_SLOW(test_kineto_hostile__token_limit);
+	T_RUN_SLOW(test_kineto_hostile__token_limit_streamed);
+	T_RUN_SLOW(test_kineto_hostile__deep_nesting);
 	/* the 16-byte chunks must have split some inputs on two cores */
 	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && !g_par) {
 		fprintf(stderr, "FAIL: no whole-text read ran on two cores\n");

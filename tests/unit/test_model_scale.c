@@ -273,6 +273,6 @@ T_TEST(test_model_scale__nesting_matches_plain_walk)
 int main(void)
 {
 	T_RUN(test_model_scale__pychain_links_log_hops);
-	T_RUN(test_model_scale__nesting_matches_plain_walk);
+	T_RUN_SLOW(test_model_scale__nesting_matches_plain_walk);
 	return t_done();
 }

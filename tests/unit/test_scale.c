@@ -260,8 +260,8 @@ T_TEST(test_scale__regex_sees_a_bounded_prefix)
 int main(void)
 {
 	T_RUN(test_scale__walk_matches_plain_queries);
-	T_RUN(test_scale__walk_log_hops_on_deep_chain);
-	T_RUN(test_scale__report_linear_on_deep_nesting);
+	T_RUN_SLOW(test_scale__walk_log_hops_on_deep_chain);
+	T_RUN_SLOW(test_scale__report_linear_on_deep_nesting);
 	T_RUN(test_scale__straddlers_match_brute_force);
 	T_RUN(test_scale__regex_sees_a_bounded_prefix);
 	return t_done();

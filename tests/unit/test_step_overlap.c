@@ -382,7 +382,7 @@ int main(void)
 {
 	T_RUN(test_step_overlap__nested_steps_match_plain_definitions);
 	T_RUN(test_step_overlap__overlapping_steps_match_plain_definitions);
-	T_RUN(test_step_overlap__kth_and_intervals_match_brute_force);
+	T_RUN_SLOW(test_step_overlap__kth_and_intervals_match_brute_force);
 	T_RUN(test_step_overlap__collectives_once_per_kernel);
 	return t_done();
 }

@@ -17,7 +17,7 @@ static inline char *folded_of(struct ftree *t)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	folded_write(fp, t);
+	folded_write(fp, t, false);
 	fclose(fp);
 	return buf;
 }

@@ -223,6 +223,7 @@ struct merger {
 	 * in HOLD_MAX bytes, so a small merge to stdout needs no second pass */
 	struct sbuf hold;
 	bool hold_full;
+	bool terminal; /* the output is a terminal (merge_sink): lines escaped */
 };
 
 #define HOLD_MAX ((size_t)1 << 20)
@@ -432,7 +433,7 @@ static int stream(struct merger *mg, FILE *out)
 				sbuf_release(&mg->hold);
 			}
 		}
-		if (out && (folded_out_line(out, line.buf, line.len), ferror(out))) {
+		if (out && (folded_out_line(out, line.buf, line.len, mg->terminal), ferror(out))) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
 			goto out;
@@ -458,9 +459,9 @@ static int cmp_sline(const void *a, const void *b)
 	return cmp_stack(x->s, x->sl, y->s, y->sl);
 }
 
-int merge_write_sorted(FILE *fp, const struct ftree *t)
+int merge_write_sorted(FILE *fp, const struct ftree *t, bool terminal)
 {
-	folded_write_meta(fp, &t->meta);
+	folded_write_meta(fp, &t->meta, terminal);
 	VEC(struct sline) v = VEC_INIT;
 	struct sbuf b = SBUF_INIT;
 	for (uint32_t i = 1; i < t->n; i++) {
@@ -494,9 +495,9 @@ int merge_write_sorted(FILE *fp, const struct ftree *t)
 			sbuf_add(&b, l->s, l->sl);
 			sbuf_addch(&b, ';');
 			sbuf_add(&b, l->s + l->sl, l->n - l->sl);
-			folded_out_line(fp, b.buf, b.len);
+			folded_out_line(fp, b.buf, b.len, terminal);
 		} else {
-			folded_out_line(fp, l->s, l->n);
+			folded_out_line(fp, l->s, l->n, terminal);
 		}
 		free(l->s);
 	}
@@ -536,7 +537,7 @@ static int fallback(struct merger *mg, FILE *out, const struct ftree_meta *hdr)
 	}
 	if (!rc) {
 		ftree_meta_copy(&t.meta, hdr);
-		if (merge_write_sorted(out, &t)) {
+		if (merge_write_sorted(out, &t, mg->terminal)) {
 			sbuf_setf(mg->err, "cannot write the output: %s", strerror(errno));
 			rc = GF_EOUTPUT;
 		}
@@ -588,6 +589,7 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 	mg.o = o ? o : &defaults;
 	mg.st = st;
 	mg.err = err;
+	mg.terminal = sink_out->terminal;
 	mg.n = n;
 	mg.in = gf_xcalloc(n ? n : 1, sizeof *mg.in);
 	mg.heap = gf_xcalloc(n ? n : 1, sizeof *mg.heap);
@@ -623,7 +625,7 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 	bool dry = !sink_out->restart && seekable;
 	FILE *sink = dry ? NULL : out;
 	if (sink)
-		folded_write_meta(sink, &hdr);
+		folded_write_meta(sink, &hdr, mg.terminal);
 	rc = stream(&mg, sink);
 	if (rc == UNSORTED && seekable && (dry || rewind_out(sink_out))) {
 		/* not in byte order: try gpuflame's tree order (fold's output) */
@@ -634,7 +636,7 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 		if ((rc = restart(&mg, &m)))
 			goto out;
 		if (sink)
-			folded_write_meta(sink, &hdr);
+			folded_write_meta(sink, &hdr, mg.terminal);
 		rc = stream(&mg, sink);
 		if (rc == UNSORTED)
 			memcpy(st->unsorted, first, sizeof first); /* report the byte-order failure */
@@ -655,11 +657,11 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 		}
 	} else if (!rc && dry && !mg.hold_full) {
 		/* the whole output was small enough to keep */
-		folded_write_meta(out, &hdr);
+		folded_write_meta(out, &hdr, mg.terminal);
 		for (size_t a = 0, b; a < mg.hold.len; a = b) { /* line by line: escaped for a terminal */
 			const char *nl = memchr(mg.hold.buf + a, '\n', mg.hold.len - a);
 			b = nl ? (size_t)(nl - mg.hold.buf) + 1 : mg.hold.len;
-			folded_out_line(out, mg.hold.buf + a, b - a);
+			folded_out_line(out, mg.hold.buf + a, b - a, mg.terminal);
 		}
 		if (ferror(out)) {
 			sbuf_setf(err, "cannot write the output: %s", strerror(errno));
@@ -669,7 +671,7 @@ int merge_inputs(struct input *const *ins, size_t n, const struct merge_sink *si
 		/* the order is known: the pass that writes */
 		if ((rc = restart(&mg, &m)))
 			goto out;
-		folded_write_meta(out, &hdr);
+		folded_write_meta(out, &hdr, mg.terminal);
 		rc = stream(&mg, out);
 		if (rc == UNSORTED) {
 			sbuf_setf(err, "%s (the input changed while being merged)", st->unsorted);

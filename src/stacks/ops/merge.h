@@ -41,7 +41,7 @@
  * written with folded_end_stack so that merge, norm, diff, top and svg read
  * the output back to the same stacks (";" stays "; 3", never " 3"); an
  * output whose total would overflow int64 (no reader could hold it) is
- * GF_EINPUT. With folded_out_set_terminal(true) the lines are escaped for a
+ * GF_EINPUT. With merge_sink.terminal the lines are escaped for a
  * terminal (folded_out.h).
  *
  * Layer: stacks/ops. Never prints, opens no file.
@@ -72,6 +72,7 @@ struct merge_sink {
 	FILE *fp;
 	bool (*restart)(void *ctx);
 	void *ctx;
+	bool terminal; /* fp is a terminal: names escaped (folded_out.h) */
 };
 
 struct merge_stats {
@@ -127,6 +128,6 @@ int merge_inputs(struct input *const *in, size_t n, const struct merge_sink *out
  * bytes, as merge_inputs does, header first ("stack w" or "stack w0 w1").
  * @return 0, or -1 on a write error.
  */
-int merge_write_sorted(FILE *fp, const struct ftree *t);
+int merge_write_sorted(FILE *fp, const struct ftree *t, bool terminal);
 
 #endif

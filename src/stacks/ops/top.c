@@ -106,26 +106,21 @@ void top_compute(const struct ftree *t, struct top_row **rowsp, size_t *np)
 	*rowsp = rows;
 	*np = k;
 }
-static const struct pool *sort_names;
-static int sort_by;
+/* What a sort compares by: the key and the names (no state outside the call). */
+struct sort_ctx {
+	const struct pool *names;
+	enum top_sort by;
+};
 
-static int cmp_name(const struct top_row *a, const struct top_row *b)
+static int cmp_rows(const struct sort_ctx *x, const struct top_row *a, const struct top_row *b)
 {
-	size_t la = pool_len(sort_names, a->name), lb = pool_len(sort_names, b->name);
-	int c = memcmp(pool_str(sort_names, a->name), pool_str(sort_names, b->name), GF_MIN(la, lb));
-	return c ? c : (la < lb ? -1 : la > lb);
-}
-
-static int cmp_rows(const void *pa, const void *pb)
-{
-	const struct top_row *a = pa, *b = pb;
-	if (sort_by == TOP_SORT_SELF && a->self != b->self)
+	if (x->by == TOP_SORT_SELF && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	if (sort_by != TOP_SORT_NAME && a->total != b->total)
+	if (x->by != TOP_SORT_NAME && a->total != b->total)
 		return a->total > b->total ? -1 : 1;
-	if (sort_by == TOP_SORT_TOTAL && a->self != b->self)
+	if (x->by == TOP_SORT_TOTAL && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	return cmp_name(a, b);
+	return pool_cmp(x->names, a->name, b->name);
 }
 
 static void swap_rows(struct top_row *a, struct top_row *b)
@@ -139,23 +134,23 @@ static void swap_rows(struct top_row *a, struct top_row *b)
  * larger side looped): no copy of the rows, which glibc's qsort makes (a
  * merge sort with a buffer as big as the array). The order is total (ties
  * end on distinct names), so the result is the same as any sort's. */
-static void sort_rows(struct top_row *v, size_t n)
+static void sort_rows(const struct sort_ctx *x, struct top_row *v, size_t n)
 {
 	while (n > 16) {
 		size_t m = n / 2;
-		if (cmp_rows(&v[m], &v[0]) < 0)
+		if (cmp_rows(x, &v[m], &v[0]) < 0)
 			swap_rows(&v[m], &v[0]);
-		if (cmp_rows(&v[n - 1], &v[m]) < 0) {
+		if (cmp_rows(x, &v[n - 1], &v[m]) < 0) {
 			swap_rows(&v[n - 1], &v[m]);
-			if (cmp_rows(&v[m], &v[0]) < 0)
+			if (cmp_rows(x, &v[m], &v[0]) < 0)
 				swap_rows(&v[m], &v[0]);
 		}
 		struct top_row piv = v[m];
 		size_t i = 0, j = n - 1;
 		for (;;) {
-			while (cmp_rows(&v[i], &piv) < 0)
+			while (cmp_rows(x, &v[i], &piv) < 0)
 				i++;
-			while (cmp_rows(&piv, &v[j]) < 0)
+			while (cmp_rows(x, &piv, &v[j]) < 0)
 				j--;
 			if (i >= j)
 				break;
@@ -166,23 +161,24 @@ static void sort_rows(struct top_row *v, size_t n)
 		/* v[0, j] <= piv <= v[j + 1, n) */
 		size_t left = j + 1;
 		if (left < n - left) {
-			sort_rows(v, left);
+			sort_rows(x, v, left);
 			v += left;
 			n -= left;
 		} else {
-			sort_rows(v + left, n - left);
+			sort_rows(x, v + left, n - left);
 			n = left;
 		}
 	}
 	for (size_t i = 1; i < n; i++)
-		for (size_t k = i; k > 0 && cmp_rows(&v[k], &v[k - 1]) < 0; k--)
+		for (size_t k = i; k > 0 && cmp_rows(x, &v[k], &v[k - 1]) < 0; k--)
 			swap_rows(&v[k], &v[k - 1]);
 }
 
 void top_sort(struct top_row *rows, size_t n, const struct ftree *t, enum top_sort by)
 {
-	sort_names = t->names;
-	sort_by = by;
-	sort_rows(rows, n);
-	sort_names = NULL;
+	struct sort_ctx x = { t->names, by };
+	sort_rows(&x, rows, n);
+	if (GF_CHECKS)
+		for (size_t i = 1; i < n; i++)
+			GF_ASSERT(cmp_rows(&x, &rows[i - 1], &rows[i]) < 0); /* a total order: ties end on names */
 }

@@ -424,11 +424,11 @@ int diff_out_top(FILE *fp, const struct diff_result *r, size_t n)
 	return ferror(fp);
 }
 
-int diff_out_text(FILE *fp, struct diff_result *r, bool negate)
+int diff_out_text(FILE *fp, struct diff_result *r, bool negate, bool terminal)
 {
 	if (negate)
 		swap_cols(&r->t);
-	int rc = merge_write_sorted(fp, &r->t);
+	int rc = merge_write_sorted(fp, &r->t, terminal);
 	if (negate)
 		swap_cols(&r->t);
 	return rc;

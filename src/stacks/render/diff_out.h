@@ -89,6 +89,6 @@ int diff_out_top(FILE *fp, const struct diff_result *r, size_t n);
  * header), merge_write_sorted's; negate swaps the columns (for
  * flamegraph.pl --negate). @return 0, or non-zero when writing fails.
  */
-int diff_out_text(FILE *fp, struct diff_result *r, bool negate);
+int diff_out_text(FILE *fp, struct diff_result *r, bool negate, bool terminal);
 
 #endif

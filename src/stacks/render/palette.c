@@ -556,25 +556,13 @@ size_t palmap_parse(struct palmap *m, const char *buf, size_t len)
 	return got;
 }
 
-static const struct pool *cmp_pool;
-
-static int cmp_ids(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t lx = pool_len(cmp_pool, x), ly = pool_len(cmp_pool, y);
-	int c = memcmp(pool_str(cmp_pool, x), pool_str(cmp_pool, y), GF_MIN(lx, ly));
-	return c ? c : (lx < ly ? -1 : lx > ly);
-}
-
 int palmap_write(const struct palmap *m, FILE *fp)
 {
 	uint32_t n = pool_count(m->names);
 	uint32_t *ids = gf_xmalloc((size_t)(n ? n : 1) * sizeof *ids);
 	for (uint32_t i = 0; i < n; i++)
 		ids[i] = i;
-	cmp_pool = m->names;
-	qsort(ids, n, sizeof *ids, cmp_ids);
-	cmp_pool = NULL;
+	pool_sort_ids(m->names, ids, n);
 	for (uint32_t i = 0; i < n; i++) {
 		fwrite(pool_str(m->names, ids[i]), 1, pool_len(m->names, ids[i]), fp);
 		fprintf(fp, "->%s\n", m->rgb[ids[i]]);

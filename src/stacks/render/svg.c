@@ -852,6 +852,17 @@ static void emit_gpu_key(struct ctx *c, double y)
 	sbuf_addstr(b, "</g>\n");
 }
 
+int64_t svg_keep_min(const struct svg_opts *o, int64_t real_total)
+{
+	double mw = real_total > 0 ? svg_min_weight(o, real_total) : 0;
+	return mw <= 0 || mw != mw ? 0 : mw >= 9.0e18 ? INT64_MAX : (int64_t)mw;
+}
+
+int svg_read_strategy(bool flamechart, bool fulltree, bool rereadable)
+{
+	return !flamechart && !fulltree && rereadable ? SVG_READ_PRUNED : SVG_READ_TREE;
+}
+
 double svg_min_weight(const struct svg_opts *o, int64_t real)
 {
 	int64_t timemax = o->total > real ? o->total : real;

@@ -168,6 +168,21 @@ int svg_render_buf(const struct ftree *t, const struct svg_opts *o, struct sbuf 
  * to build pruned trees (stacks/ftrie.h) that render identically.
  */
 double svg_min_weight(const struct svg_opts *o, int64_t real_total);
+/* The same as the pruned reader's integer threshold: the weight a subtree
+ * needs to be kept (0: keep everything; INT64_MAX past int64). */
+int64_t svg_keep_min(const struct svg_opts *o, int64_t real_total);
+
+/*
+ * How svg reads its inputs (the strategy is the renderer's, not the
+ * command's): SVG_READ_PRUNED, the two-phase reader of stacks/ftrie.h that
+ * keeps only what o can draw, when every input can be read twice (named
+ * regular files) and neither a flame chart (its frames merge in input
+ * order) nor the full tree (--fulltree) is asked; else SVG_READ_TREE, the
+ * folded reader into the whole tree. A differential input makes the pruned
+ * reader give up (FTRIE_UNSUPPORTED): then the tree is read.
+ */
+enum svg_read { SVG_READ_TREE = 0, SVG_READ_PRUNED };
+int svg_read_strategy(bool flamechart, bool fulltree, bool rereadable);
 
 /*
  * True when s may be the CSS font-family list of the SVG (--fonttype): one

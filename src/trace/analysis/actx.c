@@ -490,6 +490,8 @@ void actx_pairs_add(struct actx_pairs *p, gf_ns a, gf_ns b)
 {
 	if (b <= a)
 		return;
+	/* added in time order, disjoint: actx_pairs_in's binary search relies on it */
+	GF_ASSERT(!p->n || p->v[2 * p->n - 1] <= a);
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 16;
 		p->v = gf_xreallocarray(p->v, p->cap, 2 * sizeof *p->v);

@@ -45,14 +45,23 @@ int fold_add_label(struct fold_opts *o, const char *kv, struct sbuf *err)
 		sbuf_setf(err, "at most %d --label options", FOLD_MAX_LABELS);
 		return GF_EUSAGE;
 	}
-	for (const char *p = kv; p < eq; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-		      *p == '-' || *p == '.')) {
-			sbuf_setf(err, "invalid label key in '%s'; use letters, digits, '_', '-', '.'", kv);
-			return GF_EUSAGE;
-		}
+	if (!fold_label_key_ok(kv, (size_t)(eq - kv))) {
+		sbuf_setf(err, "invalid label key in '%s'; use letters, digits, '_', '-', '.'", kv);
+		return GF_EUSAGE;
+	}
 	o->labels[o->nlabels++] = kv;
 	return GF_OK;
+}
+
+bool fold_label_key_ok(const char *k, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= 'A' && k[i] <= 'Z') || (k[i] >= '0' && k[i] <= '9') ||
+		      k[i] == '_' || k[i] == '-' || k[i] == '.'))
+			return false;
+	return true;
 }
 
 int fold_parse_levels(const char *s, unsigned *levels, struct sbuf *err)
@@ -1023,7 +1032,10 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 			rc = GF_EINPUT;
 			goto out;
 		}
+	/* conservation: every weight added is under the root, once */
+	GF_ASSERT(o->normalise || out->total[0] == f->total);
 	ftree_sort(out);
+	GF_ASSERT(o->normalise || out->total[0] == f->total);
 	set_meta(f, nsel, f->levels, scale);
 	if (st) {
 		st->steps = nsel;

@@ -134,6 +134,9 @@ extern const char *const fold_kernel_names[];
  * digits, '_', '-', '.'; at most FOLD_MAX_LABELS. @return GF_OK or
  * GF_EUSAGE with the message. */
 int fold_add_label(struct fold_opts *o, const char *kv, struct sbuf *err);
+/* A label key: letters, digits, '_', '-', '.', not empty (--label, and a
+ * folded header's label.KEY where a run is stored). */
+bool fold_label_key_ok(const char *k, size_t n);
 
 /*
  * Folds t into out (initialised here; the caller releases it). The tree is

@@ -550,6 +550,9 @@ static void step_rows(const struct actx *c, const struct steps_result *st, const
 		g->hta_host = v[GC_HTA_HOST];
 		g->hta_kernel = v[GC_HTA_KERNEL];
 		g->hta_other = v[GC_HTA_OTHER];
+		/* the causes split the step's idle time exactly, and so does HTA's rule */
+		GF_ASSERT(gaps_idle(g) == (hi - lo) - actx_busy_in(c, lo, hi));
+		GF_ASSERT(g->hta_host + g->hta_kernel + g->hta_other == gaps_idle(g));
 	}
 }
 
@@ -567,6 +570,9 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 		}
 	if (be.n)
 		qsort(be.v, be.n, sizeof *be.v, cmp_bend);
+	if (GF_CHECKS) /* drain_call's binary search */
+		for (size_t i = 1; i < be.n; i++)
+			GF_ASSERT(cmp_bend(&be.v[i - 1], &be.v[i]) < 0);
 	struct bends bs = { be.v, be.n };
 	/*
 	 * Each gap is classified once, on its full extent, as far as the steps
@@ -626,6 +632,9 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 			r->keys[k] = map_keys(t, &gc.keys[k], &r->nkeys[k], k == GAP_QUEUED ? wait_label : host_label);
 	if (gc.calls.n)
 		qsort(gc.calls.v, gc.calls.n, sizeof *gc.calls.v, cmp_call);
+	if (GF_CHECKS) /* gaps_call's binary search: one sync piece per call */
+		for (size_t i = 1; i < gc.calls.n; i++)
+			GF_ASSERT(gc.calls.v[i - 1].ri < gc.calls.v[i].ri);
 	r->calls = gc.calls.v;
 	r->ncalls = gc.calls.n;
 	r->pieces = gc.pieces.v;

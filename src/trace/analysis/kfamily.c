@@ -2,6 +2,7 @@
 #include "trace/analysis/kfamily.h"
 
 #include "base/names.h"
+#include "base/rx.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -10,9 +11,8 @@
 #include <string.h>
 
 struct krule {
-	bool is_re;
-	regex_t re;
-	char *sub;    /* lower-case substring when !is_re */
+	struct rx *re; /* a REGEX rule (regcomp judges its syntax; rx matches it, linearly) */
+	char *sub;     /* lower-case substring of a =SUBSTRING rule */
 	char *family;
 };
 
@@ -41,119 +41,13 @@ void kfamily_free(struct kfamily *k)
 	if (!k)
 		return;
 	for (size_t i = 0; i < k->n; i++) {
-		if (k->r[i].is_re)
-			regfree(&k->r[i].re);
+		rx_free(k->r[i].re);
 		free(k->r[i].sub);
 		free(k->r[i].family);
 	}
 	free(k->r);
 	free(k->truncated);
 	free(k);
-}
-
-/* case-insensitive search of a lower-case needle */
-/*
- * glibc compiles a POSIX regex by copying the subtree under each repetition
- * (`a+` is `aa*`, `a{3}` is `aaa`), so stacked or nested repetitions such as
- * `(x)+++++` or `((a{99}){99}){99}` take memory exponential in the pattern,
- * and back-references make matching exponential in time. A rules file is
- * user input: before regcomp, the compiled size is estimated (each atom 1,
- * a group the sum of its parts, a repetition multiplies what it repeats by
- * its upper bound, or by 2 for *, + and ?) and patterns over RE_BUDGET,
- * with stacked repetitions or with back-references are refused.
- * @return NULL when fine, else what is wrong (for the error message).
- */
-#define RE_BUDGET 100000.0
-
-/* The digits of a repetition bound from p[j] (as a double, stopping past
- * 1e6): *v; @return the index after them. */
-static size_t re_bound(const char *p, size_t j, size_t n, double *v)
-{
-	*v = 0;
-	while (j < n && p[j] >= '0' && p[j] <= '9' && *v < 1e6)
-		*v = *v * 10 + (p[j++] - '0');
-	return j;
-}
-
-static const char *re_too_costly(const char *p, size_t n)
-{
-	double sum[64], last[64];
-	int sp = 0;
-	sum[0] = last[0] = 0;
-	bool after_rep = false; /* the previous token was a repetition */
-	for (size_t i = 0; i < n; i++) {
-		char c = p[i];
-		double factor = 0;
-		if (c == '*' || c == '+' || c == '?') {
-			factor = 2;
-		} else if (c == '{') {
-			double lo, hi;
-			size_t j = re_bound(p, i + 1, n, &lo);
-			if (j < n && p[j] == ',') {
-				size_t k = re_bound(p, j + 1, n, &hi);
-				if (k == j + 1)
-					hi = -1; /* {m,}: no upper bound */
-				j = k;
-			} else {
-				hi = lo;
-			}
-			if (j < n && p[j] == '}' && j > i + 1) {
-				factor = hi < 0 ? lo + 2 : hi + 1;
-				i = j;
-			}
-		}
-		if (factor > 0) {
-			if (after_rep)
-				return "stacked repetitions (like '++' or '}*')";
-			sum[sp] += last[sp] * (factor - 1);
-			last[sp] *= factor;
-			after_rep = true;
-		} else {
-			after_rep = false;
-			double atom = 1;
-			if (c == '\\' && i + 1 < n) {
-				if (p[i + 1] >= '1' && p[i + 1] <= '9')
-					return "back-references";
-				i++;
-			} else if (c == '[') { /* a bracket expression is one atom: find its ']' */
-				size_t j = i + 1;
-				if (j < n && p[j] == '^')
-					j++;
-				if (j < n && p[j] == ']')
-					j++;
-				while (j < n && p[j] != ']') {
-					if (p[j] == '[' && j + 1 < n && (p[j + 1] == ':' || p[j + 1] == '.' || p[j + 1] == '=')) {
-						const char *e = memchr(p + j + 2, p[j + 1], n - j - 2);
-						j = e ? (size_t)(e - p) + 1 : n;
-					} else {
-						j++;
-					}
-				}
-				i = j;
-			} else if (c == '(') {
-				if (++sp == 64)
-					return "groups nested 64 deep";
-				sum[sp] = last[sp] = 0;
-				continue;
-			} else if (c == ')' && sp > 0) {
-				atom = sum[sp] > 1 ? sum[sp] : 1;
-				sp--;
-			} else if (c == '|') {
-				last[sp] = 0;
-				continue;
-			}
-			sum[sp] += atom;
-			last[sp] = atom;
-		}
-		if (sum[sp] > RE_BUDGET)
-			return "a compiled size over 100000 states";
-	}
-	while (sp > 0) { /* unclosed groups: regcomp reports them */
-		double atom = sum[sp];
-		sp--;
-		sum[sp] += atom;
-	}
-	return sum[0] > RE_BUDGET ? "a compiled size over 100000 states" : NULL;
 }
 
 int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fname, struct sbuf *err)
@@ -195,7 +89,7 @@ int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fna
 		} else {
 			sbuf_reset(&pat);
 			sbuf_add(&pat, s, (size_t)(tab - s));
-			const char *why = re_too_costly(pat.buf, pat.len);
+			const char *why = rx_too_costly(pat.buf, pat.len);
 			if (why) {
 				sbuf_setf(err, "'%s': line %zu: expected a regular expression without %s "
 					  "(POSIX regex would need too much memory or time)", fname, line, why);
@@ -203,16 +97,29 @@ int kfamily_parse(struct kfamily *k, const char *text, size_t n, const char *fna
 				rc = GF_EINPUT;
 				break;
 			}
-			int e = regcomp(&r.re, pat.buf, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+			/* regcomp judges the syntax and words the errors; rx matches in linear time */
+			regex_t re;
+			int e = regcomp(&re, pat.buf, REG_EXTENDED | REG_ICASE | REG_NOSUB);
 			if (e) {
 				char msg[128];
-				regerror(e, &r.re, msg, sizeof msg);
+				regerror(e, &re, msg, sizeof msg);
 				sbuf_setf(err, "'%s': line %zu: expected a regular expression: %s", fname, line, msg);
 				free(r.family);
 				rc = GF_EINPUT;
 				break;
 			}
-			r.is_re = true;
+			regfree(&re);
+			struct sbuf why2 = SBUF_INIT;
+			r.re = rx_compile(pat.buf, pat.len, true, &why2);
+			if (!r.re) {
+				sbuf_setf(err, "'%s': line %zu: expected a regular expression gpuflame can match: %s", fname,
+					  line, why2.buf);
+				sbuf_release(&why2);
+				free(r.family);
+				rc = GF_EINPUT;
+				break;
+			}
+			sbuf_release(&why2);
 			k->has_re = true;
 		}
 		if (k->n == k->cap) {
@@ -322,10 +229,10 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 		for (size_t i = 0; i < k->n; i++) {
 			const struct krule *r = &k->r[i];
 			bool hit;
-			if (r->is_re) {
+			if (r->re) {
 				if (!z) {
-					/* regexec's work grows with the text: it sees at most
-					 * KFAMILY_MATCH_MAX bytes, cut at a UTF-8 boundary */
+					/* the regex rules see at most KFAMILY_MATCH_MAX bytes,
+					 * cut at a UTF-8 boundary, up to a NUL (as regexec did) */
 					size_t m = n;
 					if (m > KFAMILY_MATCH_MAX) {
 						m = KFAMILY_MATCH_MAX;
@@ -336,7 +243,7 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 					}
 					z = gf_xstrndup(name, m);
 				}
-				hit = regexec(&r->re, z, 0, NULL, 0) == 0;
+				hit = rx_search(r->re, z, strlen(z));
 			} else {
 				hit = names_contains_ci(name, n, r->sub);
 			}

@@ -27,13 +27,16 @@
  *
  * Example:  "^sm90_xmma\tgemm", "=rms_norm\tnorm", "all_?gather\tnccl".
  *
- * Bounded work: a REGEX rule is matched against the first KFAMILY_MATCH_MAX
- * bytes of the name (cut back to a UTF-8 character boundary; a NUL byte
- * ends the text earlier), so one name costs at most that many bytes of
- * regexec per rule whatever its length; =SUBSTRING rules and the defaults
- * read the whole name (linear). kfamily_truncated() counts the names that
- * were cut. Callers match each distinct name once (fold.c memoises per name
- * id), so the total is linear in the distinct names' bytes.
+ * Bounded work: a REGEX rule is matched by base/rx.h (a lazy DFA: linear
+ * in the name whatever the pattern; glibc's regexec backtracks, 0.25 s a
+ * name on `(a|aa)*b`) against the first KFAMILY_MATCH_MAX bytes of the name
+ * (cut back to a UTF-8 character boundary; a NUL byte ends the text
+ * earlier); regcomp still judges the pattern's syntax and words its
+ * errors. =SUBSTRING rules and the defaults read the whole name (linear).
+ * kfamily_truncated() counts the names that were cut. Callers match each
+ * distinct name once (fold.c memoises per name id), so the total is linear
+ * in the distinct names' bytes. A rule set keeps its rules' DFA states:
+ * one caller at a time.
  *
  * Layer: trace/analysis. Never prints.
  */

@@ -171,6 +171,9 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, const str
 {
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
+	if (GF_CHECKS) /* row_at's binary search */
+		for (size_t i = 1; i < st->n; i++)
+			GF_ASSERT(st->rows[i - 1].start <= st->rows[i].start);
 	r->nsteps = st->n;
 	r->nsteady = st->nsteady ? st->nsteady : st->n;
 	VEC(struct sync_site) v = VEC_INIT;

@@ -1052,32 +1052,70 @@ static int cmp_step(const void *pa, const void *pb)
 	return a->range < b->range ? -1 : a->range > b->range;
 }
 
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
 static int cmp_int(const void *pa, const void *pb)
 {
 	int a = *(const int *)pa, b = *(const int *)pb;
 	return a < b ? -1 : a > b;
 }
 
+/* Every device of the activities, sorted (trace_device_index searches
+ * them): however many there are (a trace of a 70-GPU node keeps all 70). */
+/* The invariants the queries rely on (GF_ASSERT: test builds): each
+ * thread's ranges in start order (binary searches, the sweeps), every range
+ * inside its parent on its thread (the nesting, clipped), the activities in
+ * start order (trace_act_lower), the devices sorted and distinct. */
+static void check_model(const struct trace *t)
+{
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		GF_ASSERT(r->start <= r->end);
+		GF_ASSERT(i == 0 || t->r[i - 1].thread != r->thread || t->r[i - 1].start <= r->start);
+		if (r->parent == TRACE_NONE)
+			continue;
+		const struct trace_range *p = &t->r[r->parent];
+		GF_ASSERT(r->parent < i && p->thread == r->thread);
+		GF_ASSERT(p->start <= r->start && r->end <= p->end);
+	}
+	for (uint32_t i = 1; i < t->nact; i++)
+		GF_ASSERT(t->act[i - 1].start <= t->act[i].start);
+	for (uint32_t k = 1; k < t->ndev; k++)
+		GF_ASSERT(t->dev[k - 1].device < t->dev[k].device);
+}
+
 static void find_devices(struct trace *t)
 {
-	int devs[64];
-	unsigned nd = 0;
+	VEC(int) dv = VEC_INIT;
+	int last = 0;
 	for (uint32_t a = 0; a < t->nact; a++) {
 		int d = t->act[a].device;
-		unsigned k = 0;
-		while (k < nd && devs[k] != d)
-			k++;
-		if (k == nd && nd < GF_ARRAY_LEN(devs))
-			devs[nd++] = d;
+		if (a && d == last)
+			continue; /* runs of one device: the list stays short */
+		vec_push(&dv, d);
+		last = d;
 	}
-	qsort(devs, nd, sizeof devs[0], cmp_int);
+	if (dv.n)
+		qsort(dv.v, dv.n, sizeof *dv.v, cmp_int);
+	unsigned nd = 0;
+	for (size_t i = 0; i < dv.n; i++)
+		if (!nd || dv.v[i] != dv.v[nd - 1])
+			dv.v[nd++] = dv.v[i];
+	int *devs = dv.v;
 	t->ndev = nd;
 	t->dev = gf_xcalloc(nd ? nd : 1, sizeof *t->dev);
-	uint64_t *cnt = gf_xcalloc((size_t)(nd ? nd : 1) * (t->nth ? t->nth : 1), sizeof *cnt);
 	for (unsigned k = 0; k < nd; k++) {
 		t->dev[k].device = devs[k];
 		t->dev[k].launch_thread = TRACE_NONE;
 	}
+	/* (device, launching thread) of every linked activity, sorted: each
+	 * device's launch thread is its longest run (lowest thread on ties);
+	 * memory by activities, not devices x threads */
+	VEC(uint64_t) pairs = VEC_INIT;
 	for (uint32_t a = 0; a < t->nact; a++) {
 		uint32_t di = trace_device_index(t, t->act[a].device);
 		if (di == TRACE_NONE)
@@ -1085,17 +1123,24 @@ static void find_devices(struct trace *t)
 		t->dev[di].nact++;
 		t->dev[di].act_ns += t->act[a].end - t->act[a].start;
 		if (t->act[a].launch != TRACE_NONE)
-			cnt[(size_t)di * t->nth + t->r[t->act[a].launch].thread]++;
+			vec_push(&pairs, (uint64_t)di << 32 | t->r[t->act[a].launch].thread);
 	}
-	for (unsigned k = 0; k < nd; k++) {
-		uint64_t best = 0;
-		for (uint32_t th = 0; th < t->nth; th++)
-			if (cnt[(size_t)k * t->nth + th] > best) {
-				best = cnt[(size_t)k * t->nth + th];
-				t->dev[k].launch_thread = th;
-			}
+	if (pairs.n)
+		qsort(pairs.v, pairs.n, sizeof *pairs.v, cmp_u64);
+	uint64_t best = 0;
+	for (size_t i = 0, j; i < pairs.n; i = j) {
+		for (j = i; j < pairs.n && pairs.v[j] == pairs.v[i]; j++)
+			;
+		uint32_t di = (uint32_t)(pairs.v[i] >> 32);
+		if (!i || di != (uint32_t)(pairs.v[i - 1] >> 32))
+			best = 0;
+		if (j - i > best) {
+			best = j - i;
+			t->dev[di].launch_thread = (uint32_t)pairs.v[i];
+		}
 	}
-	free(cnt);
+	vec_free(&pairs);
+	vec_free(&dv);
 }
 
 /* Cores for the analyses: 2 unless o says 1 (-j1, GPUFLAME_THREADS=1) or the
@@ -1236,6 +1281,8 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	link_acts(t, b, &cc);
 	free(cc.has);
 	find_devices(t);
+	if (GF_CHECKS)
+		check_model(t);
 
 	for (uint32_t i = 0; i < t->nact; i++) {
 		if (!any || t->act[i].start < t->win_start)
@@ -1299,10 +1346,15 @@ uint32_t trace_enclosing_kind(const struct trace *t, uint32_t ri, int kind)
 
 uint32_t trace_device_index(const struct trace *t, int device)
 {
-	for (uint32_t i = 0; i < t->ndev; i++)
-		if (t->dev[i].device == device)
-			return i;
-	return TRACE_NONE;
+	uint32_t l = 0, h = t->ndev; /* the devices are sorted (find_devices) */
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->dev[m].device < device)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l < t->ndev && t->dev[l].device == device ? l : TRACE_NONE;
 }
 
 const gf_ns *trace_busy(struct trace *t, uint32_t di, size_t *n)

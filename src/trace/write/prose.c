@@ -20,28 +20,25 @@ void prose_dur(struct sbuf *b, gf_ns ns)
 
 void prose_pct(struct sbuf *b, gf_ns part, gf_ns whole)
 {
-	if (whole <= 0) {
+	if (num_fmt_pct(b, part, whole, 0, NUM_HALF_UP))
+		sbuf_addch(b, '%');
+	else
 		sbuf_addstr(b, "-");
-		return;
-	}
-	__int128 p = ((__int128)part * 200 + whole) / (2 * (__int128)whole);
-	sbuf_addf(b, "%lld%%", (long long)p);
 }
 
 void prose_pct1(struct sbuf *b, gf_ns part, gf_ns whole)
 {
-	if (whole <= 0) {
+	if (num_fmt_pct(b, part, whole, 1, NUM_HALF_UP))
+		sbuf_addch(b, '%');
+	else
 		sbuf_addstr(b, "-");
-		return;
-	}
-	__int128 p = ((__int128)part * 2000 + whole) / (2 * (__int128)whole);
-	num_fmt_fixed(b, (int64_t)p, 1, 1, false);
-	sbuf_addch(b, '%');
 }
 
 void prose_share(struct sbuf *b, gf_ns part, gf_ns whole)
 {
-	num_fmt_fixed(b, gaps_share(part, whole), 2, 2, false);
+	/* the JSON's share (gaps_share: 1e-4, half to even) times 100 */
+	if (!num_fmt_pct(b, part, whole, 2, NUM_HALF_EVEN))
+		sbuf_addstr(b, "0.00");
 	sbuf_addch(b, '%');
 }
 
