@@ -11,7 +11,7 @@
 . "$(dirname "$0")/http_srv.inc"
 start_srv() { srv_start tests/gen/hostile_http.py "$@"; } # BEHAVIOUR...
 # push ARGS...: bounded by 120 s (a hang shows as exit 124)
-push() { timeout 120 "$GF" push --app hx "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+push() { timeout 120 "$GF" push --format folded --app hx "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 reqs() { wc -l <"$T/log"; }
 G=$T/gen; mkdir -p "$G"; python3 tests/gen/store_gen.py "$G"
 # a 32 MB body: more than the socket buffers hold, so a server that stops reading is seen

@@ -136,6 +136,10 @@ def check_go_pprof(folded, pb):
                 continue
             v = int(m.group(1))
             col = len(lines[0]) - len(m.group(3))
+            # the callers' column is pprof's value width, which a value of
+            # more than 10 characters ("341132000ns") pushes the leaf past
+            if len(lines) > 1:
+                col = min(col, min(len(l) - len(l.lstrip(" ")) for l in lines[1:]))
             names = [m.group(3)] + [l[col:] for l in lines[1:]]
             if v:
                 key = tuple(reversed(names))

@@ -38,6 +38,14 @@
  * err set. */
 int export_pprof_write(const struct export_stacks *x, FILE *fp, struct sbuf *err);
 
+/* What export_pprof_write_st wrote: samples, of which "[other]" samples,
+ * and the stacks summed into them (x->max_samples). */
+struct export_pprof_stats {
+	size_t samples, others, merged;
+};
+int export_pprof_write_st(const struct export_stacks *x, FILE *fp, struct export_pprof_stats *st,
+			  struct sbuf *err);
+
 /* The encoder's pieces (tests): appends a varint, a field key, a varint
  * field, a length-delimited field. */
 void export_pprof_varint(struct sbuf *b, uint64_t v);

@@ -64,6 +64,13 @@ struct export_stacks {
 	const char *title;    /* the file's name (speedscope "name"), NULL for none */
 	int64_t time_ns;      /* pprof time_nanos (absolute start), 0 = unknown */
 	int64_t duration_ns;  /* pprof duration_nanos, 0 = unknown */
+	/* pprof for Pyroscope (push --format pprof): the rank and step labels as
+	 * strings (its ingest keeps string labels only), and at most max_samples
+	 * samples (0: no cap; its max_profile_stacktrace_samples, default
+	 * 16000, refuses a bigger profile): each profile keeps its heaviest
+	 * stacks and sums the rest into one "[other]" sample */
+	bool str_labels;
+	size_t max_samples;
 };
 
 /* The profile's name: "weight=" in t's header, else what an import's
