@@ -61,7 +61,7 @@ if need_shared "push-pprof-trace"; then
   expect_eq "push-pprof-one-request" "$(wc -l <"$T/log")" 1
   expect_grep "push-pprof-says" "pushed .* gpu,cpu,wall,idle,calls: one pprof profile, [0-9]+ samples \(0 stacks in \[other\]\), HTTP 200" "$T/out"
   for w in gpu cpu wall idle calls; do "$GF" fold -w $w "$A" >"$T/p-$w.folded" 2>/dev/null; done
-  tot() { awk '!/^#/ { s += $NF } END { print s }' "$T/p-$1.folded"; }
+  tot() { python3 tests/gen/pprof_totals.py --folded <"$T/p-$1.folded"; }
   expect_eq "push-pprof-contract" "$(pp 0 "$T/p.pb.gz" rn 16000 gpu,cpu,wall,idle,calls release=v3 batch=8 \
     total:gpu=$(tot gpu) total:idle=$(tot idle) total:calls=$(tot calls))" ok
   if [ $have_go = 1 ]; then
@@ -78,7 +78,7 @@ if need_shared "push-pprof-trace"; then
   "$GF" fold -w gpu --per-step "$A" >"$T/ps.folded" 2>/dev/null
   start_recv 200
   gf push --url "$URL" --app rn "$T/ps.folded"; expect_rc "push-pprof-step-rc" 0
-  expect_eq "push-pprof-step-contract" "$(pp 0 "$T/ps.pb.gz" rn 16000 gpu total:gpu=$(awk '!/^#/ { s += $NF } END { print s }' "$T/ps.folded"))" ok
+  expect_eq "push-pprof-step-contract" "$(pp 0 "$T/ps.pb.gz" rn 16000 gpu total:gpu=$(python3 tests/gen/pprof_totals.py --folded <"$T/ps.folded"))" ok
   expect_eq "push-pprof-step-labels" "$(python3 -c "
 import gzip; b = gzip.decompress(open('$T/ps.pb.gz', 'rb').read()); print(int(b'step' in b))")" 1
 fi

@@ -16,7 +16,10 @@ the distributor keeps a sample label only with a string value):
   - a total:TYPE=N argument: the values of TYPE sum to N (exact, "[other]" included).
 The body is written to OUT (for `go tool pprof`). Prints "ok" or the first broken rule.
 """
-import gzip, json, sys, time
+import gzip, json, os, sys, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pprof_totals import fields, values  # noqa: E402 -- the one protobuf decoder of the tests
 
 log, idx, out, app, maxs, types = sys.argv[1:7]
 want_labels = dict(kv.split('=', 1) for kv in sys.argv[7:] if not kv.startswith('total:'))
@@ -28,47 +31,6 @@ req = [json.loads(l) for l in open(log)][idx]
 def die(m):
     print(m)
     sys.exit(0)
-
-
-def fields(b):
-    """(field, wire, value) of a protobuf message: varints as ints, length-delimited as bytes."""
-    i = 0
-    while i < len(b):
-        key, i = varint(b, i)
-        f, w = key >> 3, key & 7
-        if w == 0:
-            v, i = varint(b, i)
-        elif w == 2:
-            n, i = varint(b, i)
-            v, i = b[i:i + n], i + n
-            if i > len(b):
-                raise ValueError('truncated')
-        else:
-            raise ValueError('wire type %d' % w)
-        yield f, w, v
-
-
-def varint(b, i):
-    v = s = 0
-    while True:
-        if i >= len(b):
-            raise ValueError('truncated varint')
-        c = b[i]
-        i += 1
-        v |= (c & 127) << s
-        s += 7
-        if not c & 128:
-            return v, i
-
-
-def packed(w, v):
-    if w == 0:
-        return [v]
-    out, i = [], 0
-    while i < len(v):
-        x, i = varint(v, i)
-        out.append(x)
-    return out
 
 
 q = {k: v[0] for k, v in req['query'].items()}
@@ -117,9 +79,9 @@ for s in samples:
     vals, ids = [], []
     for f, w, v in fields(s):
         if f == 1:
-            ids += packed(w, v)
+            ids += values(w, v)
         elif f == 2:
-            vals += packed(w, v)
+            vals += values(w, v)
         elif f == 3:
             lab = {ff: vv for ff, _, vv in fields(v)}
             if 3 in lab or 2 not in lab:

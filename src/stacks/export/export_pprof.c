@@ -120,7 +120,7 @@ static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_
 		struct sbuf p = SBUF_INIT;
 		ftree_path(t, nodes[depth - 1], &p);
 		sbuf_addf(c->err, "weight of stack '%.200s' is not a whole number of %s: pprof values are integers",
-			  p.buf, export_stacks_unit(t, true));
+			  p.buf, strcmp(export_stacks_unit(t, true), "count") ? export_stacks_unit(t, true) : "counts");
 		sbuf_release(&p);
 		return GF_EINPUT;
 	}

@@ -97,7 +97,7 @@ struct info {
 
 	/* device sync records (cuda_sync; MTIA's event_wait/event_record): by
 	 * enum trace_sync_kind, and how many name what they waited on */
-	uint64_t dev_syncs, dev_sync_kind[5], dev_sync_wait_stream, dev_sync_wait_corr;
+	uint64_t dev_syncs, dev_sync_kind[TS_N], dev_sync_wait_stream, dev_sync_wait_corr;
 	/* [memory] instant events (profile_memory=True): allocations (Bytes >
 	 * 0) and frees (Bytes < 0), their bytes, the largest "Total Allocated" */
 	uint64_t mem_events, mem_allocs, mem_frees;

@@ -149,16 +149,21 @@ static uint32_t name_flags(struct trace *t, struct trace_build *b, uint32_t name
 	return f;
 }
 
+const struct trace_sync_kind_def trace_sync_kinds[TS_N] = {
+	[TS_OTHER] = { "other", "other" },
+	[TS_STREAM] = { "Stream Sync", "stream_sync" },
+	[TS_EVENT] = { "Event Sync", "event_sync" },
+	[TS_STREAM_WAIT] = { "Stream Wait Event", "stream_wait_event" },
+	[TS_CONTEXT] = { "Context Sync", "context_sync" },
+};
+
 int trace_sync_kind_of(const char *name, size_t n)
 {
-	static const struct { const char *s; int k; } tab[] = {
-		{ "Stream Sync", TS_STREAM }, { "Event Sync", TS_EVENT }, { "Stream Wait Event", TS_STREAM_WAIT },
-		{ "Context Sync", TS_CONTEXT },
-		{ "event_wait", TS_STREAM_WAIT }, /* MTIA's: a stream waits for another (wait_on_stream) */
-	};
-	for (size_t i = 0; i < GF_ARRAY_LEN(tab); i++)
-		if (n == strlen(tab[i].s) && !memcmp(name, tab[i].s, n))
-			return tab[i].k;
+	for (int k = TS_OTHER + 1; k < TS_N; k++)
+		if (n == strlen(trace_sync_kinds[k].name) && !memcmp(name, trace_sync_kinds[k].name, n))
+			return k;
+	if (n == 10 && !memcmp(name, "event_wait", 10)) /* MTIA's: a stream waits for another (wait_on_stream) */
+		return TS_STREAM_WAIT;
 	return TS_OTHER;
 }
 

@@ -190,7 +190,15 @@ enum trace_sync_kind {
 	TS_EVENT,         /* "Event Sync": cudaEventSynchronize */
 	TS_STREAM_WAIT,   /* "Stream Wait Event": cudaStreamWaitEvent, the stream waits for wait_stream */
 	TS_CONTEXT,       /* "Context Sync": cudaDeviceSynchronize */
+	TS_N
 };
+/* The kinds, one row each (indexed by the enum): info's text and JSON loop
+ * over them (writers list TS_OTHER last). */
+struct trace_sync_kind_def {
+	const char *name; /* Kineto's event name, as info's text says it ("other" for TS_OTHER) */
+	const char *key;  /* info's JSON field ("stream_sync") */
+};
+extern const struct trace_sync_kind_def trace_sync_kinds[TS_N];
 struct trace_sync {
 	gf_ns start, end;
 	int64_t corr;        /* its call's correlation, KEV_NONE */

@@ -398,12 +398,12 @@ static void json_counts(struct sbuf *b, const struct info_file *f)
 		  (unsigned long long)in->rt_with_ext, (unsigned long long)in->rt_ext_eq_corr,
 		  (unsigned long long)in->gpu_with_ext, (unsigned long long)in->gpu_ext_eq_corr,
 		  in->external_id_bogus ? "true" : "false");
-	sbuf_addf(b, ",\n  \"device_syncs\": {\"count\": %llu, \"stream_sync\": %llu, \"event_sync\": %llu, "
-		     "\"stream_wait_event\": %llu, \"context_sync\": %llu, \"other\": %llu, \"with_wait_on_stream\": %llu, "
-		     "\"with_wait_on_event_record\": %llu}",
-		  (unsigned long long)in->dev_syncs, (unsigned long long)in->dev_sync_kind[TS_STREAM],
-		  (unsigned long long)in->dev_sync_kind[TS_EVENT], (unsigned long long)in->dev_sync_kind[TS_STREAM_WAIT],
-		  (unsigned long long)in->dev_sync_kind[TS_CONTEXT], (unsigned long long)in->dev_sync_kind[TS_OTHER],
+	sbuf_addf(b, ",\n  \"device_syncs\": {\"count\": %llu", (unsigned long long)in->dev_syncs);
+	for (int i = 0; i < TS_N; i++) { /* the kinds, other last */
+		int k = (i + 1) % TS_N;
+		sbuf_addf(b, ", \"%s\": %llu", trace_sync_kinds[k].key, (unsigned long long)in->dev_sync_kind[k]);
+	}
+	sbuf_addf(b, ", \"with_wait_on_stream\": %llu, \"with_wait_on_event_record\": %llu}",
 		  (unsigned long long)in->dev_sync_wait_stream, (unsigned long long)in->dev_sync_wait_corr);
 	sbuf_addf(b, ",\n  \"memory_events\": {\"count\": %llu, \"allocations\": %llu, \"frees\": %llu, "
 		     "\"bytes_allocated\": ",
@@ -636,14 +636,16 @@ static void text_counts(struct sbuf *b, const struct info_file *f)
 	}
 	sbuf_addf(b, " in %llu activities (%llu unweighted: dur missing or out of range)\n",
 		  (unsigned long long)in->gpu_weighted, (unsigned long long)in->gpu_unweighted);
-	if (in->dev_syncs)
-		sbuf_addf(b, "device syncs: %llu (Stream Sync %llu, Event Sync %llu, Stream Wait Event %llu, Context Sync "
-			     "%llu, other %llu); %llu name the stream they waited on, %llu the event record's "
-			     "correlation\n",
-			  (unsigned long long)in->dev_syncs, (unsigned long long)in->dev_sync_kind[TS_STREAM],
-			  (unsigned long long)in->dev_sync_kind[TS_EVENT], (unsigned long long)in->dev_sync_kind[TS_STREAM_WAIT],
-			  (unsigned long long)in->dev_sync_kind[TS_CONTEXT], (unsigned long long)in->dev_sync_kind[TS_OTHER],
+	if (in->dev_syncs) {
+		sbuf_addf(b, "device syncs: %llu (", (unsigned long long)in->dev_syncs);
+		for (int i = 0; i < TS_N; i++) { /* the kinds, other last */
+			int k = (i + 1) % TS_N;
+			sbuf_addf(b, "%s%s %llu", i ? ", " : "", trace_sync_kinds[k].name,
+				  (unsigned long long)in->dev_sync_kind[k]);
+		}
+		sbuf_addf(b, "); %llu name the stream they waited on, %llu the event record's correlation\n",
 			  (unsigned long long)in->dev_sync_wait_stream, (unsigned long long)in->dev_sync_wait_corr);
+	}
 	if (in->mem_events) {
 		sbuf_addf(b, "memory events: %llu ([memory]: %llu allocations, %llu frees", (unsigned long long)in->mem_events,
 			  (unsigned long long)in->mem_allocs, (unsigned long long)in->mem_frees);
