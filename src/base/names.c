@@ -170,10 +170,29 @@ bool names_copy_pageable(const char *name, size_t n)
 	return contains(name, n, "Pageable");
 }
 
+bool names_is_thread(const char *name, size_t n)
+{
+	if (!has_prefix(name, n, "thread (") || n < 10)
+		return false;
+	char c = name[8];
+	if (!((c >= '0' && c <= '9') || c == '?'))
+		return false;
+	const char *close = memchr(name + 8, ')', n - 8);
+	if (!close)
+		return false;
+	size_t k = (size_t)(close - name) + 1;
+	return k == n || (k + 1 < n && name[k] == ':' && name[k + 1] == ' ');
+}
+
+bool names_is_process(const char *name, size_t n)
+{
+	return has_prefix(name, n, "process ") && n > 8 && name[8] >= '0' && name[8] <= '9';
+}
+
 bool names_py_source(const char *name, size_t n, size_t *path_len)
 {
 	const char *p = memchr(name, '(', n);
-	if (!p || p == name || name[0] == '<')
+	if (!p || p == name || name[0] == '<' || p[-1] == ' ' || names_is_thread(name, n))
 		return false;
 	size_t i = (size_t)(p - name) + 1;
 	if (i >= n || name[i] < '0' || name[i] > '9')
@@ -183,6 +202,21 @@ bool names_py_source(const char *name, size_t n, size_t *path_len)
 	if (i + 1 >= n || name[i] != ')' || name[i + 1] != ':')
 		return false;
 	*path_len = (size_t)(p - name);
+	return true;
+}
+
+bool names_py_perf(const char *name, size_t n, size_t *fn_len, const char **file, size_t *file_len)
+{
+	if (!has_prefix(name, n, "py::") || n < 6)
+		return false;
+	const char *c = memchr(name + 4, ':', n - 4);
+	if (!c || c == name + 4 || c == name + n - 1)
+		return false;
+	*fn_len = (size_t)(c - name) - 4;
+	if (file) {
+		*file = c + 1;
+		*file_len = (size_t)(name + n - c - 1);
+	}
 	return true;
 }
 
@@ -279,6 +313,11 @@ bool names_is_python(const char *name, size_t n)
 	if (has_prefix(name, n, "<built-in method ") || has_prefix(name, n, "<built-in function ") ||
 	    has_prefix(name, n, "<module>"))
 		return true;
+	size_t fl;
+	if (names_py_perf(name, n, &fl, NULL, NULL))
+		return true; /* CPython 3.12+ -X perf: "py::fn:file.py" */
+	if (names_is_thread(name, n) || names_is_process(name, n))
+		return false;
 	/* py-spy: "fn (file.py:12)"; also ".pyx"/".pyi" and "file.py(12)" forms */
 	for (size_t i = 0; i + 3 < n; i++) {
 		if (name[i] != '.' || name[i + 1] != 'p' || name[i + 2] != 'y')
@@ -464,4 +503,13 @@ bool names_profiler_frame(const char *name, size_t n)
 	return contains(name, n, "torch/profiler/") || contains(name, n, "torch/autograd/profiler") ||
 	       has_prefix(name, n, "<built-in method _record_function_exit") ||
 	       has_prefix(name, n, "<built-in method _record_function_enter");
+}
+
+enum names_dev names_device_event(const char *name, size_t n)
+{
+	if (has_prefix(name, n, "dma"))
+		return NAMES_DEV_COPY;
+	if (eq(name, n, "event_wait") || eq(name, n, "event_record"))
+		return NAMES_DEV_SYNC;
+	return NAMES_DEV_KERNEL;
 }

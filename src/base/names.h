@@ -116,8 +116,22 @@ bool names_copy_pageable(const char *name, size_t n);
 
 /* A Kineto python_function source frame, "path(123): func": *path_len gets
  * the length of path (before the '('). Not "<built-in ...>", not
- * "nn.Module: X". */
+ * "nn.Module: X", not a thread root "thread (12): python3". */
 bool names_py_source(const char *name, size_t n, size_t *path_len);
+
+/* A thread root frame as py-spy --threads and fold (cpu, wall) write it:
+ * "thread (TID)" or "thread (TID): NAME", TID starting with a digit
+ * (decimal, or py-spy's 0x... on macOS) or '?' ("thread (12, pid 3)"
+ * too). Never a Python source frame. */
+bool names_is_thread(const char *name, size_t n);
+/* A process root frame of py-spy (--subprocesses: one per ancestor) and of
+ * austin's import: "process " and a digit ("process 12:\"python x.py\""). */
+bool names_is_process(const char *name, size_t n);
+
+/* A CPython 3.12+ perf trampoline frame (python -X perf, as perf script
+ * prints it): "py::QUALNAME:FILE". *fn_len gets the length of QUALNAME (at
+ * name + 4), *file and *file_len FILE (when file is not NULL). */
+bool names_py_perf(const char *name, size_t n, size_t *fn_len, const char **file, size_t *file_len);
 
 /* A Python source path inside torch: a directory component named exactly
  * "torch" ("torch/cuda/__init__.py", ".../site-packages/torch/nn/x.py"; not
@@ -162,10 +176,21 @@ const char *names_kernel_family(const char *name, size_t n, enum names_kclass *c
 bool names_kernel_like(const char *name, size_t n);
 
 /*
+ * An accelerator's device event whose category does not say what it is
+ * (MTIA's mtia_ccp_events): "dma..." moves data (a copy); "event_wait" and
+ * "event_record" order the device's streams (a sync record: not busy time,
+ * as CUDA's cuda_sync events); anything else ("pe_exe", "merge", "remote")
+ * computes (a kernel).
+ */
+enum names_dev { NAMES_DEV_KERNEL = 0, NAMES_DEV_COPY, NAMES_DEV_SYNC };
+enum names_dev names_device_event(const char *name, size_t n);
+
+/*
  * ---- other frames ----
  * names_is_python: a Python frame: Kineto's "path(12): fn",
- * "<built-in method ...>", "<built-in function ...>", "<module>", and
- * py-spy's "fn (file.py:12)" (".pyx", ".pyi" too).
+ * "<built-in method ...>", "<built-in function ...>", "<module>",
+ * py-spy's "fn (file.py:12)" (".pyx", ".pyi" too) and CPython's -X perf
+ * "py::fn:file.py"; never a thread or process root (names_is_thread).
  * names_is_api: a CUDA/HIP runtime or driver call (cuda[A-Z_]..., hip[A-Z_]...,
  * cu[A-Z]...) or a GPU library's host call (cublasX, cudnnX, ncclX, rcclX,
  * hipblasX, rocblas_x, miopenX; never a name with "kernel"/"Kernel").

@@ -259,7 +259,9 @@ static int collect_folded(struct store_collect *c, struct input *in, const struc
 		sbuf_setf(err, "'%s': its header says weight=%s, not %s", input_name(in), w, o->weight);
 		return GF_EUSAGE;
 	}
-	w = w ? w : o->weight ? o->weight : "samples";
+	struct folded_units fu;
+	folded_units(t, &fu); /* an import's header names its profile: cpu, wall, samples... */
+	w = w ? w : o->weight ? o->weight : fu.name ? fu.name : "samples";
 	header_set_labels(t, o);
 	if ((rc = header_check(&t->meta, input_name(in), &c->in.steps, err)))
 		return rc;

@@ -225,6 +225,9 @@ try {
     const fam = D.ranks[0].families.find(f => f.name === 'gemm');
     ok('page-tooltip-family', gi > 0 && tipText.startsWith('gemm') && /total .*self /.test(tipText) && tipText.includes('per step') &&
        tipText.includes('calls ') && fam.top.every(k => tipText.includes(k.name)), tipText.slice(0, 300));
+    // each top kernel with its launch configuration (grid, block, registers, occupancy; issue 26)
+    ok('page-tooltip-launch-config', fam.top.some(k => k.cfg) && fam.top.every(k => !k.cfg || tipText.includes(k.name + '  (' + k.cfg + ')')),
+       tipText.slice(0, 400));
     ok('page-decode-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
     await page.close();
   }

@@ -13,7 +13,7 @@ python3 "$G" --variant fixed --steps 5 -o "$T/fixed.json" --expect "$T/fixed.exp
 for w in wall idle gpu cpu; do
   gf diff --weight $w "$T/sync.json" "$T/fixed.json"; expect_rc "diff-traces-$w-rc" 0
   cp "$T/out" "$T/$w.diff"
-  expect_grep "diff-traces-$w-header" "^# gpuflame: weight=$w; unit=us; steps=1; .*steps.before=5; steps.after=5; normalised=per-step;" "$T/$w.diff"
+  expect_grep "diff-traces-$w-header" "^# gpuflame: weight=$w; unit=ns; steps=1; .*steps.before=5; steps.after=5; normalised=per-step;" "$T/$w.diff"
   grep -v '^#' "$T/$w.diff" > "$T/got"
   python3 tests/gen/expect_diff.py "$T/sync.exp.json" "$T/fixed.exp.json" "--weight $w" > "$T/want"
   expect_same "diff-traces-$w-exact-per-step" "$T/got" "$T/want"

@@ -549,7 +549,7 @@ class Gen:
     def step_windows(self, sel):
         return [(st, en) for (num, st, en) in sel]
 
-    def fold(self, weight, levels, per_step=False, skip=0, normalise=False, unit=3, steps=None):
+    def fold(self, weight, levels, per_step=False, skip=0, normalise=False, unit=0, steps=None):
         sel = [s for s in self.steps if steps is None or steps[0] <= s[0] <= steps[1]][skip:]
         has_sel = skip > 0 or steps is not None
         wins = self.step_windows(sel)
@@ -827,6 +827,9 @@ FOLDS = [
     ("--weight cpu --steps 4..5", "cpu", "annotation,python,op", {"steps": (4, 5)}),
     ("--weight calls --steps 4..6 --skip 1", "calls", "annotation,python,op", {"steps": (4, 6), "skip": 1}),
     ("--weight wall --skip 2 --unit ns", "wall", "annotation,python,op", {"skip": 2, "unit": 0}),
+    ("--weight gpu --unit us", "gpu", "annotation,python,op", {"unit": 3}),
+    ("--weight cpu --skip 1 --unit us --per-step-normalise", "cpu", "annotation,python,op",
+     {"skip": 1, "unit": 3, "normalise": True}),
     ("--weight idle --skip 1 --unit ms --per-step-normalise", "idle", "annotation,python,op",
      {"skip": 1, "unit": 6, "normalise": True}),
 ]

@@ -786,17 +786,18 @@ def check_para(c, s, J):
 
 
 def check_info(c, s, J):
-    m = re.fullmatch(r"(?:rank (\d+)(?: of (\d+))?, )?(?:device (\d+), )?(\d+) steps? \((\d+) warm-up, "
-                     r"(\d+) steady\); times in ms", ws(s))
+    m = re.fullmatch(r"(?:rank (\d+)(?: of (\d+))?, )?(?:device (\d+)(?: \(([\w+]+)\))?, )?(\d+) steps? "
+                     r"\((\d+) warm-up, (\d+) steady\); times in ms", ws(s))
     if not m:
         raise Fail("info line %r" % s)
     S = J["summary"]
     c.eq("rank", m.group(1), None if J["rank"] is None else str(J["rank"]))
     c.eq("world size", m.group(2), None if J["world_size"] is None or J["rank"] is None else str(J["world_size"]))
     c.eq("device", m.group(3), None if J["device"] is None else str(J["device"]))
-    c.eq("steps", m.group(4), str(S["steps"]))
-    c.eq("warm-up steps", m.group(5), str(S["warmup_steps"]))
-    c.eq("steady steps", m.group(6), str(S["steady_steps"]))
+    c.eq("device kind", m.group(4), J.get("device_kind") if J["device"] is not None else None)
+    c.eq("steps", m.group(5), str(S["steps"]))
+    c.eq("warm-up steps", m.group(6), str(S["warmup_steps"]))
+    c.eq("steady steps", m.group(7), str(S["steady_steps"]))
 
 
 def check_rank(c, blocks, J):

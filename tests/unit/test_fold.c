@@ -37,8 +37,8 @@ static void build(struct trace *t_)
 {
 #define t (*t_)
 	memset(tracks, 0, sizeof tracks);
-	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
+	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
 	trace_init(&t, NULL);
 	ADD(KC_USER_ANNOTATION, "ProfilerStep#1", 0, 1000, 0, KEV_NONE);
 	ADD(KC_PYTHON_FUNCTION, "m.py(3): f at 0x7f00ab", 100, 800, 0, KEV_NONE);
@@ -249,8 +249,8 @@ T_TEST(test_fold__normalise_rounding)
 	/* 3 steps, one 10 ns kernel: 10/3 us -> 0.003333 us (scale 6) */
 	struct trace t;
 	memset(tracks, 0, sizeof tracks);
-	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
+	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
 	trace_init(&t, NULL);
 	ADD(KC_USER_ANNOTATION, "ProfilerStep#1", 0, 10, 0, KEV_NONE);
 	ADD(KC_USER_ANNOTATION, "ProfilerStep#2", 10, 10, 0, KEV_NONE);
@@ -264,7 +264,10 @@ T_TEST(test_fold__normalise_rounding)
 	fold_opts_init(&o);
 	o.normalise = true;
 	int rc;
+	/* the default unit, ns: 5/3 -> 1.667 (3 more decimals), 10/3 -> 3.333 */
+	T_EQ_STR(fold(&t, &o, &rc), "[unattributed];j 1.667\n[unattributed];k 3.333\n");
 	/* 5000/3 = 1666.67 -> 1667 (0.001667); 10000/3 -> 3333 */
+	o.unit = FU_US;
 	T_EQ_STR(fold(&t, &o, &rc), "[unattributed];j 0.001667\n[unattributed];k 0.003333\n");
 	o.unit = FU_MS;
 	T_EQ_STR(fold(&t, &o, &rc), "[unattributed];j 0.000001667\n[unattributed];k 0.000003333\n");

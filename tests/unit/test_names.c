@@ -125,6 +125,24 @@ T_TEST(test_names__python)
 	T_TRUE(!names_py_source(S("a.py(12) f"), &pl));
 	T_TRUE(!names_py_source(S("a.py(): f"), &pl));
 	T_TRUE(!names_py_source("a.py(12): f", 8, &pl)); /* cut before the ':' */
+	/* thread roots (fold cpu/wall, py-spy --threads) are not source frames */
+	T_TRUE(!names_py_source(S("thread (25286): python3"), &pl));
+	T_TRUE(names_is_thread(S("thread (25286): python3")));
+	T_TRUE(names_is_thread(S("thread (25286)")));
+	T_TRUE(names_is_thread(S("thread (0x7F00AB): MainThread")));
+	T_TRUE(names_is_thread(S("thread (?, pid 3)")));
+	T_TRUE(!names_is_thread(S("thread (x)")));
+	T_TRUE(!names_is_thread(S("thread (12) x")));
+	T_TRUE(!names_is_thread(S("thread (12")));
+	T_TRUE(names_is_process(S("process 12:\"python x.py\"")));
+	T_TRUE(!names_is_process(S("process x")));
+	size_t fl = 0, ml = 0;
+	const char *file = NULL;
+	T_TRUE(names_py_perf(S("py::train:/w/t.py"), &fl, &file, &ml));
+	T_EQ_I64(fl, 5);
+	T_EQ_I64(ml, 7);
+	T_TRUE(!names_py_perf(S("py::train"), &fl, &file, &ml));
+	T_TRUE(!names_py_perf(S("py:::t.py"), &fl, &file, &ml));
 	T_TRUE(names_in_torch(S("torch/cuda/__init__.py")));
 	T_TRUE(names_in_torch(S("/x/site-packages/torch/nn/m.py")));
 	T_TRUE(names_in_torch(S("C:\\py\\torch\\nn\\m.py")));
@@ -200,6 +218,10 @@ T_TEST(test_names__frames)
 	T_TRUE(names_is_python(S("<built-in method item of Tensor object at 0x...>")));
 	T_TRUE(names_is_python(S("forward (model/llama.py:310)")));
 	T_TRUE(names_is_python(S("torch/nn/modules/module.py(1736): _call_impl")));
+	T_TRUE(names_is_python(S("py::forward:/w/model.py")));  /* python -X perf */
+	T_TRUE(!names_is_python(S("thread (25286): python3")));
+	T_TRUE(!names_is_python(S("thread (25286): x.py:12)")));
+	T_TRUE(!names_is_python(S("process 3:\"python a.py:12\"")));
 	T_TRUE(!names_is_python(S("aten::linear")));
 	T_EQ_I64(palette_gpu_class(S("<built-in function linear>")), GPU_PYTHON);
 	T_TRUE(names_is_api(S("cudaLaunchKernel")));

@@ -389,6 +389,15 @@ static void unstep_meta(struct ftree_meta *m)
 	sbuf_release(&b);
 }
 
+/* Sample counts: no unit= (py-spy raw and plain flamegraph.pl files), or an
+ * import's unit=samples (stacks/import.h; perf's periods, times and bytes are
+ * not counts of samples). */
+static bool sample_counts(const struct ftree *t)
+{
+	const char *u = ftree_meta_get(&t->meta, "unit");
+	return !u || !strcmp(u, "samples");
+}
+
 int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	     const struct diff_opts *o, struct sbuf *err)
 {
@@ -405,8 +414,7 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	if (o->sampled >= 0)
 		r->sampled = o->sampled;
 	else
-		r->sampled = scale == 0 && !ftree_meta_get(&before->meta, "unit") &&
-			     !ftree_meta_get(&after->meta, "unit");
+		r->sampled = scale == 0 && sample_counts(before) && sample_counts(after);
 	r->steps[0] = o->steps[0] ? o->steps[0] : meta_steps(&before->meta);
 	r->steps[1] = o->steps[1] ? o->steps[1] : meta_steps(&after->meta);
 	r->scale = o->scale;

@@ -404,7 +404,7 @@ const char page_assets_js[] =
 	"    const fam = G.opts.kernels && G.opts.kernels[name];\n"
 	"    if (fam) {\n"
 	"      out.push('family of ' + fam.kernels + ' kernel name' + (fam.kernels === 1 ? '' : 's') + '; top by GPU time:');\n"
-	"      for (const k of fam.top) out.push('  ' + fmtUs(k.us) + '  x' + k.count + '  ' + k.name);\n"
+	"      for (const k of fam.top) out.push('  ' + fmtUs(k.us) + '  x' + k.count + '  ' + k.name + (k.cfg ? '  (' + k.cfg + ')' : ''));\n"
 	"    }\n"
 	"    return out;\n"
 	"  }\n"

@@ -220,7 +220,7 @@
     const fam = G.opts.kernels && G.opts.kernels[name];
     if (fam) {
       out.push('family of ' + fam.kernels + ' kernel name' + (fam.kernels === 1 ? '' : 's') + '; top by GPU time:');
-      for (const k of fam.top) out.push('  ' + fmtUs(k.us) + '  x' + k.count + '  ' + k.name);
+      for (const k of fam.top) out.push('  ' + fmtUs(k.us) + '  x' + k.count + '  ' + k.name + (k.cfg ? '  (' + k.cfg + ')' : ''));
     }
     return out;
   }

@@ -26,7 +26,7 @@ void fold_opts_init(struct fold_opts *o)
 	o->weight = FW_GPU;
 	o->levels = FL_DEFAULT;
 	trace_sel_init(&o->steps);
-	o->unit = FU_US;
+	o->unit = FU_NS;
 	o->device = -1;
 }
 

@@ -896,6 +896,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	r->meta.rank = t->meta.rank;
 	r->meta.world_size = t->meta.world_size;
 	r->meta.device = c->device;
+	r->meta.dev_kinds = t->meta.dev_kinds;
 	r->meta.unattributed = t->warn.unattributed;
 	r->meta.before_window = t->warn.before_window;
 	r->meta.clipped = t->warn.clipped;

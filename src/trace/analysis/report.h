@@ -201,6 +201,7 @@ struct top_call {
 struct report_meta {
 	int64_t rank, world_size;  /* KEV_NONE when absent */
 	int device;                /* the analysed device, -1 when no GPU activity */
+	unsigned dev_kinds;        /* KDEV_* (kineto.h's kdev_defs): the writers name them (trace_device_kind) */
 	uint64_t unattributed;     /* GPU activities without a launch */
 	uint64_t before_window;    /* of which launched before the window */
 	uint64_t clipped;          /* host ranges clipped */

@@ -41,7 +41,15 @@ static void families(struct sbuf *b, const struct flames *f)
 			esc_json_str(b, pool_str(f->names, fm->top[k].name), pool_len(f->names, fm->top[k].name));
 			sbuf_addstr(b, ",\"us\":");
 			us(b, fm->top[k].ns);
-			sbuf_addf(b, ",\"count\":%llu}", (unsigned long long)fm->top[k].count);
+			sbuf_addf(b, ",\"count\":%llu", (unsigned long long)fm->top[k].count);
+			if (fm->top[k].cfg.count) { /* its launch configuration: the tooltip shows it */
+				struct sbuf c = SBUF_INIT;
+				trace_kcfg_text(&fm->top[k].cfg, &c);
+				sbuf_addstr(b, ",\"cfg\":");
+				esc_json_str(b, c.buf, c.len);
+				sbuf_release(&c);
+			}
+			sbuf_addch(b, '}');
 		}
 		sbuf_addstr(b, "]}");
 	}

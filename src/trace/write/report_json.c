@@ -453,6 +453,12 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 		jsonw_null(j);
 	else
 		jsonw_int(j, m->device);
+	jsonw_key(j, "device_kind");
+	char kind[64];
+	if (*trace_device_kind(m->dev_kinds, kind))
+		jsonw_str(j, kind);
+	else
+		jsonw_null(j);
 	jsonw_key(j, "whole_trace");
 	jsonw_bool(j, r->st.whole_trace);
 	jsonw_key(j, "steps");

@@ -586,8 +586,11 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 		sbuf_addf(out, "rank %lld%s", (long long)m->rank, m->world_size != KEV_NONE ? "" : ", ");
 	if (m->rank != KEV_NONE && m->world_size != KEV_NONE)
 		sbuf_addf(out, " of %lld, ", (long long)m->world_size);
-	if (m->device >= 0)
-		sbuf_addf(out, "device %d, ", m->device);
+	if (m->device >= 0) {
+		char kind[64];
+		bool named = *trace_device_kind(m->dev_kinds, kind);
+		sbuf_addf(out, "device %d%s%s%s, ", m->device, named ? " (" : "", kind, named ? ")" : "");
+	}
 	sbuf_addf(out, "%zu step%s (%zu warm-up, %zu steady); times in ms\n", r->st.n, r->st.n == 1 ? "" : "s",
 		  r->st.nwarm, r->st.nsteady);
 	bool verdict = r->parts & RP_VERDICT;
