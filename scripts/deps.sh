@@ -10,8 +10,9 @@
 #          cmark-gfm and python3-markdown (hostile names rendered as Markdown),
 #          python3-torch (Debian's PyTorch 1.13, CPU, built without Kineto: the
 #          real legacy capture of tests/cli/legacy_torch.sh, run by /usr/bin/python3),
-#          protobuf-compiler and npm speedscope, pprof-format, ajv (the exports'
-#          tests: protoc --decode, speedscope's schema and app, a pprof decoder).
+#          protobuf-compiler, golang-go and npm speedscope, pprof-format, ajv (the
+#          exports' tests: protoc --decode, go tool pprof, speedscope's schema and
+#          app, a pprof decoder).
 #          postgresql (the private server of tests/cli/store_pg.sh).
 #          debhelper (the .deb of tests/cli/packaging.sh), python3-jsonschema (the JSON
 #          Schemas of docs/schema/), zsh (its completion script parses), man-db and
@@ -36,6 +37,7 @@ pkgs+=(libsqlite3-dev libpq-dev)   # the release store's two engines (gpuflame s
 if [ "$what" = test ]; then
   pkgs+=(clang libclang-rt-14-dev python3 chromium nodejs npm time gzip zstd strace cmark-gfm python3-markdown python3-torch util-linux)
   pkgs+=(protobuf-compiler) # protoc --decode: the pprof export's test (tests/cli/export_stacks.sh)
+  pkgs+=(golang-go)         # go tool pprof: what pprof shows of the export (export_stacks.sh)
   pkgs+=(postgresql)               # store_pg.sh starts a private server from it
   pkgs+=(debhelper python3-jsonschema zsh man-db groff-base)
   pkgs+=(slurm-wlm munge parallel) # ranks_slurm.sh starts a private munged + slurmctld/slurmd; ranks_parallel.sh

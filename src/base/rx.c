@@ -468,9 +468,9 @@ static bool interval(struct rx *r, int32_t *mn, int32_t *mx)
 	return true;
 }
 
-static uint32_t piece(struct rx *r)
+/* The repetitions that follow atom k ('*', '+', '?', {m,n}), applied. */
+static uint32_t repeats(struct rx *r, uint32_t k)
 {
-	uint32_t k = atom(r);
 	const char *p = r->p;
 	while (r->i < r->n && !r->bad) {
 		int32_t mn, mx;
@@ -492,6 +492,11 @@ static uint32_t piece(struct rx *r)
 		k = rep;
 	}
 	return k;
+}
+
+static uint32_t piece(struct rx *r)
+{
+	return repeats(r, atom(r));
 }
 
 /* A list node of kind over the nodes tmp[0..n) (one: itself; none: empty). */
@@ -516,7 +521,8 @@ static uint32_t parse_branch(struct rx *r)
 		char c = r->p[r->i];
 		if (c == '|' || (c == ')' && r->depth > 0))
 			break;
-		uint32_t k = c == ')' ? (r->i++, literal(r, ')')) : piece(r); /* an unmatched ')' is a literal */
+		/* an unmatched ')' is a literal atom, repeated as any (glibc: "a)*b" matches "ab") */
+		uint32_t k = c == ')' ? (r->i++, repeats(r, literal(r, ')'))) : piece(r);
 		if (n == cap)
 			tmp = gf_xreallocarray(tmp, cap = cap ? 2 * cap : 8, sizeof *tmp);
 		tmp[n++] = k;

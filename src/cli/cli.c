@@ -155,6 +155,24 @@ void cli_die(int exit_code, const char *fmt, ...)
 	exit(exit_code);
 }
 
+static bool quiet;
+
+void cli_set_quiet(bool q)
+{
+	quiet = q;
+}
+
+void cli_note(const char *fmt, ...)
+{
+	if (quiet)
+		return;
+	cli_progress_done();
+	va_list ap;
+	va_start(ap, fmt);
+	message("note: ", fmt, ap);
+	va_end(ap);
+}
+
 void cli_done(const char *fmt, ...)
 {
 	struct sbuf raw = SBUF_INIT, line = SBUF_INIT;
@@ -185,6 +203,8 @@ void cli_done(const char *fmt, ...)
 
 void cli_warn(const char *fmt, ...)
 {
+	if (quiet)
+		return;
 	cli_progress_done();
 	va_list ap;
 	va_start(ap, fmt);
@@ -450,13 +470,18 @@ struct input *cli_import(struct input *in, int kind, const struct import_opts *o
 	return conv;
 }
 
-struct input *cli_open_input(const char *path, unsigned threads)
+struct input *cli_open_input_with(const char *path, unsigned threads, const struct import_opts *o)
 {
 	struct input *in = cli_open_raw(path, threads);
 	int kind = import_kind(in);
-	if (kind == IMPORT_NONE || kind == IMPORT_PYSPY) /* py-spy's stacks are folded: read as they are */
+	if (kind == IMPORT_NONE)
 		return in;
-	return cli_import(in, kind, NULL);
+	return cli_import(in, kind, o);
+}
+
+struct input *cli_open_input(const char *path, unsigned threads)
+{
+	return cli_open_input_with(path, threads, NULL);
 }
 
 void cli_close_input(struct input *in)

@@ -54,6 +54,10 @@ int cli_finish(int rc);
 
 /* Removes temporary outputs, prints the message, exits with exit_code. */
 GF_NORETURN void cli_die(int exit_code, const char *fmt, ...) GF_PRINTF(2, 3);
+/* With q, cli_warn and cli_note print nothing (a command's -q). */
+void cli_set_quiet(bool q);
+/* "gpuflame CMD: note: ..." on stderr (silenced by cli_set_quiet). */
+void cli_note(const char *fmt, ...) GF_PRINTF(1, 2);
 void cli_warn(const char *fmt, ...) GF_PRINTF(1, 2);
 /* The one-line message of work that is done for good (a run committed, a
  * profile delivered): on stdout, flushed at once. When stdout fails (full,
@@ -159,9 +163,11 @@ bool cli_out_terminal(const char *path);
  * Close them with cli_close_input; cli_die closes those still open.
  */
 struct input;
-struct input *cli_open_input(const char *path, unsigned threads);
-struct input *cli_open_raw(const char *path, unsigned threads);
 struct import_opts;
+struct input *cli_open_input(const char *path, unsigned threads);
+/* Same with import options (syncs: o->samples, every sample weighs 1). */
+struct input *cli_open_input_with(const char *path, unsigned threads, const struct import_opts *o);
+struct input *cli_open_raw(const char *path, unsigned threads);
 struct import_stats;
 struct input *cli_import(struct input *in, int kind, const struct import_opts *o);
 void cli_import_warn(const struct import_stats *st, const char *name, int kind);

@@ -78,8 +78,10 @@ struct diff_cli {
  * stacks and opens like JSON or is named .json goes to the trace reader,
  * which names its fault). */
 
-/* Folds a trace with the fold options given on the diff command line. */
-static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
+/* Folds a trace with the fold options given on the diff command line into
+ * t, and, unless --per-step was given, one tower per step into steps (the
+ * steps' values for the noise test: diff_opts.step_side). */
+static void fold_profile(struct ftree *t, struct ftree *steps, struct input *in, struct fold_cli *fc)
 {
 	const char *path = input_path(in);
 	struct sbuf err = SBUF_INIT;
@@ -105,6 +107,14 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 	struct fold_stats st;
 	memset(&st, 0, sizeof st);
 	rc = fold_trace(&tr, &o, t, &st, &err);
+	if (!rc && !o.per_step) {
+		/* one tower per step: the steps are the repeated measurements of
+		 * the noise test (stacks/ops/diff.h); the graph stays t */
+		o.per_step = true;
+		ftree_release(steps);
+		memset(&st, 0, sizeof st);
+		rc = fold_trace(&tr, &o, steps, &st, &err);
+	}
 	trace_release(&tr);
 	if (rc)
 		cli_die(gf_err_exit(rc), "'%s': %s", cli_in_name(path), err.buf);
@@ -114,13 +124,14 @@ static void fold_profile(struct ftree *t, struct input *in, struct fold_cli *fc)
 	sbuf_release(&err);
 }
 
-/* Reads one side (a folded file, or a trace folded on the fly) into t. */
-static void load_side(struct ftree *t, const char *path, bool strict, struct fold_cli *fc)
+/* Reads one side (a folded file, or a trace folded on the fly) into t;
+ * a trace's per-step fold into steps. */
+static void load_side(struct ftree *t, struct ftree *steps, const char *path, bool strict, struct fold_cli *fc)
 {
 	struct input *in = cli_open_input(path, cli_threads(fc->threads));
 	if (cli_input_is_trace(in)) {
 		ftree_release(t);
-		fold_profile(t, in, fc);
+		fold_profile(t, steps, in, fc);
 		cli_close_input(in);
 		return;
 	}
@@ -226,8 +237,9 @@ static void many_ranks(const struct diff_cli *d, const char *bpath, const char *
 	rankdiff_run(bpath, apath, weight_defs[d->fc.o.weight].name, &o, REP_TEXT, d->d.out);
 }
 
-/* Reads both sides, then compares and writes (diffopts.h); two folders of
- * ranks are compared rank by rank. */
+/* Reads both sides, then compares and writes (diffopts.h); a trace's
+ * per-step fold goes with it (diff_opts.step_side: the noise test); two
+ * folders of ranks are compared rank by rank. */
 static int cmd_diff(int argc, char **argv)
 {
 	struct diff_cli d;
@@ -241,11 +253,15 @@ static int cmd_diff(int argc, char **argv)
 		many_ranks(&d, bpath, apath);
 		return GF_EXIT_OK;
 	}
-	struct ftree before, after;
+	struct ftree before, after, steps[2];
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
-	load_side(&before, bpath, d.strict, &d.fc);
-	load_side(&after, apath, d.strict, &d.fc);
+	ftree_init(&steps[0], NULL, 0);
+	ftree_init(&steps[1], NULL, 0);
+	load_side(&before, &steps[0], bpath, d.strict, &d.fc);
+	load_side(&after, &steps[1], apath, d.strict, &d.fc);
+	for (int c = 0; c < 2; c++)
+		d.d.o.step_side[c] = steps[c].n > 1 ? &steps[c] : NULL;
 	struct kfamily *kf = d.fc.kf;
 	if (kf && kfamily_truncated(kf))
 		cli_warn("'%s': %llu kernel names longer than %d bytes were matched against its regexes by their "
@@ -253,6 +269,8 @@ static int cmd_diff(int argc, char **argv)
 			 KFAMILY_MATCH_MAX);
 	kfamily_free(kf);
 	diffopts_run(&d.d, &before, &after, cli_in_name(bpath), cli_in_name(apath));
+	ftree_release(&steps[0]);
+	ftree_release(&steps[1]);
 	return GF_EXIT_OK;
 }
 

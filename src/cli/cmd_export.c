@@ -51,7 +51,7 @@ static const struct cli_opt opts[] = {
 	{ "steps", 0, O_STEPS, "A..B", "traces: only steps A to B (A.. and ..B work too)", NULL, 0 },
 	{ "skip", 0, O_SKIP, "N", "traces: drop the first N selected steps", NULL, 0 },
 	{ "step-marker", 0, O_MARKER, "NAME", "traces: step ranges are NAME or NAME#<n>", NULL, 0 },
-	{ "device", 0, O_DEVICE, "N", "perfetto: the GPU whose idle time is shown", NULL, 0 },
+	{ "device", 0, O_DEVICE, "N", "perfetto: only this GPU's tracks (default: every GPU with work)", NULL, 0 },
 	{ "output", 'o', 'o', "FILE", "write to FILE instead of stdout", NULL, CLI_OPT_FILE },
 	{ "quiet", 'q', 'q', NULL, "no warnings on stderr", NULL, 0 },
 	{ "threads", 'j', 'j', "N", "cores for reading a trace: 1 or 2", NULL, 0 },
@@ -187,8 +187,8 @@ static void trace_stacks(const struct export_args *a, struct trace *t)
 }
 
 struct perfetto_job {
-	const struct actx *c;
-	const struct report *r;
+	const struct export_perfetto_dev *devs;
+	size_t ndev;
 	struct input *in;
 	int zip;
 };
@@ -196,34 +196,45 @@ struct perfetto_job {
 static int perfetto_write(struct ofile *of, void *arg, struct sbuf *err)
 {
 	const struct perfetto_job *j = arg;
-	return export_perfetto_write(j->c, j->r, j->in, of->fp, j->zip, err);
+	return export_perfetto_write(j->devs, j->ndev, j->in, of->fp, j->zip, err);
 }
 
-/* The trace again, with the gap model's tracks. */
+/* The trace again, with the gap model's tracks of every device with GPU
+ * work (--device N: that one; none: the no-activity process). */
 static void trace_perfetto(const struct export_args *a, struct trace *t)
 {
 	struct sbuf err = SBUF_INIT;
 	const char *disp = cli_in_name(a->files[0]);
-	struct actx c;
-	struct report r;
+	size_t n = a->device >= 0 || !t->ndev ? 1 : t->ndev;
+	struct actx *c = gf_xcalloc(n, sizeof *c);
+	struct report *r = gf_xcalloc(n, sizeof *r);
+	struct export_perfetto_dev *devs = gf_xcalloc(n, sizeof *devs);
 	struct report_opts ro;
 	report_opts_init(&ro);
 	ro.steps = a->sel;
 	ro.parts = RP_GAPS;
 	ro.gap_pieces = true;
-	int rc = actx_init(&c, t, a->device, &err);
-	if (!rc)
-		rc = report_build(&r, &c, &ro, &err);
-	if (rc)
-		cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
+	for (size_t i = 0; i < n; i++) {
+		int rc = actx_init(&c[i], t, n > 1 || (a->device < 0 && t->ndev) ? t->dev[i].device : a->device, &err);
+		if (!rc)
+			rc = report_build(&r[i], &c[i], &ro, &err);
+		if (rc)
+			cli_die(gf_err_exit(rc), "'%s': %s", disp, err.buf);
+		devs[i] = (struct export_perfetto_dev){ &c[i], &r[i] };
+	}
 	/* the second pass: the file again (stdin redirected from a file: rewound) */
 	if (!strcmp(a->files[0], "-") && lseek(STDIN_FILENO, 0, SEEK_SET) < 0)
 		cli_die(GF_EXIT_INPUT, "'<stdin>': cannot rewind: %s", strerror(errno));
-	struct perfetto_job j = { &c, &r, cli_open_input(a->files[0], 1), ozip_by_name(a->out) };
+	struct perfetto_job j = { devs, n, cli_open_input(a->files[0], 1), ozip_by_name(a->out) };
 	cli_write_with(a->out, perfetto_write, &j);
 	cli_close_input(j.in);
-	report_release(&r);
-	actx_release(&c);
+	for (size_t i = 0; i < n; i++) {
+		report_release(&r[i]);
+		actx_release(&c[i]);
+	}
+	free(devs);
+	free(r);
+	free(c);
 	sbuf_release(&err);
 }
 

@@ -65,6 +65,11 @@ static const struct cli_opt opts[] = {
 	  "html: the steps whose timeline the page draws: median (default: the median steady step), none, or "
 	  "step numbers and ranges A..B separated by commas (at most 8 steps)",
 	  NULL, 0 },
+	{ "explain", 0, TRO_EXPLAIN, "N|all",
+	  "the N largest GPU idle gaps (all: every one), each as a short timeline of the device and of the thread "
+	  "that issues the next work, every piece with its cause, class and frame (text: a section at the end; "
+	  "json: \"explain\")",
+	  NULL, 0 },
 	{ NULL, 0, 0, NULL, NULL, NULL, 0 },
 };
 

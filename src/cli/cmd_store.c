@@ -380,11 +380,14 @@ static const struct cli_command cmd_store_diff_def = {
 		 "3 output not written.",
 };
 
-/* One side of the comparison from the store. */
-static void diff_side(struct store *s, const char *spec, const char *weight, struct ftree *t)
+/* One side of the comparison from the store into t, with the per-step
+ * folds kept beside its runs into steps (store.h store_side_steps). */
+static void diff_side(struct store *s, const char *spec, const char *weight, struct ftree *t, struct ftree *steps)
 {
 	struct sbuf name = SBUF_INIT, err = SBUF_INIT;
 	int rc = store_side(s, spec, weight, t, &name, &err);
+	if (!rc)
+		rc = store_side_steps(s, spec, weight, steps, &err);
 	if (rc)
 		cli_die(gf_err_exit(rc), "%s", err.buf);
 	sbuf_release(&name);
@@ -453,13 +456,19 @@ static int store_diff_cmd(int argc, char **argv)
 		store_close(s);
 		return GF_EXIT_OK;
 	}
-	struct ftree before, after;
+	struct ftree before, after, steps[2];
 	ftree_init(&before, NULL, 0);
 	ftree_init(&after, NULL, 0);
-	diff_side(s, argv[optind], weight, &before);
-	diff_side(s, argv[optind + 1], weight, &after);
+	ftree_init(&steps[0], NULL, 0);
+	ftree_init(&steps[1], NULL, 0);
+	diff_side(s, argv[optind], weight, &before, &steps[0]);
+	diff_side(s, argv[optind + 1], weight, &after, &steps[1]);
 	store_close(s);
+	for (int k = 0; k < 2; k++)
+		d.o.step_side[k] = steps[k].n > 1 ? &steps[k] : NULL;
 	diffopts_run(&d, &before, &after, argv[optind], argv[optind + 1]);
+	ftree_release(&steps[0]);
+	ftree_release(&steps[1]);
 	return GF_EXIT_OK;
 }
 

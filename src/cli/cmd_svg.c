@@ -36,7 +36,7 @@ enum {
 	O_TITLE = CLIOPT_FIRST_ID, O_SUBTITLE, O_WIDTH, O_HEIGHT, O_MINWIDTH, O_FONTTYPE, O_FONTSIZE,
 	O_FONTWIDTH, O_COUNTNAME, O_NAMETYPE, O_COLORS, O_BGCOLORS, O_HASH, O_RANDOM, O_SEED,
 	O_CP, O_CPFILE, O_REVERSE, O_INVERTED, O_FLAMECHART, O_NEGATE, O_NOTES, O_TOTAL, O_FACTOR,
-	O_STRICT, O_FULLTREE, O_ALLOWRANKS,
+	O_STRICT, O_FULLTREE, O_ALLOWRANKS, O_DETERMINISTIC, O_COLORDIFF, O_BASE,
 };
 
 
@@ -48,8 +48,9 @@ static const struct cli_opt opts[] = {
 	{ "width", 0, O_WIDTH, "PX", "image width (default 1200)", NULL, 0 },
 	{ "height", 0, O_HEIGHT, "PX", "frame height (default 16)", NULL, 0 },
 	{ "minwidth", 0, O_MINWIDTH, "N[%]",
-	  "hide frames narrower than N px, or N% of the total (default 0.1); hidden siblings are drawn as one "
-	  "\"[N frames < minwidth]\" frame",
+	  "hide frames narrower than N px, or N% of the total (default 0.1 px, flamegraph.pl's; inferno reads a "
+	  "bare N as a percentage: write N% for that); hidden siblings are drawn as one \"[N frames < "
+	  "minwidth]\" frame",
 	  NULL, 0 },
 	{ "fonttype", 0, O_FONTTYPE, "FONT",
 	  "font family list: names of letters, digits, blanks and . _ -, or quoted, separated by commas (default "
@@ -61,10 +62,20 @@ static const struct cli_opt opts[] = {
 	{ "nametype", 0, O_NAMETYPE, "TEXT", "prefix of the details line (default \"Function:\")", NULL, 0 },
 	{ "colors", 0, O_COLORS, "PALETTE",
 	  "hot (default), mem, io, wakeup, chain, java, js, perl, red, green, blue, aqua, yellow, purple, orange, "
-	  "gpu (Python / nn.Module / aten / CUDA API / kernel families / sync calls)",
+	  "python (inferno's: site-packages aqua, the standard library yellow, the rest red), gpu (Python / "
+	  "nn.Module / aten / CUDA API / kernel families / sync calls)",
 	  palette_names, 0 },
 	{ "bgcolors", 0, O_BGCOLORS, "COLOR", "%V or #rrggbb", palette_bgcolors, 0 },
 	{ "hash", 0, O_HASH, NULL, "colour by name hash (stable across graphs)", NULL, 0 },
+	{ "deterministic", 0, O_DETERMINISTIC, NULL,
+	  "colour by inferno's FNV-1a name hash (a name's colour is the same in every graph; not with --hash)",
+	  NULL, 0 },
+	{ "colordiffusion", 0, O_COLORDIFF, NULL, "the wider a frame, the redder (inferno's; not with --colors)",
+	  NULL, 0 },
+	{ "base", 0, O_BASE, "SYM",
+	  "keep only the stacks holding a frame SYM, re-rooted at the innermost one (inferno's; repeatable)", NULL,
+	  CLI_OPT_REPEAT },
+	{ "quiet", 'q', 'q', NULL, "no warnings or notes on stderr", NULL, 0 },
 	{ "random", 0, O_RANDOM, NULL, "random colours, seeded from the input (same input, same SVG)", NULL, 0 },
 	{ "seed", 0, O_SEED, "N", "seed for --random instead", NULL, 0 },
 	{ "cp", 0, O_CP, NULL, "consistent palette: use and update ./palette.map", NULL, 0 },
@@ -123,6 +134,9 @@ struct svg_cli {
 	struct folded_opts fo;
 	const char *outpath, *total, *cpfile;
 	bool flamechart, cp, fulltree, allow_ranks;
+	bool minwidth_given; /* --minwidth given (the note on a bare number) */
+	const char **base;   /* --base SYM... (inferno's) */
+	size_t nbase;
 	unsigned given; /* SVG_GIVEN_*: what the header may not fill */
 };
 
@@ -272,6 +286,8 @@ static bool opt_colour(struct svg_cli *c, int opt, const char *arg)
 		break;
 	}
 	case O_HASH: c->o.hash = true; break;
+	case O_DETERMINISTIC: c->o.deterministic = true; break;
+	case O_COLORDIFF: c->o.colordiffusion = true; break;
 	case O_RANDOM: c->o.random = true; break;
 	case O_SEED:
 		c->o.seed = (uint64_t)cli_int("--seed", arg, 1, INT64_MAX);
@@ -284,6 +300,18 @@ static bool opt_colour(struct svg_cli *c, int opt, const char *arg)
 	return true;
 }
 
+/* inferno's conflicts, and the note on a bare --minwidth. */
+static void check_conflicts(const struct svg_cli *c)
+{
+	if (c->o.deterministic && (c->o.hash || c->o.random))
+		cli_usage_error("--deterministic and --%s choose colours differently: give one", c->o.hash ? "hash" : "random");
+	if (c->o.colordiffusion && (c->given & SVG_GIVEN_COLORS))
+		cli_usage_error("--colordiffusion colours by width: it does not take --colors");
+	if (c->minwidth_given && !c->o.minwidth_pct && c->o.minwidth > 0)
+		cli_note("--minwidth %g is pixels (flamegraph.pl's reading); inferno reads a bare number as a "
+			 "percentage of the total: write %g%% for that", c->o.minwidth, c->o.minwidth);
+}
+
 /* Every option; @return optind (the first input). */
 static int parse_args(struct svg_cli *c, int argc, char **argv)
 {
@@ -292,8 +320,10 @@ static int parse_args(struct svg_cli *c, int argc, char **argv)
 	int opt;
 	const char *optarg;
 	while ((opt = cliopt_next(&cmd_svg_def, argc, argv, &optarg)) != -1) {
+		c->minwidth_given |= opt == O_MINWIDTH;
 		c->given |= opt == O_TITLE ? SVG_GIVEN_TITLE : opt == O_SUBTITLE ? SVG_GIVEN_SUBTITLE :
-			    opt == O_COUNTNAME ? SVG_GIVEN_COUNTNAME : opt == O_COLORS ? SVG_GIVEN_COLORS : 0;
+			    opt == O_COUNTNAME ? SVG_GIVEN_COUNTNAME : opt == O_COLORS ? SVG_GIVEN_COLORS :
+			    opt == O_FACTOR ? SVG_GIVEN_FACTOR : 0;
 		if (opt_layout(&c->o, opt, optarg) || opt_colour(c, opt, optarg))
 			continue;
 		switch (opt) {
@@ -309,8 +339,14 @@ static int parse_args(struct svg_cli *c, int argc, char **argv)
 		case O_STRICT: c->fo.strict = true; break;
 		case O_FULLTREE: c->fulltree = true; break;
 		case O_ALLOWRANKS: c->allow_ranks = true; break;
+		case O_BASE:
+			c->base = gf_xreallocarray(c->base, c->nbase + 1, sizeof *c->base);
+			c->base[c->nbase++] = optarg;
+			break;
+		case 'q': cli_set_quiet(true); break;
 		}
 	}
+	check_conflicts(c);
 	if (c->total) {
 		/* validated now, converted once the input's scale is known */
 		int64_t v;
@@ -346,7 +382,7 @@ static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
 {
 	struct input **kept = NULL;
 	struct ftrie *tr = NULL;
-	if (svg_read_strategy(c->flamechart, c->fulltree, all_regular(nin, ins)) == SVG_READ_PRUNED) {
+	if (!c->nbase && svg_read_strategy(c->flamechart, c->fulltree, all_regular(nin, ins)) == SVG_READ_PRUNED) {
 		tr = read_pruned(t, nin, ins, &c->fo, &kept);
 		if (!tr) { /* differential input: read again with the folded reader */
 			ftree_release(t);
@@ -364,6 +400,25 @@ static void load(struct svg_cli *c, struct ftree *t, size_t nin, char **ins)
 		ftrie_free(tr);
 		close_all(kept, nin);
 	}
+}
+
+/* --base: t becomes its stacks re-rooted at the innermost base symbol. */
+static void rebase(const struct svg_cli *c, struct ftree *t)
+{
+	struct ftree r;
+	struct sbuf err = SBUF_INIT;
+	ftree_init(&r, t->names, c->flamechart ? FT_FLAMECHART : 0);
+	if (ftree_rebase(t, &r, c->base, c->nbase, &err))
+		cli_die(GF_EXIT_INPUT, "%s", err.buf);
+	if (!r.n || !r.total[0])
+		cli_die(GF_EXIT_INPUT, "no stack holds a frame named by --base");
+	/* t's pool is r's: hand it over before t goes */
+	r.own_names = t->own_names;
+	t->own_names = false;
+	ftree_release(t);
+	*t = r;
+	free(c->base);
+	sbuf_release(&err);
 }
 
 struct svg_job {
@@ -407,6 +462,8 @@ static int cmd_svg(int argc, char **argv)
 	mapguard_arm(&jb);
 	load(&c, &t, nin, ins);
 	mapguard_disarm();
+	if (c.nbase)
+		rebase(&c, &t);
 	ftree_sort(&t);
 	struct sbuf title = SBUF_INIT, subtitle = SBUF_INIT;
 	svg_apply_header(&c.o, &t, c.given, &title, &subtitle);

@@ -21,6 +21,7 @@
 #include "trace/analysis/report.h"
 #include "trace/model/trace.h"
 #include "stacks/folded.h"
+#include "stacks/import.h"
 #include "input/input.h"
 #include "stacks/render/pysync_out.h"
 #include "trace/write/report_out.h"
@@ -51,6 +52,12 @@ static void refuse_timed(const struct ftree *t, const char *name)
 		sbuf_addf(&what, "weighted in %s", u);
 	else
 		sbuf_addstr(&what, "with decimal weights");
+	const char *fmt = ftree_meta_get(&t->meta, "format");
+	if (fmt && *fmt) /* an import's folded output: the import itself counts samples */
+		cli_die(GF_EXIT_INPUT, "'%s': folded stacks %s, not sample counts: shares and confidence intervals "
+				       "need samples; run 'gpuflame syncs' on the %s file itself, whose samples it "
+				       "counts",
+			name, what.buf, fmt);
 	cli_die(GF_EXIT_INPUT, "'%s': folded stacks %s, not py-spy sample counts: shares and confidence "
 			       "intervals need samples; run 'gpuflame syncs' on the trace itself (gpuflame syncs "
 			       "TRACE), or on py-spy record --native --format raw output",
@@ -80,6 +87,7 @@ static void do_folded(struct input *in, const char *name, int format, struct sbu
 	struct pysync_result r;
 	if (pysync_analyze(&t, &r, &err))
 		cli_die(GF_EXIT_INPUT, "'%s': %s", name, err.buf);
+	r.sampler = ftree_meta_get(&t.meta, "format"); /* perf, austin, speedscope, py-spy (import.h) */
 	pysync_out(&r, name, format, out);
 	pysync_release(&r);
 	ftree_release(&t);
@@ -137,7 +145,10 @@ static int cmd_syncs(int argc, char **argv)
 			else
 				sbuf_addstr(&out, "\n");
 		}
-		struct input *in = cli_open_input(files[i], to.threads);
+		/* samples: shares and intervals count samples, not periods (perf)
+		 * or times (austin, py-spy's speedscope seconds) */
+		static const struct import_opts samples = { .samples = true };
+		struct input *in = cli_open_input_with(files[i], to.threads, &samples);
 		if (cli_input_is_trace(in))
 			do_trace(in, name, &to, &o.ro, o.device, o.format, &out);
 		else

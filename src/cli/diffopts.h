@@ -68,7 +68,10 @@ extern const char *const diffopts_formats[DIFFOPTS_NFORMATS + 1];
 	{ "sampled", 0, DIFFOPT_SAMPLED, NULL, \
 	  "treat counts as samples (default: integer counts and no unit= in the headers)", NULL, 0 }, \
 	{ "no-sampled", 0, DIFFOPT_NOSAMPLED, NULL, "never treat counts as samples", NULL, 0 }, \
-	{ "alpha", 0, DIFFOPT_ALPHA, "A", "significance level of the two-proportion test (default 0.01)", NULL, 0 }, \
+	{ "alpha", 0, DIFFOPT_ALPHA, "A", \
+	  "significance level of the noise tests: the two-proportion test of samples, the step-to-step " \
+	  "test's false discovery rate (default 0.01)", \
+	  NULL, 0 }, \
 	{ "min-share", 0, DIFFOPT_MINSHARE, "S", "frames under this share (default 0.01 = 1%) are noise", NULL, 0 }
 
 /* What the rows say. */

@@ -42,7 +42,8 @@ enum {
 	{ "step-marker", 0, FOLDOPT_MARKER, "NAME", P "step ranges are NAME or NAME#<n> (default ProfilerStep)", \
 	  NULL, 0 }, \
 	{ "skip", 0, FOLDOPT_SKIP, "N", P "drop the first N selected steps (warm-up)", NULL, 0 }, \
-	{ "unit", 0, FOLDOPT_UNIT, "U", P "ns, us (default) or ms", cli_values_fold_units, 0 }, \
+	{ "unit", 0, FOLDOPT_UNIT, "U", P "ns (default: integers every folded-stack reader takes), us or ms", \
+	  cli_values_fold_units, 0 }, \
 	{ "label", 0, FOLDOPT_LABEL, "KEY=VALUE", P "record a label in the header (repeatable; diff compares them)", \
 	  NULL, CLI_OPT_REPEAT }, \
 	{ "all-threads", 0, FOLDOPT_ALLTH, NULL, \

@@ -58,6 +58,10 @@ static void option(struct tropts *o, const struct cli_command *cmd, int c, const
 	case TRO_RUN: o->run = cli_nonempty("--run", optarg); break;
 	case TRO_RANK: o->rank = cli_int("--rank", optarg, 0, INT32_MAX); break;
 	case TRO_WORLD: o->world = cli_int("--world-size", optarg, 1, INT32_MAX); break;
+	case TRO_EXPLAIN:
+		o->explain = !strcmp(optarg, "all") ? SIZE_MAX : (size_t)cli_int("--explain", optarg, 1, 1000000000);
+		o->ro.explain = o->explain;
+		break;
 	}
 }
 

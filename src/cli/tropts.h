@@ -29,7 +29,7 @@
 /* The option ids and the rows both commands' tables start with. */
 enum {
 	TRO_STEPS = CLIOPT_FIRST_ID, TRO_SKIP, TRO_MARKER, TRO_DEVICE, TRO_UNPROF, TRO_EXPECT, TRO_MAXSTEPS,
-	TRO_FROM, TRO_PARTIAL, TRO_RUN, TRO_RANK, TRO_WORLD, TRO_NOFLAMES, TRO_TIMELINE
+	TRO_FROM, TRO_PARTIAL, TRO_RUN, TRO_RANK, TRO_WORLD, TRO_NOFLAMES, TRO_TIMELINE, TRO_EXPLAIN
 };
 /* syncs' -f row: rtable_formats but html (report's row has them all) */
 #define TROPTS_FORMAT { "format", 'f', 'f', "F", "text (default), md or json", cli_values_prose_formats, 0 }
@@ -61,6 +61,7 @@ struct tropts {
 	bool max_steps_set;     /* --max-steps given (else the ranks' skew table has 10 rows) */
 	struct timeline_spec timeline; /* report --timeline: the page's step timelines */
 	bool timeline_set;      /* --timeline given (refused with several ranks: their page has none) */
+	size_t explain;         /* report --explain N|all: the N largest gaps (SIZE_MAX all), 0 none */
 	struct report_opts ro;  /* steps selection (+ report's targets) */
 };
 

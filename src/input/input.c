@@ -183,6 +183,8 @@ int input_sniff(const void *data, size_t n)
 	}
 	if (i < n && b[i] == '[') {
 		size_t j = skip_ws(b, n, i + 1);
+		if (j < n && b[j] == '{' && has(b + i, n - i, "\"cat\":\"py-spy\""))
+			return INPUT_PYSPY_CHROME;
 		if (j == n || b[j] == '{' || b[j] == ']')
 			return INPUT_TRACE;
 	}
@@ -197,6 +199,7 @@ const char *input_format_name(int format)
 	case INPUT_TRACE: return "a PyTorch profiler trace";
 	case INPUT_SPEEDSCOPE: return "a speedscope profile";
 	case INPUT_PERF_SCRIPT: return "perf script output";
+	case INPUT_PYSPY_CHROME: return "py-spy chrometrace output";
 	case INPUT_PPROF: return "a pprof profile";
 	case INPUT_NSYS_SQLITE: return "an SQLite database (an Nsight Systems export?)";
 	case INPUT_SUMMARY: return "a gpuflame summary";
@@ -259,7 +262,8 @@ int input_hint_for(struct sbuf *err, const char *path, int got, int want, const 
 			add_word(err, path);
 		}
 		sbuf_addstr(err, "' (or top, merge, norm, diff)");
-	} else if (want == INPUT_TRACE && (got == INPUT_SPEEDSCOPE || got == INPUT_PERF_SCRIPT)) {
+	} else if (want == INPUT_TRACE && (got == INPUT_SPEEDSCOPE || got == INPUT_PERF_SCRIPT ||
+					   got == INPUT_PYSPY_CHROME)) {
 		sbuf_addstr(err, ": run 'gpuflame svg");
 		if (!is_stdin) {
 			sbuf_addch(err, ' ');

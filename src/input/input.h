@@ -31,6 +31,8 @@
  *                      by report --from-summaries)
  *   INPUT_SPEEDSCOPE   a speedscope JSON file: an object whose window holds
  *                      "$schema" and "speedscope" (read by stacks/import.h)
+ *   INPUT_PYSPY_CHROME py-spy's --format chrometrace: an array of events whose
+ *                      window holds "cat":"py-spy" (read by stacks/import.h)
  *   INPUT_PERF_SCRIPT  perf script text: the first line that is not blank or
  *                      '#' has a "<seconds>.<decimals>:" token or ends in an
  *                      event name ("cycles:") after a blank, and the next
@@ -64,6 +66,7 @@ enum input_format {
 	INPUT_PPROF,
 	INPUT_NSYS_SQLITE,
 	INPUT_SUMMARY,
+	INPUT_PYSPY_CHROME,
 	INPUT_NFORMATS,
 };
 

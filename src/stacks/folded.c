@@ -5,6 +5,7 @@
 #include "base/num.h"
 #include "base/vec.h"
 #include "input/input.h"
+#include "stacks/weight.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -496,4 +497,50 @@ static int read_lines(struct reader *rd, struct folded_lines *lr)
 	folded_lines_free(lr);
 	vec_free(&r.frames);
 	return rc;
+}
+
+void folded_units(const struct ftree *t, struct folded_units *u)
+{
+	const struct ftree_meta *m = &t->meta;
+	const char *un = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
+	const char *fmt = ftree_meta_get(m, "format"), *ev = ftree_meta_get(m, "event");
+	const char *mode = ftree_meta_get(m, "mode");
+	memset(u, 0, sizeof *u);
+	u->name = w && *w ? w : NULL;
+	int wi = w ? weight_find(w) : -1;
+	if (!un || (wi >= 0 && weight_defs[wi].count && strcmp(weight_defs[wi].count, un)))
+		return; /* a count (calls) in no unit of its own: a count */
+	int k = weight_unit_find(un); /* the vocabulary's time units (stacks/weight.h) */
+	if (k >= 0) {
+		u->kind = FOLDED_U_TIME;
+		u->ns_exp = (int)weight_units[k].digits - (int)t->scale;
+	}
+	if (!strcmp(un, "samples")) {
+		u->kind = FOLDED_U_SAMPLES;
+		const char *r = ftree_meta_get(m, "rate");
+		int64_t v;
+		if (r && num_parse(r, strlen(r), 0, 0, &v) == NUM_OK && v > 0)
+			u->rate = v;
+	} else if (!strcmp(un, "bytes")) {
+		u->kind = FOLDED_U_BYTES;
+	} else if (!strcmp(un, "events")) {
+		u->kind = FOLDED_U_EVENTS;
+	}
+	if (u->name)
+		return;
+	bool perf = fmt && !strcmp(fmt, "perf");
+	if (u->kind == FOLDED_U_EVENTS && ev && *ev)
+		u->name = ev;
+	else if (u->kind == FOLDED_U_TIME && perf)
+		u->name = "cpu"; /* a clock event's periods: on-CPU time */
+	else if (u->kind == FOLDED_U_TIME && mode && (!strcmp(mode, "cpu") || !strcmp(mode, "wall")))
+		u->name = mode;
+	else if (u->kind == FOLDED_U_TIME && fmt && (!strcmp(fmt, "chrometrace") || !strcmp(fmt, "austin")))
+		u->name = "wall";
+	else if (u->kind == FOLDED_U_TIME)
+		u->name = "time";
+	else if (u->kind == FOLDED_U_SAMPLES)
+		u->name = "samples";
+	else if (u->kind == FOLDED_U_BYTES)
+		u->name = "space";
 }

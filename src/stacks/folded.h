@@ -135,6 +135,31 @@ int folded_read_mem(struct ftree *t, const char *buf, size_t len, const char *fn
  * that was handled (blank, comment, metadata, skipped invalid), or GF_EINPUT
  * with "'fname': line N: expected ..." in err.
  */
+/*
+ * What a folded file's weights are, from its "# gpuflame:" header (fold's
+ * output or an import's, stacks/import.h; docs/formats.md, "Units"): the one
+ * reading that svg, syncs, export, store and push share.
+ *   FOLDED_U_TIME     unit=ns|us|ms|s: a weight v at the tree's scale is
+ *                     v * 10^ns_exp ns (ns_exp = 3k - scale, may be < 0)
+ *   FOLDED_U_SAMPLES  unit=samples (py-spy, perf without periods, ...):
+ *                     rate = the header's rate= (Hz), 0 when unknown
+ *   FOLDED_U_BYTES    unit=bytes
+ *   FOLDED_U_EVENTS   unit=events (perf periods of a non-clock event)
+ *   FOLDED_U_COUNT    weight=calls, no header, no unit or another unit
+ * name: the profile's name: weight=, else what the import says of it
+ * (perf: "cpu" for a clock event, else the event; austin: its mode; py-spy
+ * and other samples: "samples"; chrometrace: "wall"; export_stacks and
+ * other times: "time"; bytes: "space"), else NULL.
+ */
+enum folded_unit_kind { FOLDED_U_COUNT = 0, FOLDED_U_TIME, FOLDED_U_SAMPLES, FOLDED_U_BYTES, FOLDED_U_EVENTS };
+struct folded_units {
+	int kind;
+	int ns_exp;
+	int64_t rate;
+	const char *name;
+};
+void folded_units(const struct ftree *t, struct folded_units *u);
+
 int folded_take_line(const char *s, size_t n, int want_cols, bool strict, const char *fname,
 		     struct ftree_meta *meta, struct folded_stats *st, struct folded_line *fl,
 		     struct sbuf *err);

@@ -1,6 +1,8 @@
 /* ftree.c — the call tree (see ftree.h). */
 #include "stacks/ftree.h"
 
+#include "base/vec.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -388,6 +390,18 @@ void ftree_meta_set(struct ftree_meta *m, const char *key, const char *val)
 	m->n++;
 }
 
+void ftree_meta_del(struct ftree_meta *m, const char *key)
+{
+	for (unsigned i = 0; i < m->n; i++)
+		if (!strcmp(m->kv[i].key, key)) {
+			free(m->kv[i].key);
+			free(m->kv[i].val);
+			memmove(&m->kv[i], &m->kv[i + 1], (m->n - i - 1) * sizeof m->kv[0]);
+			m->n--;
+			return;
+		}
+}
+
 void ftree_meta_clear(struct ftree_meta *m)
 {
 	for (unsigned i = 0; i < m->n; i++) {
@@ -402,6 +416,63 @@ void ftree_meta_copy(struct ftree_meta *dst, const struct ftree_meta *src)
 	ftree_meta_clear(dst);
 	for (unsigned i = 0; i < src->n; i++)
 		ftree_meta_set(dst, src->kv[i].key, src->kv[i].val);
+}
+
+int ftree_rebase(const struct ftree *src, struct ftree *dst, const char *const *base, size_t nbase,
+		 struct sbuf *err)
+{
+	ftree_meta_copy(&dst->meta, &src->meta);
+	dst->scale = src->scale;
+	if (src->ncols == 2 && dst->ncols != 2)
+		ftree_make_diff(dst);
+	if (!src->n)
+		return GF_OK;
+	/* which names are base symbols (src's pool, shared with dst) */
+	uint32_t nn = pool_count(src->names);
+	uint8_t *is_base = gf_xcalloc(nn ? nn : 1, 1);
+	for (size_t i = 0; i < nbase; i++) {
+		uint32_t id = pool_find(src->names, base[i], strlen(base[i]));
+		if (id != UINT32_MAX && id < nn)
+			is_base[id] = 1;
+	}
+	VEC(uint32_t) path = VEC_INIT;
+	VEC(uint32_t) names = VEC_INIT;
+	int rc = GF_OK;
+	uint32_t node = src->child[0];
+	while (node != FT_NONE && !rc) {
+		vec_push(&path, node);
+		int64_t w[2] = { ftree_self(src, node, 0), src->ncols == 2 ? ftree_self(src, node, 1) : 0 };
+		if (w[0] || w[1]) {
+			/* inferno's rule: the innermost match above the leaf (it
+			 * compares the leaf with its count, "SYM 3", never equal) */
+			size_t at = path.n - 1;
+			while (at > 0 && !is_base[src->name[path.v[at - 1]]])
+				at--;
+			if (at > 0) {
+				names.n = 0;
+				for (size_t i = at - 1; i < path.n; i++)
+					vec_push(&names, src->name[path.v[i]]);
+				if (ftree_add(dst, names.v, names.n, w, err) == FT_NONE)
+					rc = GF_EINPUT;
+			}
+		}
+		if (src->child[node] != FT_NONE) {
+			node = src->child[node];
+			continue;
+		}
+		node = FT_NONE;
+		while (path.n) {
+			uint32_t top = path.v[--path.n];
+			if (src->sib[top] != FT_NONE) {
+				node = src->sib[top];
+				break;
+			}
+		}
+	}
+	vec_free(&path);
+	vec_free(&names);
+	free(is_base);
+	return rc;
 }
 
 /* ---- merge ---- */

@@ -89,6 +89,18 @@ uint32_t ftree_add(struct ftree *t, const uint32_t *frames, size_t depth,
 		   const int64_t *w, struct sbuf *err);
 
 /*
+ * inferno's --base: into dst (initialised by the caller over src's name
+ * pool), every stack of src that holds a frame named one of base[0..nbase)
+ * above its leaf, re-rooted at the innermost such frame (inferno compares
+ * the leaf with its count attached, so a leaf never matches: the same rule
+ * here); stacks without one are left out (inferno also drops a stack whose
+ * only match is its root: not here). src's header is copied. @return GF_OK
+ * or GF_EINPUT (int64 overflow, err set).
+ */
+int ftree_rebase(const struct ftree *src, struct ftree *dst, const char *const *base, size_t nbase,
+		 struct sbuf *err);
+
+/*
  * Frees the child lookup table and trims the node arrays to the nodes in use,
  * for a tree that is only read from now on (top, svg). Adding to it stays
  * correct: the table is rebuilt when a wide parent gets a new child.
@@ -143,6 +155,7 @@ void ftree_path(const struct ftree *t, uint32_t node, struct sbuf *b);
 /* Metadata header. ftree_meta_set replaces an existing key. */
 const char *ftree_meta_get(const struct ftree_meta *m, const char *key);
 void ftree_meta_set(struct ftree_meta *m, const char *key, const char *val);
+void ftree_meta_del(struct ftree_meta *m, const char *key);
 void ftree_meta_clear(struct ftree_meta *m);
 void ftree_meta_copy(struct ftree_meta *dst, const struct ftree_meta *src);
 

@@ -6,6 +6,7 @@
 #include "stacks/import.h"
 
 #include "base/limits.h"
+#include "base/names.h"
 #include "base/num.h"
 #include "base/pool.h"
 #include "input/input.h"
@@ -23,9 +24,51 @@ static bool starts(const char *s, size_t n, const char *p)
 	return n >= k && !memcmp(s, p, k);
 }
 
+/* PyTorch export_stacks' frame: "path(123):_func" (its blanks turned to
+ * '_'); *at gets the index of that '_'. */
+static bool es_frame(const char *s, size_t n, size_t *at)
+{
+	const char *p = memchr(s, '(', n);
+	if (!p || p == s)
+		return false;
+	size_t i = (size_t)(p - s) + 1, d = i;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == d || i + 2 >= n || s[i] != ')' || s[i + 1] != ':' || s[i + 2] != '_')
+		return false;
+	*at = i + 2;
+	return true;
+}
+
+/* The kind of a stack line s[0..k) by its first frame. */
+static int line_kind(const char *s, size_t k)
+{
+	if (k > 3 && s[0] == 'P' && s[1] >= '0' && s[1] <= '9') {
+		size_t d = 1;
+		while (d < k && s[d] >= '0' && s[d] <= '9')
+			d++;
+		if (d + 1 < k && s[d] == ';' && s[d + 1] == 'T')
+			return IMPORT_AUSTIN;
+	}
+	size_t sp = k; /* the stack ends at the last blank (the count follows) */
+	while (sp > 0 && s[sp - 1] != ' ' && s[sp - 1] != '\t')
+		sp--;
+	if (!sp)
+		return IMPORT_NONE;
+	sp--;
+	const char *semi = memchr(s, ';', sp);
+	size_t fl = semi ? (size_t)(semi - s) : sp, at;
+	if (names_is_process(s, fl) || names_is_thread(s, fl))
+		return IMPORT_PYSPY;
+	if (!memchr(s, ' ', sp) && es_frame(s, fl, &at))
+		return IMPORT_EXPORT_STACKS;
+	return IMPORT_NONE;
+}
+
 /* The kind of folded text by its first stack line: austin's "P<pid>;T",
- * py-spy's "process ..." or "thread (0x". A "# gpuflame:" header first
- * means gpuflame's own output (IMPORT_NONE). */
+ * py-spy's process or thread root ("process 12:\"...\"", "thread (12345):
+ * MainThread", "thread (0x..."), export_stacks' "file.py(12):_func". A
+ * "# gpuflame:" header first means gpuflame's own output (IMPORT_NONE). */
 static int folded_kind(const char *b, size_t n)
 {
 	size_t i = 0;
@@ -39,18 +82,8 @@ static int folded_kind(const char *b, size_t n)
 		size_t j = 0;
 		while (j < k && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r'))
 			j++;
-		if (j < k && !(s[0] == '#' && (k == 1 || s[1] == ' ' || s[1] == '\t'))) {
-			if (k > 3 && s[0] == 'P' && s[1] >= '0' && s[1] <= '9') {
-				size_t d = 1;
-				while (d < k && s[d] >= '0' && s[d] <= '9')
-					d++;
-				if (d + 1 < k && s[d] == ';' && s[d + 1] == 'T')
-					return IMPORT_AUSTIN;
-			}
-			if (starts(s, k, "process ") || starts(s, k, "thread (0x"))
-				return IMPORT_PYSPY;
-			return IMPORT_NONE;
-		}
+		if (j < k && !(s[0] == '#' && (k == 1 || s[1] == ' ' || s[1] == '\t')))
+			return line_kind(s, k && s[k - 1] == '\r' ? k - 1 : k);
 		if (!nl)
 			break;
 		i = e + 1;
@@ -63,6 +96,7 @@ int import_kind_of(int f, const char *b, size_t n)
 	switch (f) {
 	case INPUT_PERF_SCRIPT: return IMPORT_PERF;
 	case INPUT_SPEEDSCOPE: return IMPORT_SPEEDSCOPE;
+	case INPUT_PYSPY_CHROME: return IMPORT_CHROME;
 	case INPUT_FOLDED: return folded_kind(b, n);
 	default: return IMPORT_NONE;
 	}
@@ -82,8 +116,18 @@ const char *import_kind_name(int kind)
 	case IMPORT_SPEEDSCOPE: return "a speedscope profile";
 	case IMPORT_AUSTIN: return "austin samples";
 	case IMPORT_PYSPY: return "py-spy samples";
+	case IMPORT_CHROME: return "py-spy chrometrace events";
+	case IMPORT_EXPORT_STACKS: return "PyTorch export_stacks output";
 	default: return "folded stacks";
 	}
+}
+
+void import_header(struct sbuf *out, const char *format, const char *u, struct import_stats *st)
+{
+	sbuf_addf(out, "# gpuflame: format=%s;", format);
+	snprintf(st->unit, sizeof st->unit, "%s", u ? u : "");
+	if (u && *u)
+		sbuf_addf(out, " unit=%s;", u);
 }
 
 /* ---- the aggregator ---- */
@@ -177,26 +221,30 @@ static void austin_frame(struct sbuf *b, const char *s, size_t n)
 	sbuf_addch(b, ')');
 }
 
-/* One stack of an austin or py-spy line into b; roots rewritten or, with
- * merge, dropped. */
+/* One stack of an austin, py-spy or export_stacks line into b; roots
+ * rewritten or, with merge, dropped: austin's "P<pid>" and "T<tid>",
+ * py-spy's leading process frames (the process and, with --subprocesses,
+ * each ancestor) and its thread frame. */
 static void thread_stack(struct sbuf *b, int kind, const char *s, size_t n, bool merge)
 {
 	size_t i = 0, k = 0;
+	bool roots = true; /* still in the leading root frames */
 	while (i <= n) {
 		size_t e = i;
 		while (e < n && s[e] != ';')
 			e++;
 		const char *f = s + i;
-		size_t fl = e - i;
+		size_t fl = e - i, at;
 		bool root = false;
-		if (kind == IMPORT_AUSTIN && k == 0 && fl > 1 && f[0] == 'P' && all_digits(f + 1, fl - 1)) {
+		if (roots && kind == IMPORT_AUSTIN && k == 0 && fl > 1 && f[0] == 'P' && all_digits(f + 1, fl - 1)) {
 			root = true;
 			if (!merge) {
 				sbuf_addstr(b, "process ");
 				sbuf_add(b, f + 1, fl - 1);
 			}
-		} else if (kind == IMPORT_AUSTIN && k <= 1 && fl > 1 && f[0] == 'T') {
+		} else if (roots && kind == IMPORT_AUSTIN && k <= 1 && fl > 1 && f[0] == 'T') {
 			root = true;
+			roots = false;
 			if (!merge) {
 				/* T<tid> or austin 3's T<iid>:<tid>: the tid as given */
 				const char *c = memchr(f, ':', fl);
@@ -207,19 +255,25 @@ static void thread_stack(struct sbuf *b, int kind, const char *s, size_t n, bool
 				folded_put_frame(b, t, (size_t)(f + fl - t), false);
 				sbuf_addch(b, ')');
 			}
-		} else if (kind == IMPORT_PYSPY && k <= 1 && (starts(f, fl, "process ") || starts(f, fl, "thread ("))) {
+		} else if (roots && kind == IMPORT_PYSPY && (names_is_process(f, fl) || names_is_thread(f, fl))) {
 			root = true;
+			roots = !names_is_thread(f, fl); /* the thread frame ends the roots */
 			if (!merge) {
 				if (b->len)
 					sbuf_addch(b, ';');
 				sbuf_add(b, f, fl);
 			}
 		} else {
+			roots = false;
 			if (b->len)
 				sbuf_addch(b, ';');
 			if (kind == IMPORT_AUSTIN)
 				austin_frame(b, f, fl);
-			else
+			else if (kind == IMPORT_EXPORT_STACKS && es_frame(f, fl, &at)) {
+				sbuf_add(b, f, at); /* "file.py(12):" */
+				sbuf_addch(b, ' ');
+				sbuf_add(b, f + at + 1, fl - at - 1);
+			} else
 				sbuf_add(b, f, fl);
 		}
 		k = root ? k + 1 : 2;
@@ -234,74 +288,147 @@ static size_t metric_len(const char *c, size_t n)
 	return comma ? (size_t)(comma - c) : n;
 }
 
+/* What read_threads learns of the input. */
+struct threads_info {
+	bool memory;         /* austin "# mode: memory": bytes, frees negative */
+	bool full;           /* austin "# mode: full": "time,idle,memory" */
+	char mode[16];       /* austin's mode as written ("wall", "cpu"...), "" */
+	uint64_t samples;    /* austin: lines; py-spy: the sum of the counts */
+};
+
+/* austin's "# mode: M" comment line. */
+static void austin_mode(const char *s, size_t n, struct threads_info *ti)
+{
+	if (!starts(s, n, "# mode: "))
+		return;
+	s += 8;
+	n -= 8;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	ti->memory = n == 6 && !memcmp(s, "memory", 6);
+	ti->full = n == 4 && !memcmp(s, "full", 4);
+	snprintf(ti->mode, sizeof ti->mode, "%.*s", (int)GF_MIN(n, sizeof ti->mode - 1), s);
+}
+
+/* Raises a's scale to the d decimals of a weight just read. */
+static int raise_scale(struct import_agg *a, unsigned d, const char *name, uint64_t line, struct sbuf *err)
+{
+	if (d <= a->scale)
+		return GF_OK;
+	unsigned want = d > NUM_MAX_SCALE ? NUM_MAX_SCALE : d;
+	for (size_t i = 0; i < pool_count(a->stacks); i++)
+		if (!num_rescale(&a->w[i], want - a->scale)) {
+			sbuf_setf(err, "'%s': line %llu: weights overflow 64-bit integers", name, (unsigned long long)line);
+			return GF_EINPUT;
+		}
+	a->scale = want;
+	return GF_OK;
+}
+
 static int read_threads(struct input *in, int kind, const struct import_opts *o, struct import_agg *a,
-			struct import_stats *st, struct sbuf *err)
+			struct import_stats *st, struct threads_info *ti, struct sbuf *err)
 {
 	struct folded_lines lr;
 	folded_lines_init_in(&lr, in);
 	struct folded_stats fs;
 	memset(&fs, 0, sizeof fs);
-	struct sbuf stack = SBUF_INIT;
+	struct sbuf stack = SBUF_INIT, line = SBUF_INIT, rest = SBUF_INIT;
 	struct ftree_meta meta;
 	memset(&meta, 0, sizeof meta);
 	const char *s;
 	size_t n;
 	int k, rc = GF_OK;
+	if (kind == IMPORT_EXPORT_STACKS && o->samples) {
+		sbuf_setf(err, "'%s': PyTorch export_stacks output holds times (us), not samples", lr.name);
+		rc = GF_EINPUT;
+	}
 	while (!rc && (k = folded_lines_next(&lr, &s, &n, err)) == 1) {
 		if (n && s[n - 1] == '\r')
 			n--;
+		if (kind == IMPORT_AUSTIN)
+			austin_mode(s, n, ti);
 		/* austin's full metrics "12,0,-3": cut at the first comma so the
-		 * line parses as folded */
+		 * line parses as folded; memory mode's negative delta (freed):
+		 * its magnitude, under a [freed] root */
 		size_t sp = n;
 		while (sp > 0 && s[sp - 1] != ' ' && s[sp - 1] != '\t')
 			sp--;
 		size_t cut = kind == IMPORT_AUSTIN && sp > 0 ? sp + metric_len(s + sp, n - sp) : n;
+		bool freed = kind == IMPORT_AUSTIN && ti->memory && sp > 0 && sp < cut && s[sp] == '-';
+		sbuf_reset(&line);
+		sbuf_add(&line, s, freed ? sp : cut);
+		if (freed)
+			sbuf_add(&line, s + sp + 1, cut - sp - 1);
 		struct folded_line fl;
-		int t = folded_take_line(s, cut, 1, false, lr.name, &meta, &fs, &fl, err);
+		int t = folded_take_line(line.buf ? line.buf : "", line.len, 1, false, lr.name, &meta, &fs, &fl, err);
 		ftree_meta_clear(&meta); /* a "# gpuflame:" line inside: not kept */
 		if (t <= 0) {
 			rc = t;
 			continue;
 		}
-		unsigned d = num_decimals(fl.cnt[0], fl.cnt_len[0]);
-		if (d > a->scale) {
-			/* a decimal weight: raise the scale of what is summed so far */
-			unsigned want = d > NUM_MAX_SCALE ? NUM_MAX_SCALE : d;
-			for (size_t i = 0; i < pool_count(a->stacks); i++)
-				if (!num_rescale(&a->w[i], want - a->scale)) {
-					sbuf_setf(err, "'%s': line %llu: weights overflow 64-bit integers", lr.name,
-						  (unsigned long long)lr.lineno);
-					rc = GF_EINPUT;
-					break;
-				}
-			a->scale = want;
+		int64_t w = 1;
+		bool one = o->samples && kind == IMPORT_AUSTIN; /* a line is a sample */
+		if (!one) {
+			if ((rc = raise_scale(a, num_decimals(fl.cnt[0], fl.cnt_len[0]), lr.name, lr.lineno, err)))
+				break;
+			if (num_parse(fl.cnt[0], fl.cnt_len[0], a->scale, 0, &w) < 0) {
+				sbuf_setf(err, "'%s': line %llu: count does not fit in 64-bit integers", lr.name,
+					  (unsigned long long)lr.lineno);
+				rc = GF_EINPUT;
+				break;
+			}
 		}
-		int64_t w;
-		if (!rc && num_parse(fl.cnt[0], fl.cnt_len[0], a->scale, 0, &w) < 0) {
-			sbuf_setf(err, "'%s': line %llu: count does not fit in 64-bit integers", lr.name,
-				  (unsigned long long)lr.lineno);
-			rc = GF_EINPUT;
-		}
-		if (rc)
-			break;
 		sbuf_reset(&stack);
+		if (freed && !o->samples)
+			sbuf_addstr(&stack, "[freed];"); /* thread_stack adds no ';' before a first frame */
 		size_t sl = fl.stack_len;
 		if (sl && fl.stack[sl - 1] == ';')
 			sl--;
-		thread_stack(&stack, kind, fl.stack, sl, o->merge_threads);
-		if (!stack.len)
-			sbuf_addstr(&stack, "[no frames]");
+		sbuf_reset(&rest);
+		thread_stack(&rest, kind, fl.stack, sl, o->merge_threads);
+		if (!rest.len)
+			sbuf_addstr(&rest, "[no frames]");
+		sbuf_add(&stack, rest.buf, rest.len);
 		if ((rc = import_agg_add(a, stack.buf, stack.len, w, err)))
 			folded_line_error(err, lr.name, lr.lineno);
 		st->samples++;
+		if (kind == IMPORT_PYSPY && !a->scale && w > 0)
+			ti->samples += (uint64_t)w;
+		else if (kind == IMPORT_AUSTIN)
+			ti->samples++;
 	}
 	if (!rc && k < 0)
 		rc = k;
 	st->unrecognized = fs.invalid;
 	st->first_bad = fs.first_invalid_line;
 	sbuf_release(&stack);
+	sbuf_release(&line);
+	sbuf_release(&rest);
 	folded_lines_free(&lr);
 	return rc;
+}
+
+/* The header of austin, py-spy and export_stacks input. */
+static void threads_header(struct sbuf *out, int kind, const struct import_opts *o, const struct import_agg *a,
+			   const struct threads_info *ti, struct import_stats *st)
+{
+	if (kind == IMPORT_EXPORT_STACKS) {
+		import_header(out, "export_stacks", "us", st);
+	} else if (kind == IMPORT_PYSPY) {
+		/* py-spy raw counts samples; decimals: not py-spy's own numbers */
+		import_header(out, "py-spy", a->scale ? "" : "samples", st);
+		if (!a->scale)
+			sbuf_addf(out, " samples=%llu;", (unsigned long long)ti->samples);
+	} else {
+		import_header(out, "austin", o->samples ? "samples" : ti->memory ? "bytes" : "us", st);
+		if (ti->mode[0]) {
+			sbuf_addstr(out, " mode=");
+			folded_meta_escape(out, ti->mode);
+			sbuf_addch(out, ';');
+		}
+		sbuf_addf(out, " samples=%llu;", (unsigned long long)ti->samples);
+	}
+	sbuf_addch(out, '\n');
 }
 
 /* ---- the entry ---- */
@@ -332,18 +459,34 @@ int import_fold(struct input *in, int kind, const struct import_opts *o, struct 
 		sbuf_release(&all);
 		return rc;
 	}
+	if (kind == IMPORT_CHROME) {
+		struct sbuf all = SBUF_INIT;
+		rc = read_all(in, &all, err);
+		if (!rc)
+			rc = import_chrome(all.buf ? all.buf : "", all.len, input_name(in), o, out, st, err);
+		sbuf_release(&all);
+		return rc;
+	}
 	struct import_agg a;
 	import_agg_init(&a, 0);
+	struct threads_info ti;
+	memset(&ti, 0, sizeof ti);
+	struct sbuf head = SBUF_INIT;
 	if (kind == IMPORT_PERF)
-		rc = import_perf(in, o, &a, st, err);
-	else if (kind == IMPORT_AUSTIN || kind == IMPORT_PYSPY)
-		rc = read_threads(in, kind, o, &a, st, err);
-	else {
+		rc = import_perf(in, o, &a, st, &head, err);
+	else if (kind == IMPORT_AUSTIN || kind == IMPORT_PYSPY || kind == IMPORT_EXPORT_STACKS) {
+		rc = read_threads(in, kind, o, &a, st, &ti, err);
+		if (!rc)
+			threads_header(&head, kind, o, &a, &ti, st);
+	} else {
 		sbuf_setf(err, "'%s': not an importable format", input_name(in));
 		rc = GF_EINTERNAL;
 	}
-	if (!rc)
+	if (!rc) {
+		sbuf_add(out, head.buf ? head.buf : "", head.len);
 		import_agg_write(&a, out);
+	}
+	sbuf_release(&head);
 	import_agg_free(&a);
 	return rc;
 }

@@ -26,14 +26,36 @@
  *                      (import.c): frames become py-spy's "func (file:line)",
  *                      the roots "process <pid>" and "thread (<tid>)" (the
  *                      tid as austin prints it);
- *   py-spy raw         folded stacks whose first frame is "process ..." or
- *                      "thread (0x...)": as read, or without those roots
- *                      with o.merge_threads.
+ *   py-spy raw         folded stacks whose first frame is a process root
+ *                      ("process 12:\"python x.py\"", one per ancestor with
+ *                      --subprocesses) or a thread root ("thread (12345):
+ *                      MainThread" on Linux, "thread (0x...)" on macOS): as
+ *                      read, or without those roots with o.merge_threads;
+ *   py-spy chrometrace py-spy record --format chrometrace (B/E events,
+ *                      import_chrome.c): per thread, the time between two
+ *                      events is the stack open then, in us;
+ *   export_stacks      PyTorch's profiler.export_stacks(): folded lines of
+ *                      "file.py(12):_func" frames (blanks turned into '_'),
+ *                      weights in us; the first "):_" is read back as "): ".
  * The output is folded text (the folded reader's input, stacks/folded.h):
- * identical stacks summed, lines sorted by bytes (stackcollapse-perf.pl's
- * `sort`), each "stack weight\n"; speedscope input gets a "# gpuflame:"
- * header first (format, unit, profiles). Weights are exact (integers, or
- * decimals at the input's precision, at most NUM_MAX_SCALE digits).
+ * a "# gpuflame:" header (format=perf|speedscope|austin|py-spy|
+ * chrometrace|export_stacks, then the unit of the weights and what the
+ * input says of them, below), identical stacks summed, lines sorted by
+ * bytes (stackcollapse-perf.pl's `sort`), each "stack weight\n". Weights
+ * are exact (integers, or decimals at the input's precision, at most
+ * NUM_MAX_SCALE digits).
+ *
+ * Units (docs/formats.md, "Imports"): unit=ns (perf cpu-clock/task-clock
+ * periods; event=), unit=events (another perf event's periods, a count;
+ * event=), unit=samples (py-spy raw, perf without periods, a py-spy
+ * speedscope file whose weights are 1/rate s: rate=), unit=us (austin
+ * wall/cpu/full time, export_stacks, chrometrace), unit=bytes (austin
+ * memory mode: a negative delta, memory freed, is kept under a "[freed]"
+ * root with its magnitude), a speedscope file's own unit. samples=N: the
+ * samples read, where the input has samples. With o.samples every sample
+ * (perf, austin, py-spy, speedscope sampled) weighs 1 and unit=samples:
+ * what statistics over samples need (syncs' intervals); inputs without
+ * samples (evented speedscope, chrometrace, export_stacks) are refused.
  *
  * Layer: stacks (reads from input/). Never prints; one-line errors in err
  * naming the file and the line, event or byte offset.
@@ -53,6 +75,7 @@ struct import_opts {
 	bool kernel, jit;    /* perf: "_[k]" kernel and "_[j]" JIT annotations */
 	bool addrs;          /* perf: "[module <addr>]" for unknown symbols */
 	bool merge_threads;  /* no process / thread / profile root frames */
+	bool samples;        /* every sample weighs 1 (unit=samples); no samples: an error */
 };
 
 struct import_stats {
@@ -63,6 +86,7 @@ struct import_stats {
 	bool unterminated;     /* perf: the last sample lacked its blank line (left out) */
 	char event[64];        /* perf: the event type counted */
 	char other_event[64];  /* perf: the first event type left out */
+	char unit[16];         /* the unit= written in the header ("" for none) */
 };
 
 /* Import kinds (import_kind). */
@@ -72,6 +96,8 @@ enum import_kind {
 	IMPORT_SPEEDSCOPE,
 	IMPORT_AUSTIN,
 	IMPORT_PYSPY,
+	IMPORT_CHROME,         /* py-spy --format chrometrace */
+	IMPORT_EXPORT_STACKS,  /* PyTorch's export_stacks */
 };
 
 /* What the importer makes of in (from its format and peek window):
@@ -80,7 +106,8 @@ int import_kind(const struct input *in);
 /* Same for data starting with b[0..n). */
 int import_kind_of(int input_format, const char *b, size_t n);
 /* "perf script output", "a speedscope profile", "austin samples",
- * "py-spy samples". */
+ * "py-spy samples", "py-spy chrometrace events", "PyTorch export_stacks
+ * output". */
 const char *import_kind_name(int kind);
 
 /*
@@ -110,10 +137,18 @@ int import_agg_add(struct import_agg *a, const char *s, size_t n, int64_t w, str
 void import_agg_write(const struct import_agg *a, struct sbuf *out);
 void import_agg_free(struct import_agg *a);
 
+/* Appends "# gpuflame: format=F; unit=U; " (no unit= when u is NULL or
+ * empty) and records u in st->unit; the caller adds its keys and "\n". */
+void import_header(struct sbuf *out, const char *format, const char *u, struct import_stats *st);
+
+/* perf script into a; its header ("# gpuflame: format=perf; ...\n") into
+ * head. */
 int import_perf(struct input *in, const struct import_opts *o, struct import_agg *a, struct import_stats *st,
-		struct sbuf *err);
+		struct sbuf *head, struct sbuf *err);
 int import_speedscope(const char *buf, size_t len, const char *name, const struct import_opts *o,
 		      struct sbuf *out, struct import_stats *st, struct sbuf *err);
+int import_chrome(const char *buf, size_t len, const char *name, const struct import_opts *o,
+		  struct sbuf *out, struct import_stats *st, struct sbuf *err);
 /* The same as a call tree: t (initialised by the caller, empty) is the tree
  * the folded reader builds from import_speedscope's text, head gets its
  * header line ("# gpuflame: format=speedscope; ...\n"); time and memory

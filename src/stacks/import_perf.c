@@ -14,6 +14,7 @@
 #include "base/num.h"
 #include "base/vec.h"
 #include "stacks/folded.h"
+#include "stacks/folded_out.h"
 
 #include <string.h>
 
@@ -41,6 +42,7 @@ struct perf {
 	bool have_pname;
 	char *event;         /* the event type counted (first seen) */
 	int64_t period;
+	bool any_period;     /* some sample printed a period */
 	VEC(char *) frames;  /* leaf first, as read */
 	struct sbuf stack, func;
 };
@@ -338,7 +340,7 @@ static int end_sample(struct perf *p, struct sbuf *err)
 		sbuf_addch(b, ';');
 		sbuf_addstr(b, p->frames.v[i]);
 	}
-	int rc = import_agg_add(p->a, b->buf, b->len, p->period, err);
+	int rc = import_agg_add(p->a, b->buf, b->len, p->o->samples ? 1 : p->period, err);
 	p->st->samples++;
 	clear_frames(p);
 	p->have_pname = false;
@@ -376,6 +378,8 @@ static int header(struct perf *p, const char *s, size_t n, size_t comm_n, const 
 	}
 	if (!per)
 		per = 1; /* Perl's "not $period": absent, empty or 0 */
+	else
+		p->any_period = true;
 	p->period = per;
 	struct sbuf *b = &p->pname;
 	sbuf_reset(b);
@@ -395,8 +399,36 @@ static int header(struct perf *p, const char *s, size_t n, size_t comm_n, const 
 	return GF_OK;
 }
 
+/* A clock event, whose period perf prints in ns: cpu-clock or task-clock,
+ * with or without modifiers ("cpu-clock:u"). */
+static bool clock_event(const char *e)
+{
+	static const char *const clocks[] = { "cpu-clock", "task-clock" };
+	for (size_t i = 0; i < 2; i++) {
+		size_t k = strlen(clocks[i]);
+		if (!strncmp(e, clocks[i], k) && (!e[k] || e[k] == ':'))
+			return true;
+	}
+	return false;
+}
+
+/* "# gpuflame: format=perf; unit=U; event=E; samples=N;": the periods of a
+ * clock event are ns, of another event a count of events; without periods
+ * (or with o->samples) each sample weighs 1. */
+static void perf_header(const struct perf *p, struct sbuf *head)
+{
+	const char *u = p->o->samples || !p->any_period ? "samples" : p->event && clock_event(p->event) ? "ns" : "events";
+	import_header(head, "perf", u, p->st);
+	if (p->event) {
+		sbuf_addstr(head, " event=");
+		folded_meta_escape(head, p->event);
+		sbuf_addch(head, ';');
+	}
+	sbuf_addf(head, " samples=%llu;\n", (unsigned long long)p->st->samples);
+}
+
 int import_perf(struct input *in, const struct import_opts *o, struct import_agg *a, struct import_stats *st,
-		struct sbuf *err)
+		struct sbuf *head, struct sbuf *err)
 {
 	struct perf p;
 	memset(&p, 0, sizeof p);
@@ -441,6 +473,8 @@ int import_perf(struct input *in, const struct import_opts *o, struct import_agg
 		rc = k;
 	if (!rc && p.have_pname)
 		st->unterminated = true; /* left out, as stackcollapse-perf.pl does */
+	if (!rc)
+		perf_header(&p, head);
 	clear_frames(&p);
 	vec_free(&p.frames);
 	sbuf_release(&p.pname);

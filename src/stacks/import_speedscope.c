@@ -43,6 +43,9 @@ struct ss {
 	struct sbuf names;
 	unsigned scale;
 	uint64_t rounded;
+	bool count;           /* every sample weighs 1 (o->samples, or py-spy's 1/rate weights) */
+	int64_t rate;         /* py-spy's sampling rate (Hz) recovered from its weights, 0: none */
+	const struct import_opts *o;
 	/* the tree */
 	struct ftree *t;
 	int64_t *self;        /* per node: its own weight */
@@ -238,6 +241,8 @@ static int sampled(struct ss *s, uint32_t p, uint32_t root, struct import_stats 
 			rc = value(s, w, false, &wv, "a weight (a number)");
 			w = s->j.n[w].next;
 		}
+		if (s->count)
+			wv = 1; /* a sample */
 		if (rc)
 			break;
 		if (!node) {
@@ -260,6 +265,8 @@ static int evented(struct ss *s, uint32_t p, uint32_t root, struct import_stats 
 	uint32_t events = import_json_get(&s->j, p, "events");
 	if (!is_type(s, events, IMPORT_JSON_ARR))
 		return ss_fail(s, p, "expected %s", "\"events\": [...] in an evented profile");
+	if (s->o->samples)
+		return ss_fail(s, p, "expected %s", "sampled profiles: an evented profile holds times, not samples");
 	int64_t end = 0;
 	int rc = value(s, import_json_get(&s->j, p, "endValue"), true, &end, "\"endValue\": a number");
 	if (rc)
@@ -380,6 +387,58 @@ static int profiles(struct ss *s, const struct import_opts *o, struct import_sta
 	return rc;
 }
 
+/*
+ * py-spy's speedscope files (exporter "py-spy@..."): each sample weighs
+ * 1/rate seconds (or 1, unit none, before py-spy 0.3.4), written as a
+ * double ("0.01", "0.010101010101010102"). When every weight of every
+ * sampled profile is the same number w and 1/w is a whole rate R (to 1e-9),
+ * the samples are counted (unit=samples, rate=R): what they were.
+ */
+static void pyspy_rate(struct ss *s)
+{
+	uint32_t ex = import_json_get(&s->j, 0, "exporter");
+	size_t l;
+	const char *e = is_type(s, ex, IMPORT_JSON_STR) ? str(s, ex, &l) : NULL;
+	if (!e || l < 7 || memcmp(e, "py-spy@", 7))
+		return;
+	const char *w0 = NULL;
+	size_t w0l = 0;
+	bool none = false;
+	uint32_t ps = import_json_get(&s->j, 0, "profiles");
+	for (uint32_t p = import_json_child(&s->j, ps); p; p = s->j.n[p].next) {
+		if (!str_is(s, import_json_get(&s->j, p, "type"), "sampled"))
+			return;
+		uint32_t un = import_json_get(&s->j, p, "unit");
+		none = str_is(s, un, "none");
+		if (!none && !str_is(s, un, "seconds"))
+			return;
+		uint32_t ws = import_json_get(&s->j, p, "weights");
+		for (uint32_t c = import_json_child(&s->j, ws); c; c = s->j.n[c].next) {
+			if (!is_type(s, c, IMPORT_JSON_NUM))
+				return;
+			const char *t = str(s, c, &l);
+			if (!w0) {
+				w0 = t;
+				w0l = l;
+			} else if (l != w0l || memcmp(t, w0, l)) {
+				return;
+			}
+		}
+	}
+	if (!w0)
+		return;
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%.*s", (int)GF_MIN(w0l, sizeof tmp - 1), w0);
+	double w = strtod(tmp, NULL);
+	if (!(w > 0) || w > 1)
+		return;
+	double r = 1.0 / w, rr = (double)(int64_t)(r + 0.5);
+	if (rr < 1 || rr > 1e9 || (rr * w - 1 > 1e-9 || 1 - rr * w > 1e-9))
+		return;
+	s->count = true;
+	s->rate = none ? 0 : (int64_t)rr;
+}
+
 /* Totals from the own weights: children come after their parent. */
 static void sum_up(struct ss *s)
 {
@@ -397,6 +456,7 @@ int import_speedscope_tree(const char *buf, size_t len, const char *name, const 
 	memset(&s, 0, sizeof s);
 	s.name = name ? name : "<stdin>";
 	s.err = err;
+	s.o = o;
 	s.t = t;
 	int rc = import_json_parse(&s.j, buf, len, s.name, err);
 	if (!rc && s.j.n[0].type != IMPORT_JSON_OBJ)
@@ -404,18 +464,24 @@ int import_speedscope_tree(const char *buf, size_t len, const char *name, const 
 	const char *unit = NULL;
 	size_t np = 0;
 	if (!rc) {
+		pyspy_rate(&s);
+		s.count = s.count || o->samples;
 		find_scale(&s);
+		if (s.count)
+			s.scale = 0; /* counted: the weights' decimals do not matter */
 		t->scale = s.scale;
 		if (!(rc = frames(&s)))
 			rc = profiles(&s, o, st, &unit, &np);
 	}
 	if (!rc) {
 		sum_up(&s);
-		sbuf_addstr(head, "# gpuflame: format=speedscope;");
-		if (unit && *unit)
-			sbuf_addf(head, " unit=%s;", unit);
+		import_header(head, "speedscope", s.count ? "samples" : unit, st);
 		sbuf_addf(head, " profiles=%zu;", np);
-		if (s.rounded)
+		if (s.count)
+			sbuf_addf(head, " samples=%llu;", (unsigned long long)st->samples);
+		if (s.rate)
+			sbuf_addf(head, " rate=%lld;", (long long)s.rate);
+		if (s.rounded && !s.count)
 			sbuf_addf(head, " rounded=%llu;", (unsigned long long)s.rounded);
 		sbuf_addch(head, '\n');
 	}

@@ -3,6 +3,8 @@
  */
 #include "store/push.h"
 
+#include "stacks/folded.h"
+
 #include "stacks/folded_out.h"
 #include "store/http.h"
 
@@ -123,18 +125,13 @@ static int label_ok(const char *kv, struct sbuf *err)
 	return GF_OK;
 }
 
-int push_query(const struct ftree *t, const char *weight, const char *release, const struct push_opts *o,
-	       struct sbuf *q, struct sbuf *err)
+/* "/ingest?name=NAME{release=R,rank=N,weight=W,yours}&from=F&until=U" (name
+ * holds NAME; the labels that are NULL left out). */
+static int name_query(struct sbuf *name, const char *release, const char *rank, const char *weight,
+		      const struct push_opts *o, struct sbuf *q, struct sbuf *err)
 {
-	bool samples = !strcmp(weight, "samples");
-	if (!strcmp(weight, "calls")) {
-		sbuf_setf(err, "calls are counts, which Pyroscope's folded ingest has no type for: push a time weight "
-			  "(gpu, cpu, wall, idle)");
-		return GF_EUSAGE;
-	}
-	struct sbuf name = SBUF_INIT, kv = SBUF_INIT;
-	sbuf_addf(&name, "%s.%s.%s{", o->app, weight, samples ? "cpu" : "wall");
-	const char *rank = ftree_meta_get(&t->meta, "rank");
+	struct sbuf kv = SBUF_INIT;
+	sbuf_addch(name, '{');
 	const char *fixed[3][2] = { { "release", release }, { "rank", rank }, { "weight", weight } };
 	int rc = GF_OK, nl = 0;
 	for (int i = 0; i < 3 && !rc; i++) {
@@ -142,24 +139,68 @@ int push_query(const struct ftree *t, const char *weight, const char *release, c
 			continue;
 		sbuf_setf(&kv, "%s=%s", fixed[i][0], fixed[i][1]);
 		if (!(rc = label_ok(kv.buf, err)))
-			sbuf_addf(&name, "%s%s", nl++ ? "," : "", kv.buf);
+			sbuf_addf(name, "%s%s", nl++ ? "," : "", kv.buf);
 	}
 	for (size_t i = 0; i < o->nlabels && !rc; i++)
 		if (!(rc = label_ok(o->labels[i], err)))
-			sbuf_addf(&name, "%s%s", nl++ ? "," : "", o->labels[i]);
-	sbuf_addch(&name, '}');
+			sbuf_addf(name, "%s%s", nl++ ? "," : "", o->labels[i]);
+	sbuf_addch(name, '}');
 	if (!rc) {
-		int64_t until = o->until ? o->until : (int64_t)time(NULL);
-		int64_t from = o->from ? o->from : until - 10;
+		int64_t from, until;
+		push_range(o, &from, &until);
 		sbuf_addstr(q, "/ingest?name=");
-		http_query_escape(q, name.buf, name.len);
-		sbuf_addf(q, "&from=%" PRId64 "&until=%" PRId64 "&format=folded&sampleRate=%" PRId64
-			  "&spyName=gpuflame&units=samples&aggregationType=sum", from, until,
-			  samples ? o->sample_rate : (int64_t)1000000000);
+		http_query_escape(q, name->buf, name->len);
+		sbuf_addf(q, "&from=%" PRId64 "&until=%" PRId64, from, until);
 	}
-	sbuf_release(&name);
 	sbuf_release(&kv);
 	return rc;
+}
+
+int push_query(const struct ftree *t, const char *weight, const char *release, const struct push_opts *o,
+	       struct sbuf *q, struct sbuf *err)
+{
+	/* the header's unit (folded_units): time in ns, us, ms or s sets the
+	 * period 1e9 / sampleRate to that unit in ns; samples keep the rate */
+	struct folded_units u;
+	folded_units(t, &u);
+	bool samples = !strcmp(weight, "samples") || u.kind == FOLDED_U_SAMPLES;
+	int64_t rate = samples ? (u.rate ? u.rate : o->sample_rate) : (int64_t)1000000000;
+	if (u.kind == FOLDED_U_TIME && u.ns_exp > 0)
+		for (int i = 0; i < u.ns_exp; i++)
+			rate /= 10;
+	if (!strcmp(weight, "calls") || u.kind == FOLDED_U_BYTES || u.kind == FOLDED_U_EVENTS ||
+	    (u.kind == FOLDED_U_TIME && u.ns_exp > 9)) {
+		sbuf_setf(err, "%s are %s, which Pyroscope's folded ingest has no type for: push --format pprof, or a "
+			  "time weight (gpu, cpu, wall, idle)", weight,
+			  u.kind == FOLDED_U_BYTES ? "bytes" : "counts");
+		return GF_EUSAGE;
+	}
+	struct sbuf name = SBUF_INIT;
+	sbuf_addf(&name, "%s.%s.%s", o->app, weight, samples ? "cpu" : "wall");
+	int rc = name_query(&name, release, ftree_meta_get(&t->meta, "rank"), weight, o, q, err);
+	if (!rc)
+		sbuf_addf(q, "&format=folded&sampleRate=%" PRId64 "&spyName=gpuflame&units=samples&aggregationType=sum",
+			  rate);
+	sbuf_release(&name);
+	return rc;
+}
+
+int push_pprof_query(const char *rank, const char *release, const struct push_opts *o, struct sbuf *q,
+		     struct sbuf *err)
+{
+	struct sbuf name = SBUF_INIT;
+	sbuf_addstr(&name, o->app);
+	int rc = name_query(&name, release, rank, NULL, o, q, err);
+	if (!rc)
+		sbuf_addstr(q, "&format=pprof&spyName=gpuflame");
+	sbuf_release(&name);
+	return rc;
+}
+
+void push_range(const struct push_opts *o, int64_t *from, int64_t *until)
+{
+	*until = o->until ? o->until : (int64_t)time(NULL);
+	*from = o->from ? o->from : *until - 10;
 }
 
 long push_backoff_ms(int k, int64_t retry_after)
@@ -175,16 +216,27 @@ long push_backoff_ms(int k, int64_t retry_after)
 int push_send(const struct ftree *t, const char *weight, const char *release, const struct push_opts *o,
 	      struct push_stats *st, struct sbuf *err)
 {
-	struct sbuf q = SBUF_INIT, body = SBUF_INIT, url = SBUF_INIT;
-	http_url_redact(o->url, &url);
+	struct sbuf q = SBUF_INIT, body = SBUF_INIT;
 	int rc = push_query(t, weight, release, o, &q, err);
 	if (!rc)
 		rc = push_body(t, o, &body, st, err);
+	if (!rc)
+		rc = push_post(q.buf, "text/plain", body.buf ? body.buf : "", body.len, o, st, err);
+	sbuf_release(&q);
+	sbuf_release(&body);
+	return rc;
+}
+
+int push_post(const char *q, const char *ctype, const char *body, size_t len, const struct push_opts *o,
+	      struct push_stats *st, struct sbuf *err)
+{
+	struct sbuf url = SBUF_INIT;
+	http_url_redact(o->url, &url);
+	int rc = GF_OK;
 	for (int k = 0; !rc; k++) {
 		struct http_reply r;
 		st->attempts = k + 1;
-		rc = http_post(o->url, q.buf, "text/plain", o->headers, o->nheaders, body.buf ? body.buf : "", body.len,
-			       o->timeout_s, &r, err);
+		rc = http_post(o->url, q, ctype, o->headers, o->nheaders, body, len, o->timeout_s, &r, err);
 		st->status = r.status;
 		bool retry = rc == GF_EOUTPUT || (!rc && (r.status == 429 || r.status >= 500));
 		if (!rc && (r.status < 200 || r.status > 299)) {
@@ -205,8 +257,6 @@ int push_send(const struct ftree *t, const char *weight, const char *release, co
 	}
 	if (rc && st->attempts > 1)
 		sbuf_addf(err, " (after %d attempts)", st->attempts);
-	sbuf_release(&q);
-	sbuf_release(&body);
 	sbuf_release(&url);
 	return rc;
 }

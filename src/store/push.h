@@ -80,4 +80,17 @@ int push_query(const struct ftree *t, const char *weight, const char *release, c
 int push_send(const struct ftree *t, const char *weight, const char *release, const struct push_opts *o,
 	      struct push_stats *st, struct sbuf *err);
 
+/* pprof (push --format pprof): the query of one multi-type profile,
+ * "/ingest?name=APP{release=R,rank=N,yours}&from=F&until=U&format=pprof&
+ * spyName=gpuflame" (Pyroscope names the profile types from the pprof's
+ * sample types; labels as push_query checks them). */
+int push_pprof_query(const char *rank, const char *release, const struct push_opts *o, struct sbuf *q,
+		     struct sbuf *err);
+/* The push's time range in UNIX seconds: --from/--until, else the last 10 s. */
+void push_range(const struct push_opts *o, int64_t *from, int64_t *until);
+/* POSTs body (of content type ctype) to o->url with query q, retrying as
+ * push_send does; st gets the attempts and the status. */
+int push_post(const char *q, const char *ctype, const char *body, size_t len, const struct push_opts *o,
+	      struct push_stats *st, struct sbuf *err);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "base/escape.h"
 #include "base/jsonw.h"
+#include "base/names.h"
 #include "base/num.h"
 #include "base/sha256.h"
 #include "base/rtable.h"
@@ -55,6 +56,10 @@ static const struct store_migration store_migrations[] = {
 	  " ALTER COLUMN source TYPE BYTEA USING convert_to(source, 'UTF8');"
 	  "ALTER TABLE labels ALTER COLUMN value TYPE BYTEA USING convert_to(value, 'UTF8');"
 	  "CREATE INDEX runs_digest ON runs(release, digest);" },
+	/* 3: a trace profile's per-step fold kept under it (store.h step_folds):
+	 * no table changes, but a gpuflame of schema 2 would read those stacks
+	 * as the profile's, so it must refuse such a store */
+	{ "SELECT 1", NULL, NULL },
 };
 #define STORE_NMIG (sizeof store_migrations / sizeof store_migrations[0])
 
@@ -338,29 +343,33 @@ static int q_insert(struct store *s, const char *sql, const char *kinds, const i
 	return rc;
 }
 
-/* Node i's stack text (as the folded writer writes it) into b. */
-static void stack_text(const struct ftree *t, uint32_t i, struct sbuf *b)
+/* Node i's stack text (as the folded writer writes it) into b; a per-step
+ * fold's (steps) under STORE_STEPS_FRAME. */
+static void stack_text(const struct ftree *t, uint32_t i, bool steps, struct sbuf *b)
 {
 	sbuf_reset(b);
+	if (steps)
+		sbuf_addstr(b, STORE_STEPS_FRAME ";");
 	folded_put_path(b, t, i);
 	folded_end_stack(b, 0, false);
 }
 
 /* hash[i]: node i's stack hash (nodes without self weight are not stacks). */
-static void profile_hashes(const struct ftree *t, int64_t *hash)
+static void profile_hashes(const struct ftree *t, bool steps, int64_t *hash)
 {
 	struct sbuf b = SBUF_INIT;
 	for (uint32_t i = 1; i < t->n; i++) {
 		if (!ftree_self(t, i, 0))
 			continue;
-		stack_text(t, i, &b);
+		stack_text(t, i, steps, &b);
 		hash[i] = store_hash(b.buf, b.len);
 	}
 	sbuf_release(&b);
 }
 
 /* The stacks of one profile into the temp table stk_in. */
-static int add_profile(struct store *s, struct ftree *t, const int64_t *hash, int64_t *nstacks, struct sbuf *err)
+static int add_profile(struct store *s, struct ftree *t, bool steps, const int64_t *hash, int64_t *nstacks,
+		       struct sbuf *err)
 {
 	struct sbuf b = SBUF_INIT;
 	int rc = GF_OK;
@@ -368,7 +377,7 @@ static int add_profile(struct store *s, struct ftree *t, const int64_t *hash, in
 	for (uint32_t i = 1; i < t->n && !rc; i++) {
 		if (!ftree_self(t, i, 0))
 			continue;
-		stack_text(t, i, &b);
+		stack_text(t, i, steps, &b);
 		const char *sv[2] = { NULL, b.buf };
 		size_t sn[2] = { 0, b.len };
 		int64_t iv[2] = { hash[i], 0 };
@@ -403,11 +412,14 @@ static int add_stacks(struct store *s, const struct store_run_in *in, int64_t id
 			"DELETE FROM stk_in", err);
 	if (rc)
 		return rc;
-	int64_t counts[STORE_MAX_PROFILES] = { 0 };
+	int64_t counts[STORE_MAX_PROFILES] = { 0 }, nsteps;
 	if ((rc = s->e->ops->bulk_begin(s->e, "stk_in", "hash,text", "ib", err)))
 		return rc;
-	for (size_t k = 0; k < in->nprof && !rc; k++)
-		rc = add_profile(s, in->prof[k], hash[k], &counts[k], err);
+	for (size_t k = 0; k < in->nprof && !rc; k++) {
+		rc = add_profile(s, in->prof[k], false, hash[k], &counts[k], err);
+		if (!rc && hash[STORE_MAX_PROFILES + k]) /* its per-step fold (store_add) */
+			rc = add_profile(s, in->step_folds[k], true, hash[STORE_MAX_PROFILES + k], &nsteps, err);
+	}
 	int rc2 = s->e->ops->bulk_end(s->e, err);
 	if (!rc)
 		rc = rc2;
@@ -450,6 +462,8 @@ static int add_samples_all(struct store *s, const struct store_run_in *in, int64
 		sbuf_release(&h);
 		if (!rc && !(rc = s->e->ops->bulk_begin(s->e, "samples", "profile,stack,value", "iii", err))) {
 			rc = add_samples(s, pid, t, hash[k], err);
+			if (!rc && hash[STORE_MAX_PROFILES + k]) /* its per-step fold, under the same profile */
+				rc = add_samples(s, pid, in->step_folds[k], hash[STORE_MAX_PROFILES + k], err);
 			rc2 = s->e->ops->bulk_end(s->e, err);
 			if (!rc)
 				rc = rc2;
@@ -582,10 +596,17 @@ static int add_one(struct store *s, const struct store_run_in *in, int64_t *id, 
 			sbuf_setf(err, "unknown weight '%s'", in->weights[k]);
 			return GF_EUSAGE;
 		}
-	int64_t *hash[STORE_MAX_PROFILES] = { NULL };
+	/* the profiles' stack hashes, then their per-step folds' (kept when
+	 * the fold has the profile's decimal scale) */
+	int64_t *hash[2 * STORE_MAX_PROFILES] = { NULL };
 	for (size_t k = 0; k < in->nprof; k++) {
 		hash[k] = gf_xcalloc(in->prof[k]->n ? in->prof[k]->n : 1, sizeof *hash[k]);
-		profile_hashes(in->prof[k], hash[k]);
+		profile_hashes(in->prof[k], false, hash[k]);
+		const struct ftree *st = in->step_folds[k];
+		if (st && st->scale == in->prof[k]->scale) {
+			hash[STORE_MAX_PROFILES + k] = gf_xcalloc(st->n ? st->n : 1, sizeof *hash[k]);
+			profile_hashes(st, true, hash[STORE_MAX_PROFILES + k]);
+		}
 	}
 	uint8_t digest[32];
 	run_digest(in, hash, digest);
@@ -600,7 +621,7 @@ static int add_one(struct store *s, const struct store_run_in *in, int64_t *id, 
 		if (!rc)
 			rc = add_stacks(s, in, *id, hash, err);
 	}
-	for (size_t k = 0; k < in->nprof; k++)
+	for (size_t k = 0; k < 2 * STORE_MAX_PROFILES; k++)
 		free(hash[k]);
 	return rc;
 }
@@ -673,19 +694,22 @@ static int damaged(struct store *s, int64_t run, const char *weight, const char 
 	return GF_EINPUT;
 }
 
-int store_profile_text(struct store *s, int64_t run, const char *weight, struct sbuf *out, struct sbuf *err)
+/* One run's profile lines into out: its own stacks (steps false), or its
+ * per-step fold's with STORE_STEPS_FRAME taken off (steps true; *nlines
+ * counts them). */
+static int profile_lines(struct store *s, int64_t run, int wi, bool steps, struct sbuf *out, size_t *nlines,
+			 struct sbuf *err);
+
+/* Profile run*8+wi's header line (without its line feed) into out.
+ * @return GF_OK, GF_EUSAGE when the run has no such profile, or an error. */
+static int profile_header(struct store *s, int64_t run, int wi, struct sbuf *out, struct sbuf *err)
 {
-	int wi = weight_index(weight);
-	if (wi < 0) {
-		sbuf_setf(err, "unknown weight '%s'", weight);
-		return GF_EUSAGE;
-	}
-	int64_t pid = run * 8 + wi;
+	const char *weight = weight_defs[wi].name;
 	struct store_stmt *st;
 	int rc = store_eng_prepare(s->e, "SELECT header FROM profiles WHERE id = ?", &st, err);
 	if (rc)
 		return rc;
-	store_eng_bind_i64(st, 1, pid);
+	store_eng_bind_i64(st, 1, run * 8 + wi);
 	rc = store_eng_step(st, err);
 	if (rc == 0) {
 		sbuf_setf(err, "'%s': run %" PRId64 " has no %s profile", s->e->where, run, weight);
@@ -699,26 +723,60 @@ int store_profile_text(struct store *s, int64_t run, const char *weight, struct 
 		else
 			rc = GF_OK;
 		sbuf_add(out, h, n);
-		if (n)
-			sbuf_addch(out, '\n');
 	}
 	store_eng_free(st);
+	return rc;
+}
+
+int store_profile_text(struct store *s, int64_t run, const char *weight, struct sbuf *out, struct sbuf *err)
+{
+	int wi = weight_index(weight);
+	if (wi < 0) {
+		sbuf_setf(err, "unknown weight '%s'", weight);
+		return GF_EUSAGE;
+	}
+	size_t at = out->len;
+	int rc = profile_header(s, run, wi, out, err);
 	if (rc)
 		return rc;
-	int64_t scale;
-	if ((rc = q_int(s, "SELECT scale FROM profiles WHERE id = ?", NULL, &pid, 0, &scale, err)))
+	if (out->len > at)
+		sbuf_addch(out, '\n');
+	return profile_lines(s, run, wi, false, out, NULL, err);
+}
+
+/* The per-step stacks sort in [STORE_STEPS_FRAME ";", STORE_STEPS_FRAME "<")
+ * (';' + 1 = '<'): bytes compared as blobs on both engines. */
+static int profile_lines(struct store *s, int64_t run, int wi, bool steps, struct sbuf *out, size_t *nlines,
+			 struct sbuf *err)
+{
+	static const char lo[] = STORE_STEPS_FRAME ";", hi[] = STORE_STEPS_FRAME "<";
+	const char *weight = weight_defs[wi].name;
+	int64_t pid = run * 8 + wi, scale;
+	int rc = q_int(s, "SELECT scale FROM profiles WHERE id = ?", NULL, &pid, 0, &scale, err);
+	if (rc)
 		return rc;
 	if (scale < 0 || scale > NUM_MAX_SCALE)
 		return damaged(s, run, weight, "its decimal scale is out of range", err);
-	rc = store_eng_prepare(s->e, "SELECT t.text, p.value FROM samples p JOIN stacks t ON t.hash = p.stack "
-			       "WHERE p.profile = ? ORDER BY t.text", &st, err);
+	struct store_stmt *st;
+	rc = store_eng_prepare(s->e,
+			       steps ? "SELECT t.text, p.value FROM samples p JOIN stacks t ON t.hash = p.stack "
+				       "WHERE p.profile = ? AND t.text >= ? AND t.text < ? ORDER BY t.text"
+				     : "SELECT t.text, p.value FROM samples p JOIN stacks t ON t.hash = p.stack "
+				       "WHERE p.profile = ? AND NOT (t.text >= ? AND t.text < ?) ORDER BY t.text",
+			       &st, err);
 	if (rc)
 		return rc;
 	store_eng_bind_i64(st, 1, pid);
+	store_eng_bind_blob(st, 2, lo, sizeof lo - 1);
+	store_eng_bind_blob(st, 3, hi, sizeof hi - 1);
 	bool first = true;
 	while ((rc = store_eng_step(st, err)) == 1) {
 		size_t n;
 		const char *txt = store_eng_col_text(st, 0, &n);
+		if (steps) { /* the frame off */
+			txt += sizeof lo - 1;
+			n -= sizeof lo - 1;
+		}
 		if (!n || !text_ok(txt, n)) {
 			rc = damaged(s, run, weight, "a stored stack is empty or holds a line break or NUL byte", err);
 			break;
@@ -731,6 +789,8 @@ int store_profile_text(struct store *s, int64_t run, const char *weight, struct 
 		sbuf_addch(out, ' ');
 		num_fmt(out, store_eng_col_i64(st, 1), (unsigned)scale);
 		sbuf_addch(out, '\n');
+		if (nlines)
+			++*nlines;
 	}
 	store_eng_free(st);
 	return rc < 0 ? rc : GF_OK;
@@ -863,6 +923,93 @@ int store_side_release(struct store *s, const char *spec, struct sbuf *rel, stru
 		rc = rc < 0 ? rc : GF_OK;
 	}
 	free(ids);
+	return rc;
+}
+
+/* Renumbers the step frames of run k's per-step lines apart from the other
+ * runs' (store.h store_side_steps): the first frame on each line that is a
+ * step marker, ProfilerStep#N (or the bare marker, N = 0), becomes
+ * marker#<k * 10^9 + N>. */
+static void renumber_steps(const char *txt, size_t len, const char *marker, size_t k, struct sbuf *out)
+{
+	size_t ml = strlen(marker);
+	for (const char *p = txt, *end = txt + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *f = p, *done = NULL;
+		while (f < le && !done) {
+			const char *semi = memchr(f, ';', (size_t)(le - f));
+			const char *fe = semi ? semi : le;
+			/* the last frame holds the count after a blank: its name ends there */
+			const char *ne = semi ? fe : f;
+			if (!semi)
+				for (const char *q = le; q > f; q--)
+					if (q[-1] == ' ') {
+						ne = q - 1;
+						break;
+					}
+			int64_t num;
+			if (ne > f && names_step(f, (size_t)(ne - f), marker, &num)) {
+				sbuf_add(out, p, (size_t)(f - p));
+				sbuf_addf(out, "%.*s#%lld", (int)ml, marker, (long long)((int64_t)k * 1000000000 + (num < 0 ? 0 : num)));
+				sbuf_add(out, ne, (size_t)(le - ne));
+				done = ne;
+			}
+			f = fe + 1;
+		}
+		if (!done)
+			sbuf_add(out, p, (size_t)(le - p));
+		sbuf_addch(out, '\n');
+		p = le + 1;
+	}
+}
+
+int store_side_steps(struct store *s, const char *spec, const char *weight, struct ftree *steps, struct sbuf *err)
+{
+	int wi = weight_index(weight);
+	if (wi < 0) {
+		sbuf_setf(err, "unknown weight '%s'", weight);
+		return GF_EUSAGE;
+	}
+	int64_t *ids;
+	size_t n;
+	struct sbuf name = SBUF_INIT, text = SBUF_INIT, one = SBUF_INIT;
+	int rc = store_side_runs(s, spec, &ids, &n, &name, err);
+	struct ftree_meta m = { .n = 0 };
+	for (size_t k = 0; k < n && !rc; k++) {
+		sbuf_reset(&one);
+		size_t lines = 0;
+		if ((rc = profile_lines(s, ids[k], wi, true, &one, &lines, err)))
+			break;
+		if (!lines) { /* a run without its per-step fold: no test */
+			sbuf_reset(&text);
+			break;
+		}
+		if (!k) { /* the first run's header, as a per-step fold's */
+			struct sbuf h = SBUF_INIT;
+			if (!(rc = profile_header(s, ids[k], wi, &h, err)) && h.len)
+				folded_parse_meta(h.buf, h.len, &m);
+			sbuf_release(&h);
+		}
+		renumber_steps(one.buf, one.len, names_marker(ftree_meta_get(&m, "step_marker")), k, &text);
+	}
+	if (!rc && text.len) {
+		ftree_meta_set(&m, "per_step", "yes");
+		struct sbuf all = SBUF_INIT;
+		header_text(&m, &all);
+		sbuf_addch(&all, '\n');
+		sbuf_add(&all, text.buf, text.len);
+		struct folded_opts fo = { .strict = true, .reverse = false };
+		struct folded_stats st;
+		memset(&st, 0, sizeof st);
+		rc = folded_read_mem(steps, all.buf, all.len, name.buf, &fo, &st, err);
+		sbuf_release(&all);
+	}
+	ftree_meta_clear(&m);
+	free(ids);
+	sbuf_release(&name);
+	sbuf_release(&text);
+	sbuf_release(&one);
 	return rc;
 }
 

@@ -48,10 +48,11 @@
 #include "stacks/ftree.h"
 #include "store/store_eng.h"
 
-#define STORE_SCHEMA 2
+#define STORE_SCHEMA 3
 #define STORE_MAX_PROFILES 5
 #define STORE_MAX_LABELS 32
 #define STORE_MAX_METRICS 24
+#define STORE_STEPS_FRAME "# steps"  /* the per-step stacks' first frame (struct store_run_in) */
 
 struct store {
 	struct store_eng *e;
@@ -74,6 +75,13 @@ struct store_run_in {
 	int64_t steps;                       /* 0 when unknown */
 	const char *weights[STORE_MAX_PROFILES];
 	struct ftree *prof[STORE_MAX_PROFILES];
+	/* the per-step fold of each profile (one tower per step, per_step=yes;
+	 * NULL: none), kept beside it for diff's step-to-step noise test: its
+	 * stacks are stored under the profile with the first frame
+	 * STORE_STEPS_FRAME, a frame no stored stack can start with (the folded
+	 * writers write a first frame "# ..." as "#_ ..."), and count in neither
+	 * its stacks nor its total */
+	struct ftree *step_folds[STORE_MAX_PROFILES];
 	size_t nprof;
 	const char *labels[STORE_MAX_LABELS]; /* "KEY=VALUE" */
 	size_t nlabels;
@@ -126,6 +134,14 @@ int store_show(struct store *s, int64_t run, bool json, struct sbuf *out, struct
  */
 int store_side(struct store *s, const char *spec, const char *weight, struct ftree *t, struct sbuf *name,
 	       struct sbuf *err);
+/*
+ * The per-step fold of side spec's profile of weight into steps (empty,
+ * initialised by the caller), when every run of the side kept one (else
+ * steps stays empty): the runs' step frames numbered apart (run k's
+ * ProfilerStep#N reads ProfilerStep#<k * 10^9 + N>), so that a release's
+ * steps are every run's steps. @return GF_OK or a read error.
+ */
+int store_side_steps(struct store *s, const char *spec, const char *weight, struct ftree *steps, struct sbuf *err);
 /* The runs of side spec, ascending; name as store_side's. GF_EUSAGE when
  * there is none. */
 int store_side_runs(struct store *s, const char *spec, int64_t **ids, size_t *n, struct sbuf *name,
@@ -136,7 +152,8 @@ int store_runs_text(struct store *s, const int64_t *ids, size_t n, const char *w
 		    struct sbuf *err);
 /* The release of side spec (a run's, or the release named) into rel. */
 int store_side_release(struct store *s, const char *spec, struct sbuf *rel, struct sbuf *err);
-/* The folded text of one run's profile (header first) into out. */
+/* The folded text of one run's profile (header first) into out; its
+ * per-step stacks are left out. */
 int store_profile_text(struct store *s, int64_t run, const char *weight, struct sbuf *out, struct sbuf *err);
 
 /* Metric across releases (in the order they were first added): a table

@@ -198,6 +198,16 @@ static int collect_trace(struct store_collect *c, struct input *in, const struct
 		c->in.nprof = (size_t)w + 1;
 		if (w == 0)
 			c->in.steps = st.steps;
+		/* the same weight, one tower per step: the steps' values that
+		 * store diff tests changes against (store.h step_folds) */
+		struct fold_opts ps = fo;
+		ps.per_step = true;
+		struct fold_stats st2;
+		memset(&st2, 0, sizeof st2);
+		ftree_release(&c->step_trees[w]);
+		rc = fold_trace(&tr, &ps, &c->step_trees[w], &st2, err);
+		if (!rc)
+			c->in.step_folds[w] = &c->step_trees[w];
 	}
 	struct actx ax;
 	bool have_ax = false;
@@ -249,7 +259,9 @@ static int collect_folded(struct store_collect *c, struct input *in, const struc
 		sbuf_setf(err, "'%s': its header says weight=%s, not %s", input_name(in), w, o->weight);
 		return GF_EUSAGE;
 	}
-	w = w ? w : o->weight ? o->weight : "samples";
+	struct folded_units fu;
+	folded_units(t, &fu); /* an import's header names its profile: cpu, wall, samples... */
+	w = w ? w : o->weight ? o->weight : fu.name ? fu.name : "samples";
 	header_set_labels(t, o);
 	if ((rc = header_check(&t->meta, input_name(in), &c->in.steps, err)))
 		return rc;
@@ -330,8 +342,10 @@ int store_collect_input(struct store_collect *c, struct input *in, bool is_trace
 			struct sbuf *err)
 {
 	memset(c, 0, sizeof *c);
-	for (int i = 0; i < STORE_MAX_PROFILES; i++)
+	for (int i = 0; i < STORE_MAX_PROFILES; i++) {
 		ftree_init(&c->trees[i], NULL, 0);
+		ftree_init(&c->step_trees[i], NULL, 0);
+	}
 	c->in.release = o->release;
 	const char *path = input_name(in), *slash = strrchr(path, '/');
 	c->in.source = keep(c, gf_xstrdup(slash ? slash + 1 : path));
@@ -346,8 +360,10 @@ int store_collect_input(struct store_collect *c, struct input *in, bool is_trace
 
 void store_collect_release(struct store_collect *c)
 {
-	for (int i = 0; i < STORE_MAX_PROFILES; i++)
+	for (int i = 0; i < STORE_MAX_PROFILES; i++) {
 		ftree_release(&c->trees[i]);
+		ftree_release(&c->step_trees[i]);
+	}
 	for (size_t i = 0; i < c->nstrs; i++)
 		free(c->strs[i]);
 }

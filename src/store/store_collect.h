@@ -41,6 +41,7 @@ struct store_collect_opts {
 struct store_collect {
 	struct store_run_in in;
 	struct ftree trees[STORE_MAX_PROFILES];
+	struct ftree step_trees[STORE_MAX_PROFILES]; /* traces: each weight folded per step */
 	char *strs[STORE_MAX_LABELS + STORE_MAX_METRICS + 4]; /* owned strings */
 	size_t nstrs;
 };

@@ -459,6 +459,9 @@ try {
     ok('page-tooltip-family', gi > 0 && tipText.startsWith('gemm') && /total .*self /.test(tipText) && tipText.includes('per step') &&
        tipText.includes('calls ') && fam.top.every(k => tipText.includes(k.name)), tipText.slice(0, 300));
     ok('page-decode-families-drawn', D.ranks[0].families.every(f => GG.names.includes(f.name)), 'a family the GPU graph does not draw');
+    // each top kernel with its launch configuration (grid, block, registers, occupancy; issue 26)
+    ok('page-tooltip-launch-config', fam.top.some(k => k.cfg) && fam.top.every(k => !k.cfg || tipText.includes(k.name + '  (' + k.cfg + ')')),
+       tipText.slice(0, 400));
     ok('page-decode-no-errors', rec.errors.length === 0 && rec.requests.length === 0, rec.errors.join(' | '));
     await page.close();
   }

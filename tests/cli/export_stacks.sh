@@ -13,6 +13,8 @@ have_node=0
 if command -v node >/dev/null && [ -d $BR/node_modules/ajv ] && [ -d $BR/node_modules/pprof-format ] &&
    [ -d $BR/node_modules/speedscope ]; then have_node=1; fi
 have_protoc=0; command -v protoc >/dev/null && have_protoc=1
+have_go=0; command -v go >/dev/null && go tool -n pprof >/dev/null 2>&1 && have_go=1
+GO_SKIP="go tool pprof missing (scripts/deps.sh test installs Debian's golang-go)"
 
 # a folded file with Python frames of both spellings, decimals, hostile names
 printf '# gpuflame: weight=gpu; unit=us; rank=3;\nmain;model.py(12): forward;aten::mm;gemm 30.5\nmain;alpha 10\n' >"$T/a.folded"
@@ -53,6 +55,29 @@ else
   skip export-pprof-protoc "protoc not installed (scripts/deps.sh test installs protobuf-compiler)"
 fi
 
+# what `go tool pprof` shows (issue 26): names pprof would "demangle" when a
+# function's name equals its system_name, a thread root that reads as a
+# file and line, CPython -X perf frames; every stack and total exact
+{ printf '# gpuflame: weight=wall; unit=ns;\n'
+  printf 'thread (3113936): python3.8;x.py(3): run;<built-in method item of Tensor object at 0x...>;aten::item 7\n'
+  printf 'thread (3113936): python3.8;x.py(3): run;<built-in function len> 2\n'
+  printf 'thread (12);Memcpy HtoD (Pinned -> Device) 5\n'
+  printf 'thread (12);void at::native::vectorized_elementwise_kernel<4, float>(int, float) 11\n'
+  printf 'thread (12);void at::native::vectorized_elementwise_kernel<8, float>(int, float) 13\n'
+  printf 'process 7:"python -X perf t.py";py::train:/w/t.py;py::step:/w/t.py;std::vector<int>::push_back 17\n'
+  printf '<string>(1): <module>;x[0] 19\n'; } >"$T/names.folded"
+gf export --to pprof -o "$T/names.pb.gz" "$T/names.folded"
+if [ $have_go = 1 ]; then
+  expect_eq export-pprof-go-names "$($CHK go-pprof "$T/names.folded" -- "$T/names.pb.gz")" ok
+  expect_eq export-pprof-go-a "$($CHK go-pprof "$T/a.folded" -- "$T/a.pb.gz")" ok
+  # the check fails on what pprof made of the old encoding (system_name == name)
+  go tool pprof -traces "$T/names.pb.gz" >"$T/names.traces" 2>/dev/null
+  expect_grep export-pprof-go-builtin-shown '<built-in method item of Tensor object at 0x\.\.\.>' "$T/names.traces"
+  expect_grep export-pprof-go-thread-shown '^ +thread \(3113936\): python3\.8$' "$T/names.traces"
+else
+  skip export-pprof-go "$GO_SKIP"
+fi
+
 if [ $have_node = 1 ]; then
   node $BR/export_test.mjs schema "$T/a.json"
   node $BR/export_test.mjs schema "$T/plain.json" | sed 's/schema$/schema-plain/'
@@ -81,6 +106,7 @@ if [ $have_protoc = 1 ]; then
   expect_eq export-trace-pprof "$($CHK pprof "$T"/t.{gpu,cpu,wall,idle}.folded -- "$T/t.txt")" ok
   expect_grep export-trace-pprof-duration 'duration_nanos: [1-9]' "$T/t.txt"
 fi
+[ $have_go = 1 ] && expect_eq export-trace-pprof-go "$($CHK go-pprof "$T"/t.{gpu,cpu,wall,idle}.folded -- "$T/t.pb.gz")" ok
 if [ $have_node = 1 ]; then
   tot() { awk '!/^#/{s+=$NF} END{printf "%d", s}' "$1"; }
   node $BR/export_test.mjs pprof "$T/t.pb.gz" gpu=$(tot "$T/t.gpu.folded") cpu=$(tot "$T/t.cpu.folded") \
@@ -107,6 +133,13 @@ if need_shared export-corpus; then
     zcat "$T/q.pb.gz" | protoc --decode perftools.profiles.Profile -I tests/gen/proto profile.proto >"$T/q.txt"
     expect_eq export-corpus-pprof "$($CHK pprof "$T"/q.{gpu,cpu,wall,idle}.folded -- "$T/q.txt")" ok
   fi
+  # issue 26's done-when: no <unknown>, no "thread :TID", every stack as folded
+  if [ $have_go = 1 ]; then
+    expect_eq export-corpus-pprof-go "$($CHK go-pprof "$T"/q.{gpu,cpu,wall,idle}.folded -- "$T/q.pb.gz")" ok
+    go tool pprof -sample_index=wall -top -lines "$T/q.pb.gz" >"$T/q.top" 2>/dev/null
+    if grep -q '<unknown>\|thread :[0-9]' "$T/q.top"; then fail export-corpus-pprof-go-top "$(grep -m1 '<unknown>\|thread :' "$T/q.top")"
+    else pass export-corpus-pprof-go-top; fi
+  else skip export-corpus-pprof-go "$GO_SKIP"; fi
 fi
 
 # errors: one line, documented exit, no output file

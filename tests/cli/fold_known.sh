@@ -48,7 +48,7 @@ if cmp -s "$T/other.json" "$T/sync.json"; then fail "generator-seed" "seed 9 gav
 # header
 gf fold --label batch=4 --label dtype=bf16 "$T/tp1.json"
 expect_rc "header-rc" 0
-expect_grep "header-keys" '^# gpuflame: weight=gpu; unit=us; steps=5; rank=1; world_size=2; source=tp1\.json; stack=annotation,python,op; kernel_names=family; label\.batch=4; label\.dtype=bf16;$' "$T/out"
+expect_grep "header-keys" '^# gpuflame: weight=gpu; unit=ns; steps=5; rank=1; world_size=2; source=tp1\.json; stack=annotation,python,op; kernel_names=family; label\.batch=4; label\.dtype=bf16;$' "$T/out"
 gf fold --weight idle --unit ms --per-step-normalise "$T/sync.json"
 expect_grep "header-normalised" '^# gpuflame: weight=idle; unit=ms; steps=5; rank=0; world_size=1; .*normalised=per-step;' "$T/out"
 

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/http_srv.inc"
 start_srv() { srv_start tests/gen/hostile_http.py "$@"; } # BEHAVIOUR...
 # push ARGS...: bounded by 120 s (a hang shows as exit 124)
-push() { timeout 120 "$GF" push --app hx "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+push() { timeout 120 "$GF" push --format folded --app hx "$@" >"$T/out" 2>"$T/err"; rc=$?; }
 reqs() { wc -l <"$T/log"; }
 G=$T/gen; mkdir -p "$G"; python3 tests/gen/store_gen.py "$G"
 # a 32 MB body: more than the socket buffers hold, so a server that stops reading is seen
@@ -83,7 +83,7 @@ expect_eq "push-retry-date-waited" "$(python3 -c "
 import json; t=[json.loads(l)['time'] for l in open('$T/log')]; print(len(t) == 2 and t[1] - t[0] >= 1.0)")" True
 expect_grep "push-retry-date-said" "HTTP 429.*retrying in [12].0 s" "$T/err"
 start_srv status:503:100000
-timeout 120 "$GF" push --app hx --url "$URL" --retries 1 "$G/v2.folded" >"$T/out" 2>"$T/err" &
+timeout 120 "$GF" push --format folded --app hx --url "$URL" --retries 1 "$G/v2.folded" >"$T/out" 2>"$T/err" &
 pid=$!
 for _ in $(seq 1 600); do grep -q "retrying in" "$T/err" && break; sleep 0.1; done
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
@@ -118,7 +118,7 @@ done
 
 # ---- delivered stays delivered: stdout failing, a later input refused ----
 start_srv ok
-timeout 120 "$GF" push --app hx --url "$URL" "$G/v2.folded" >/dev/full 2>"$T/err"; rc=$?
+timeout 120 "$GF" push --format folded --app hx --url "$URL" "$G/v2.folded" >/dev/full 2>"$T/err"; rc=$?
 expect_rc "push-stdout-full-rc" 0
 expect_grep "push-stdout-full-msg" "standard output failed \(No space left on device\); pushed .*v2.folded gpu: 42 lines" "$T/err"
 start_srv ok status:400

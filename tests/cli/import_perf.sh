@@ -31,6 +31,10 @@ python 1234/1240 [001] 12345.680901:     250000 cpu-clock:
 
 EOF
 gf fold "$T/p.txt"; expect_rc plain-rc 0
+# the import's header (issue 26): cpu-clock periods are ns; the stacks follow
+expect_grep plain-header '^# gpuflame: format=perf; unit=ns; event=cpu-clock; samples=3;$' "$T/out"
+nohdr() { sed '1{/^# gpuflame:/d}' "$@"; }
+nohdr "$T/out" >"$T/o"; mv "$T/o" "$T/out"
 printf '%s\n' 'python;[unknown];jitted:fnx 250000' 'python;main;[libcuda.so.1];do_syscall_64 250000' \
   'python;main;func 250000' >"$T/want"
 expect_same plain-out "$T/out" "$T/want"
@@ -39,14 +43,15 @@ gf fold --tid --all --addrs "$T/p.txt"; expect_rc flags-rc 0
 printf '%s\n' 'python-1234/1240;[unknown <7f0123456000>];jitted:fnx_[j] 250000' \
   'python-1234/1240;main;[libcuda.so.1 <7f0123456789>];do_syscall_64_[k] 250000' \
   'python-1234/1240;main;func 250000' >"$T/want"
+nohdr "$T/out" >"$T/o"; mv "$T/o" "$T/out"
 expect_same flags-out "$T/out" "$T/want"
 gf fold --pid "$T/p.txt"; expect_grep pid-root '^python-1234;main;func 250000$' "$T/out"
 # every folded command takes it: svg, top, merge, diff (and compressed, stdin)
 gf svg "$T/p.txt"; expect_rc svg-rc 0
-expect_grep svg-frame '<title>do_syscall_64 \(250,000 samples' "$T/out"
+expect_grep svg-frame '<title>do_syscall_64 \(250 us' "$T/out"   # 250000 ns of cpu-clock
 gzip -c "$T/p.txt" >"$T/p.txt.gz"
 gf_in "$T/p.txt.gz" top; expect_rc top-stdin-gz-rc 0
-expect_grep top-stdin-gz 'total 750000 samples in 3 stacks' "$T/out"
+expect_grep top-stdin-gz 'total 750000 ns in 3 stacks' "$T/out"
 gf merge "$T/p.txt" "$T/p.txt"; expect_grep merge-sum '^python;main;func 500000$' "$T/out"
 gf diff "$T/p.txt" "$T/p.txt.gz"; expect_rc diff-rc 0
 # a trace command names what to run instead
@@ -60,6 +65,8 @@ expect_grep weight-on-perf-msg "\-\-weight applies to traces; .* is perf script 
 printf 'java 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n7f00 Interpreter (/tmp/perf-19983.map)\n\njava 19983 cycles:\n7f00 Interpreter (/tmp/perf-19983.map)\n' >"$T/old.txt"
 gf fold --kernel "$T/old.txt"; expect_rc old-rc 0
 printf '%s\n' 'java;Interpreter;native_write_msr_safe_[k] 1' >"$T/want"
+expect_grep old-header '^# gpuflame: format=perf; unit=samples; samples=1;$' "$T/out"   # no periods: samples
+nohdr "$T/out" >"$T/o"; mv "$T/o" "$T/out"
 expect_same old-out "$T/out" "$T/want"
 expect_grep old-cut-warn "the last sample has no blank line after it: left out, as stackcollapse-perf.pl does" "$T/err"
 # a period beyond 64 bits is an error naming the line
@@ -83,7 +90,7 @@ for f in "$FG"/*.txt; do
     exp=$FG/results/$b-collapsed-$o.txt
     [ -f "$exp" ] || continue
     n=$((n + 1))
-    "$GF" fold --$o "$f" >"$T/o" 2>/dev/null
+    "$GF" fold --$o "$f" 2>/dev/null | nohdr >"$T/o"
     cmp -s "$T/o" "$exp" || { bad=$((bad + 1)); fail "flamegraph-$b-$o" "$(diff "$T/o" "$exp" | head -3)"; }
   done
 done
@@ -132,21 +139,21 @@ while IFS='|' read -r exp inp flag why; do
   [ -f "$inp" ] || { fail "inferno-$exp" "no input $inp"; continue; }
   want=$IN/results/$exp
   case $why in
-    same) "$GF" fold $flag "$inp" >"$T/o" 2>/dev/null; cp "$want" "$T/w";;
-    eof) { zcat -f "$inp"; echo; } | "$GF" fold $flag - >"$T/o" 2>/dev/null; cp "$want" "$T/w";;
-    eof+rust) { zcat -f "$inp"; echo; } | "$GF" fold $flag - 2>/dev/null | sed "$rust_sed" |
+    same) "$GF" fold $flag "$inp" 2>/dev/null | nohdr >"$T/o"; cp "$want" "$T/w";;
+    eof) { zcat -f "$inp"; echo; } | "$GF" fold $flag - 2>/dev/null | nohdr >"$T/o"; cp "$want" "$T/w";;
+    eof+rust) { zcat -f "$inp"; echo; } | "$GF" fold $flag - 2>/dev/null | nohdr | sed "$rust_sed" |
               python3 tests/gen/fold_sum.py - >"$T/o"; cp "$want" "$T/w";;
-    rust) "$GF" fold $flag "$inp" 2>/dev/null | sed "$rust_sed" | python3 tests/gen/fold_sum.py - >"$T/o"
+    rust) "$GF" fold $flag "$inp" 2>/dev/null | nohdr | sed "$rust_sed" | python3 tests/gen/fold_sum.py - >"$T/o"
           cp "$want" "$T/w";;
-    cpp) "$GF" fold $flag "$inp" >"$T/o" 2>/dev/null
+    cpp) "$GF" fold $flag "$inp" 2>/dev/null | nohdr >"$T/o"
          python3 tests/gen/fold_sum.py --cut-args "$want" >"$T/w";;
-    jitdump) "$GF" fold $flag "$inp" >"$T/o" 2>/dev/null
+    jitdump) "$GF" fold $flag "$inp" 2>/dev/null | nohdr >"$T/o"
          grep -q '_\[j\]' "$want" || { fail "inferno-$exp" "no jitdump frame to remove"; continue; }
          # inferno's extra _[j] are on frames of jitted-*.so modules; perl's
          # /tmp/perf-N.map ones the input has none of
          grep -q '/tmp/perf-[0-9]*\.map' "$inp" && { fail "inferno-$exp" "perf map frames too"; continue; }
          sed 's/_\[j\]//g' "$want" >"$T/w";;
-    vmlinux) { zcat -f "$inp"; echo; } | "$GF" fold $flag - >"$T/o" 2>/dev/null
+    vmlinux) { zcat -f "$inp"; echo; } | "$GF" fold $flag - 2>/dev/null | nohdr >"$T/o"
          grep -q 'vmlinux-' "$inp" || { fail "inferno-$exp" "no versioned vmlinux"; continue; }
          sed 's/_\[k\]//g' "$want" >"$T/w";;
     inline) "$GF" fold $flag "$inp" >"$T/o" 2>"$T/e"; r=$?

@@ -89,20 +89,23 @@ expect_grep units-msg 'profile 2 is in bytes, an earlier one in s: one unit per 
 # austin: P<pid>;T<iid>:<tid>;file:func:line frames, full metrics
 printf '# austin: 3.6.0\n# mode: wall\n\nP4317;T0:7f1a;/usr/lib/python3.11/threading.py:_bootstrap:995;/app/model.py:forward:12 300\nP4317;T0:7f1a;/usr/lib/python3.11/threading.py:_bootstrap:995;/app/model.py:forward:12 200\nP4317;T0:7f1b;C:\\app\\x.py:<module>:1 50,1,-20\nP4318;T0:7f1c 7\n' >"$T/a.austin"
 gf fold "$T/a.austin"; expect_rc austin-rc 0
-printf '%s\n' 'process 4317;thread (7f1a);_bootstrap (/usr/lib/python3.11/threading.py:995);forward (/app/model.py:12) 500' \
+AH='# gpuflame: format=austin; unit=us; mode=wall; samples=4;'   # wall mode: us (issue 26)
+printf '%s\n' "$AH" 'process 4317;thread (7f1a);_bootstrap (/usr/lib/python3.11/threading.py:995);forward (/app/model.py:12) 500' \
   'process 4317;thread (7f1b);<module> (C:\app\x.py:1) 50' 'process 4318;thread (7f1c) 7' >"$T/want"
 expect_same austin-keep "$T/out" "$T/want"
 gf fold --threads merge "$T/a.austin"
-printf '%s\n' '<module> (C:\app\x.py:1) 50' '[no frames] 7' \
+printf '%s\n' "$AH" '<module> (C:\app\x.py:1) 50' '[no frames] 7' \
   '_bootstrap (/usr/lib/python3.11/threading.py:995);forward (/app/model.py:12) 500' >"$T/want"
 expect_same austin-merge "$T/out" "$T/want"
-gf svg "$T/a.austin"; expect_grep austin-svg '<title>forward \(/app/model.py:12\) \(500 samples' "$T/out"
+gf svg "$T/a.austin"; expect_grep austin-svg '<title>forward \(/app/model.py:12\) \(500 us' "$T/out"
 # py-spy raw: folded with process/thread roots, merged on request
 printf 'process 12:"python x.py";thread (0x7F00AB);main (x.py:3);f (x.py:9) 4\nthread (0x7F00AC);main (x.py:3) 2\n' >"$T/p.txt"
 gf fold "$T/p.txt"; expect_rc pyspy-raw-rc 0
-expect_same pyspy-raw-keep "$T/out" "$T/p.txt"
+PH='# gpuflame: format=py-spy; unit=samples; samples=6;'   # py-spy counts samples (issue 26)
+{ echo "$PH"; cat "$T/p.txt"; } >"$T/want"
+expect_same pyspy-raw-keep "$T/out" "$T/want"
 gf fold --threads merge "$T/p.txt"
-printf '%s\n' 'main (x.py:3) 2' 'main (x.py:3);f (x.py:9) 4' >"$T/want"
+printf '%s\n' "$PH" 'main (x.py:3) 2' 'main (x.py:3);f (x.py:9) 4' >"$T/want"
 expect_same pyspy-raw-merge "$T/out" "$T/want"
 gf fold --threads merge --weight gpu "$T/p.txt"; expect_rc merge-with-weight-rc 2
 

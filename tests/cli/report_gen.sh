@@ -5,7 +5,8 @@
 # launches, kernels, and the sync sites must match EXACTLY (decimal us vs
 # integer ns, checked by tests/gen/report_check.py). Also: --skip/--steps,
 # several ranks (tp), --expect-ms/--unprofiled-step-ms, text/md formats
-# (100 columns), and the verdict naming the sync site.
+# (100 columns), and the verdict naming the host stack and the sync that
+# drained the GPU before it.
 . "$(dirname "$0")/lib.sh"
 
 GEN=tests/gen/gen_decode.py
@@ -34,10 +35,13 @@ gf report --format json "$T/abs.json"
 cp "$T/out" "$T/abs.rep.json"
 run_check "report-abs-exact" python3 "$CHK" report "$T/abs.rep.json" "$T/abs.exp.json"
 
-# sync: the verdict names the sync site; the site is in syncs[] with its fix
-expect_grep "sync-verdict" '"verdict": "GPU busy .* drained into blocking calls .* of it at engine.py\(251\): check_eos' "$T/sync.rep.json"
-expect_grep "sync-verdict-cause" '"verdict_cause": "sync"' "$T/sync.rep.json"
-expect_grep "sync-next-same-site" '"action": "Remove the sync at engine.py\(251\): check_eos' "$T/sync.rep.json"
+# sync: the GPU idles while the host detokenises after the .item() drained
+# it (the gap model's one rule: host, after the drain); the verdict names
+# the host stack, Next the sync site that drained the GPU first and its fix;
+# the site is in syncs[] with its fix
+expect_grep "sync-verdict" '"verdict": "GPU busy .* of host work before the next launch, 100% of it scheduling and framework Python; .* of it in .*detokenizer.py\(77\): decode_incremental' "$T/sync.rep.json"
+expect_grep "sync-verdict-cause" '"verdict_cause": "host"' "$T/sync.rep.json"
+expect_grep "sync-next-same-site" '"action": "The GPU drained at the sync at engine.py\(251\): check_eos first, then idled while the host worked in .*detokenizer.py\(77\): decode_incremental .*pinned memory one step behind' "$T/sync.rep.json"
 expect_grep "sync-op" '"op": "aten::item"' "$T/sync.rep.json"
 expect_grep "sync-copy" '"copy": "cudaMemcpyAsync"' "$T/sync.rep.json"
 expect_grep "sync-count-per-step" '"count_per_step": 1.00,' "$T/sync.rep.json"

@@ -82,6 +82,39 @@ expect_grep svg-opt-diff-negate '<title>bar \(4 samples, 57.14%; -57.14%\)</titl
 # notes with markup are escaped, not refused; no '--' inside the comment
 gf svg --notes 'a <b> -- c' "$T/x.folded"; expect_rc svg-opt-notes 0
 expect_grep svg-opt-notes-escaped '<!-- NOTES: a &lt;b&gt; - - c -->' "$T/out"
+# inferno's options (issue 26): the python palette's three colour ranges
+# (inferno: site-packages aqua, the standard library yellow, the rest red)
+printf '%s\n' 'main (app.py:3);load (/venv/lib/python3.11/site-packages/torch/x.py:2) 5' \
+  'main (app.py:3);wait (/usr/lib/python3.11/threading.py:359) 3' 'main (app.py:3);<built-in method item> 2' >"$T/py.folded"
+gf svg --colors python --deterministic "$T/py.folded"; expect_rc svg-opt-python-rc 0
+python3 - "$T/out" <<'PY' | while read -r r; do case $r in ok*) pass "svg-opt-python-${r#ok }";; *) fail svg-opt-python "$r";; esac; done
+import re, sys
+s = open(sys.argv[1]).read()
+fill = {m.group(1).split(" (")[0]: tuple(map(int, m.group(2).split(","))) for m in
+        re.finditer(r"<title>(.*?) \([^<]*</title><rect [^>]*fill=\"rgb\(([0-9,]+)\)\"", s)}
+# inferno's basic palettes: aqua (50+60v, 165+55v, 165+55v), yellow (175+55v, 175+55v, 50+20v), red (200+55v, 50+80v, 50+80v)
+want = {"load": lambda r, g, b: 50 <= r <= 110 and 165 <= g <= 220 and g == b,
+        "wait": lambda r, g, b: 175 <= r <= 230 and r == g and 50 <= b <= 70,
+        "&lt;built-in method item&gt;": lambda r, g, b: 175 <= r <= 230 and r == g and 50 <= b <= 70,
+        "main": lambda r, g, b: 200 <= r <= 255 and 50 <= g <= 130 and g == b}
+for k, ok in want.items():
+    print(("ok %s" % k.replace("&lt;", "").replace("&gt;", "").replace(" ", "-")) if k in fill and ok(*fill[k]) else "%s: %s" % (k, fill.get(k)))
+PY
+# conflicts as inferno's, one line each
+gf svg --deterministic --hash "$T/py.folded"; expect_rc svg-opt-deterministic-hash 2
+gf svg --colordiffusion --colors java "$T/py.folded"; expect_rc svg-opt-colordiffusion-colors 2
+# a bare --minwidth is pixels: said once (inferno reads it as a percentage); -q silences it
+gf svg --minwidth 0.5 "$T/py.folded"; expect_rc svg-opt-minwidth-px 0
+expect_grep svg-opt-minwidth-note "note: --minwidth 0.5 is pixels .*inferno reads a bare number as a percentage of the total: write 0.5% for that" "$T/err"
+gf svg --minwidth 0.5% "$T/py.folded"; expect_eq svg-opt-minwidth-pct-quiet "$(cat "$T/err")" ""
+gf svg -q --minwidth 0.5 "$T/py.folded"; expect_eq svg-opt-minwidth-q "$(cat "$T/err")" ""
+# --base: re-rooted at the innermost match; none: exit 1
+gf svg --base 'main (app.py:3)' "$T/py.folded"; expect_rc svg-opt-base 0
+expect_grep svg-opt-base-root '<title>main \(app.py:3\) \(10 samples, 100.00%\)</title>' "$T/out"
+gf svg --base nothing "$T/py.folded"; expect_rc svg-opt-base-none 1
+expect_grep svg-opt-base-none-msg "no stack holds a frame named by --base" "$T/err"
+gf svg --colordiffusion "$T/py.folded" # and its output is XML, below
+
 # valid XML everywhere
 for f in "$T/gpu.svg" "$T/d.svg" "$T/agg.svg" "$T/fc.svg" "$T/out"; do
   python3 -c 'import sys,xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$f" || fail svg-opt-xml "$f"

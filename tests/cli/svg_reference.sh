@@ -80,6 +80,40 @@ inferno_case example-perf-stacks $I/flamegraph/example-perf-stacks/example-perf-
 inferno_case async-profiler-java $I/flamegraph/colors/async-profiler-java.svg \
   $I/flamegraph/colors/async-profiler-collapsed-part.txt -- --colors java --hash
 inferno_case title-with-symbols $I/flamegraph/options/title_with_symbols.svg "$D" -- --title "Test <& ' \""
+# inferno's own options (issue 26): --deterministic and --colordiffusion frame
+# by frame with the colours; --base (the test sets the title "Flame Chart")
+inferno_fill_case() { # name expected input -- options
+  inferno_case "$@"
+  sed -i '$ s/\tno$/\tyes/' "$T/ilist"
+}
+inferno_fill_case deterministic $I/flamegraph/colors/deterministic.svg \
+  $I/flamegraph/colors/async-profiler-collapsed-part.txt -- --deterministic
+# (inferno's copy of perf-vertx: the two multiple-inputs parts, 286 samples)
+inferno_fill_case colordiffusion $I/flamegraph/options/colordiffusion.svg \
+  $I/flamegraph/multiple-inputs/perf-vertx-stacks-01-collapsed-all-unsorted-1.txt \
+  $I/flamegraph/multiple-inputs/perf-vertx-stacks-01-collapsed-all-unsorted-2.txt -- --colordiffusion
+# --base: inferno drops a stack whose only match is its root frame (its cursor
+# reaches 0 either way); gpuflame keeps it (docs/svg.md): those stacks are taken
+# out of the input first
+base_input() { # out sym...
+  local out=$1; shift
+  python3 - "$C/$I/flamegraph/base/flames.txt" "$out" "$@" <<'PY'
+import sys
+src, out, base = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+keep = []
+for line in open(src):
+    stack = line.rstrip("\n").rsplit(" ", 1)[0].split(";")
+    inner = [i for i, f in enumerate(stack[:-1]) if f in base]
+    if not inner or inner[-1] > 0:
+        keep.append(line)
+open(out, "w").writelines(keep)
+PY
+}
+base_input "$T/base1.txt" Final
+base_input "$T/base2.txt" Final Samples
+inferno_case base-single $I/flamegraph/base/single-base.svg "$T/base1.txt" -- --base Final --title "Flame Chart"
+inferno_case base-multi $I/flamegraph/base/multi-base.svg "$T/base2.txt" -- --base Final --base Samples \
+  --title "Flame Chart"
 python3 "$CMP" "$SF" "$T/ilist" || fail svg-ref-compare-ilist "svg_compare.py failed"
 expect_grep svg-inferno-title-escaped '>Test &lt;&amp; &#39; &quot;</text>' "$T/title-with-symbols.svg"
 

@@ -6,7 +6,8 @@
  *
  * The first input byte picks the kind among FUZZ_KINDS (or, for a value
  * past them, the kind the sniffer finds) and the options (pid, tid, kernel,
- * jit, addrs, merge threads); the rest is the input. Checks: no crash or sanitizer report; an error is one line naming
+ * jit, addrs, merge threads; samples when pid and jit are both set); the
+ * rest is the input. Checks: no crash or sanitizer report; an error is one line naming
  * the input; the folded text of a success reads back with the folded reader
  * (strict: every line valid, except perf and py-spy names, which are kept as
  * stackcollapse-perf.pl and py-spy write them) and its total equals the sum
@@ -89,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int kind = (size_t)(sel & 3) < nk ? kinds[sel & 3] : IMPORT_NONE;
 	struct import_opts o = {
 		.pid = sel & 8, .tid = sel & 16, .kernel = sel & 32, .jit = sel & 64, .addrs = sel & 128,
-		.merge_threads = sel & 4,
+		.merge_threads = sel & 4, .samples = (sel & 72) == 72,
 	};
 	data++;
 	size--;
@@ -112,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof st);
 	struct folded_opts fo = { .strict = false, .reverse = false };
 	if (folded_read_mem(&t, out.buf ? out.buf : "", out.len, "fuzz", &fo, &st, &err) == GF_OK &&
-	    (kind == IMPORT_SPEEDSCOPE || kind == IMPORT_AUSTIN) && st.invalid)
+	    (kind == IMPORT_SPEEDSCOPE || kind == IMPORT_AUSTIN || kind == IMPORT_CHROME) && st.invalid)
 		abort();
 	if (kind == IMPORT_SPEEDSCOPE)
 		same_tree(data, size, &o, &t);

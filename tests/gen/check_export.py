@@ -17,8 +17,21 @@ per difference, exit 1 on any.
   check_export.py pprof FOLDED... -- DECODED.txt
       DECODED is `protoc --decode perftools.profiles.Profile` of the export:
       one sample type per folded file (name, unit), each sample's stack
-      (function system_name, leaf first) and value against the folded file,
+      (function system_name, else name, leaf first) and value against the folded file,
       totals exact, string_table[0] == ""
+  check_export.py go-pprof FOLDED... -- OUT.pb.gz
+      what `go tool pprof` (Debian's golang-go: the ecosystem's own reader)
+      shows: for each folded file k, `go tool pprof -sample_index=TYPE
+      -traces -unit=ns` of OUT lists every stack with the function names
+      pprof displays; they must be the folded frames (a Python frame by its
+      function name, any other frame whole: no "<unknown>", no C++ cleanup
+      of "<built-in ...>", "(...)" or "<...>", no thread root read as a
+      file and line) with the folded weight in ns or counts, exactly
+  check_export.py perfetto-overlap OUT.json
+      the added slices of every track (B/E pairs, or X) do not overlap once
+      read as Perfetto reads a ts: a fractional number as a double, times
+      1000, truncated to ns (on absolute microseconds such as 1.7e15 a
+      double's step is 0.25 us: an X's start moves, its dur does not)
   check_export.py perfetto TRACE EXPECT.json OUT.json
       OUT is valid JSON; its traceEvents start with TRACE's, equal event by
       event (and every other top-level key equal); the added gpuflame slices
@@ -69,10 +82,16 @@ def read_folded(path):
     if timed:
         f = Decimal(10) ** UNIT_EXP[unit]
         stacks = {k: v * f for k, v in stacks.items()}
-    return {k: v for k, v in stacks.items() if v != 0}, ("nanoseconds" if timed else None), meta.get("weight")
+    unit_name = "nanoseconds" if timed else "bytes" if unit == "bytes" and meta.get("weight") != "calls" else None
+    return {k: v for k, v in stacks.items() if v != 0}, unit_name, meta.get("weight")
 
 
 def split_frame(s):
+    if re.match(r"^thread \([0-9?][^)]*\)(: .*)?$", s, re.S) or re.match(r"^process \d", s):
+        return (s, None, None)  # a root frame, not a Python frame
+    m = re.match(r"^py::([^:]+):(.+)$", s, re.S)
+    if m:
+        return (m.group(1), m.group(2), None)
     m = re.match(r"^(?!<)([^(]+)\((\d+)\): ?(.*)$", s, re.S)
     if m:
         return (m.group(3), m.group(1), int(m.group(2)))
@@ -80,6 +99,59 @@ def split_frame(s):
     if m and m.group(1):
         return (m.group(1), m.group(2), int(m.group(3)))
     return (s, None, None)
+
+
+def shown_name(s):
+    """The function name pprof shows for a folded frame (split_frame's name;
+    CPython's -X perf "py::fn:file" is fn)."""
+    return split_frame(s)[0]
+
+
+def check_go_pprof(folded, pb):
+    import subprocess
+    for path in folded:
+        want, unit, weight = read_folded(path)
+        agg = {}
+        for st, v in want.items():
+            key = tuple(clean(shown_name(f)) for f in st)
+            agg[key] = agg.get(key, Decimal(0)) + v
+        want = {k: v for k, v in agg.items() if v}
+        r = subprocess.run(["go", "tool", "pprof", "-sample_index=" + (weight or "samples"), "-traces",
+                            "-unit=ns", pb], capture_output=True, text=True)
+        if r.returncode:
+            err("go tool pprof %s: exit %d: %s" % (weight, r.returncode, r.stderr.strip()[:200]))
+            continue
+        got = {}
+        blocks = r.stdout.split("-----------+-------------------------------------------------------\n")[1:]
+        for b in blocks:
+            lines = [l for l in b.split("\n") if l.strip()]
+            # label lines ("      rank:  3") come first, then "  VALUE   leaf"
+            while lines and re.match(r"^ +\w+: +\S", lines[0]):
+                lines.pop(0)
+            if not lines:
+                continue
+            m = re.match(r"^ *(-?\d+)(ns)?   (.*)$", lines[0])
+            if not m:
+                err("go tool pprof %s: unparsed trace line %r" % (weight, lines[0]))
+                continue
+            v = int(m.group(1))
+            col = len(lines[0]) - len(m.group(3))
+            # the callers' column is pprof's value width, which a value of
+            # more than 10 characters ("341132000ns") pushes the leaf past
+            if len(lines) > 1:
+                col = min(col, min(len(l) - len(l.lstrip(" ")) for l in lines[1:]))
+            names = [m.group(3)] + [l[col:] for l in lines[1:]]
+            if v:
+                key = tuple(reversed(names))
+                got[key] = got.get(key, 0) + v
+        bad = sorted({n for key in got for n in key if n == "<unknown>" or re.search(r"thread :\d", n)})
+        if bad:
+            err("go tool pprof %s: shows %s" % (weight, ", ".join(repr(n) for n in bad[:5])))
+        if {k: Decimal(v) for k, v in got.items()} != want:
+            diff = sorted(set(got.items()) ^ set(want.items()), key=str)
+            err("go tool pprof %s: %d stacks shown differ, e.g. %s" % (weight, len(diff), diff[:3]))
+        if sum(got.values()) != sum(want.values()):
+            err("go tool pprof %s: total %s, folded %s" % (weight, sum(got.values()), sum(want.values())))
 
 
 def clean(s):
@@ -237,7 +309,9 @@ def check_pprof(folded, decoded):
         names = []
         for lid in s.get("location_id", []):
             f = fn[loc[lid]["line"][0]["function_id"][0]]
-            names.append(st[f.get("system_name", [0])[0]])
+            # the full frame: system_name, written only where it differs
+            # from name (pprof "demangles" a function whose two are equal)
+            names.append(st[f.get("system_name", f.get("name", [0]))[0]])
         key = tuple(reversed(names))
         vals = s.get("value", [])
         vals += [0] * (len(folded) - len(vals))
@@ -276,6 +350,61 @@ def union_in(iv, lo, hi):
     return tot + (cur[1] - cur[0] if cur else 0)
 
 
+def be_slices(events):
+    """B/E pairs per (pid, tid) as slices {pid, tid, name, ts, end, args}, in
+    order; an E without its B or a B left open is an error."""
+    open_, out = {}, []
+    for e in events:
+        if e["ph"] not in "BE":
+            continue
+        k = (e["pid"], e["tid"])
+        if e["ph"] == "B":
+            open_.setdefault(k, []).append(e)
+        elif not open_.get(k):
+            err("perfetto: an E without a B on %s at %s" % (k, e["ts"]))
+        else:
+            b = open_[k].pop()
+            out.append({"pid": b["pid"], "tid": b["tid"], "name": b.get("name"), "ts": b["ts"], "end": e["ts"],
+                        "args": b.get("args", {})})
+    if any(open_.values()):
+        err("perfetto: a B without its E")
+    return out
+
+
+def perfetto_ns(ts):
+    """Perfetto's reading of a JSON ts in us (json_trace_tokenizer.cc /
+    json_utils CoerceToTs): a number with a fraction is a double, times 1000,
+    truncated to int64 ns; an integer stays exact."""
+    t = str(ts)
+    if re.fullmatch(r"-?\d+", t):
+        return int(t) * 1000
+    return int(float(t) * 1000.0)
+
+
+def check_perfetto_overlap(out):
+    """No two added slices of one track overlap once Perfetto has rounded
+    their ends (X: ts rounded, dur added; B/E: both rounded)."""
+    with (gzip.open if out.endswith(".gz") else open)(out, "rt", encoding="utf-8") as fp:
+        d = json.load(fp, parse_float=Decimal)
+    added = [e for e in d["traceEvents"] if e.get("cat") == "gpuflame"]
+    tracks = {}
+    for e in added:
+        if e["ph"] == "X":
+            a = perfetto_ns(e["ts"])
+            tracks.setdefault((e["pid"], e["tid"]), []).append((a, a + perfetto_ns(e["dur"])))
+    for s in be_slices(added):
+        tracks.setdefault((s["pid"], s["tid"]), []).append((perfetto_ns(s["ts"]), perfetto_ns(s["end"])))
+    n = bad = 0
+    for k, iv in tracks.items():
+        iv.sort()
+        n += len(iv)
+        bad += sum(1 for i in range(1, len(iv)) if iv[i][0] < iv[i - 1][1])
+    if not n:
+        err("perfetto: no slices")
+    if bad:
+        err("perfetto: %d of %d slices overlap the one before after Perfetto's rounding" % (bad, n))
+
+
 def check_perfetto(trace, expect, out):
     with (gzip.open if trace.endswith(".gz") else open)(trace, "rt", encoding="utf-8") as fp:
         orig = json.load(fp, parse_float=Decimal)
@@ -299,12 +428,15 @@ def check_perfetto(trace, expect, out):
     steps = sorted({(ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])) for e in marks})
     if len(steps) != len(exp["steps"]):
         err("perfetto: %d steps in the trace, %d expected" % (len(steps), len(exp["steps"])))
-    slices = [e for e in added if e["ph"] == "X"]
+    dev = exp.get("device", 0)
+    if any(e["ph"] == "X" for e in added):
+        err("perfetto: an added X slice (B/E pairs only: an X's start rounds in Perfetto, its dur does not)")
+    slices = [e for e in be_slices(added) if e["tid"] == 1 and e["pid"] == 1000000000 + dev]
     causes = ("edge", "sync", "host", "untraced", "queued", "launch")
     for i, (lo, hi) in enumerate(steps):
         got = {c: 0 for c in causes}
         for e in slices:
-            a, b = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            a, b = ns(e["ts"]), ns(e["end"])
             if a >= lo and b <= hi:
                 got[e["name"]] += b - a
                 if e["args"]["cause"] != e["name"]:
@@ -332,15 +464,23 @@ def check_perfetto(trace, expect, out):
                 and o.get("name") == e["args"]["call"] and ns(o["ts"]) <= ns(s["ts"]) < ns(o["ts"]) + ns(o["dur"])]
         if not host:
             err("perfetto: flow start at %s is not on the call %s" % (s["ts"], e["args"]["call"]))
-    dev = exp.get("device", 0)
-
     def device(o):
         a = o.get("args") or {}
         return a.get("device", o.get("pid"))
     acts = [(ns(o["ts"]), ns(o["ts"]) + ns(o["dur"])) for o in oe
             if o.get("ph") == "X" and o.get("cat") in ("kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset") and "dur" in o
             and device(o) == dev]
-    cnt = {ns(e["ts"]): Decimal(str(e["args"]["busy %"])) for e in added if e["ph"] == "C"}
+    cs = [e for e in added if e["ph"] == "C" and e["pid"] == 1000000000 + dev]
+    if any(e["name"] != "GPU busy" or list(e["args"]) != ["%"] for e in cs):
+        err("perfetto: a counter not named 'GPU busy' with the one series '%'")
+    cnt = {ns(e["ts"]): Decimal(str(e["args"]["%"])) for e in cs}
+    st = [e for e in be_slices(added) if e["tid"] == 2 and e["pid"] == 1000000000 + dev]
+    if len(st) != len(steps) or any(Decimal(str(e["args"]["GPU busy %"])) != cnt.get(ns(e["ts"])) for e in st):
+        err("perfetto: the steps thread has %d step slices for %d steps, or their share is not the counter's"
+            % (len(st), len(steps)))
+    srt = [e for e in added if e["ph"] == "M" and e["name"] == "process_sort_index" and e["pid"] == 1000000000 + dev]
+    if len(srt) != 1 or srt[0]["args"]["sort_index"] != 5000000 + dev:
+        err("perfetto: process_sort_index %s, expected 5000000 + %d (beside GPU %d)" % (srt, dev, dev))
     for lo, hi in steps:
         busy = union_in(acts, lo, hi)
         q, r = divmod(busy * 100000, hi - lo)   # 100 * busy / wall, 3 decimals, half to even
@@ -353,12 +493,16 @@ def check_perfetto(trace, expect, out):
 
 def main(argv):
     mode = argv[1]
-    if mode in ("speedscope", "pprof"):
+    if mode in ("speedscope", "pprof", "go-pprof"):
         i = argv.index("--")
-        if mode == "speedscope":
+        if mode == "go-pprof":
+            check_go_pprof(argv[2:i], argv[i + 1])
+        elif mode == "speedscope":
             check_speedscope(argv[2:i], argv[i + 1], argv[i + 2] if len(argv) > i + 2 else None)
         else:
             check_pprof(argv[2:i], argv[i + 1])
+    elif mode == "perfetto-overlap":
+        check_perfetto_overlap(argv[2])
     else:
         check_perfetto(argv[2], argv[3], argv[4])
     for e in errors:

@@ -5,7 +5,7 @@ computed from the generator's expected fold outputs (known by construction).
 USAGE: expect_diff.py BEFORE.exp.json AFTER.exp.json "FOLD ARGS" > expected.diff
 
 Reads folds[FOLD ARGS] of both expectation files (folded lines, self weights
-in us), divides each by the variant's step count exactly (Fraction) and prints
+in the fold unit, ns by default), divides each by the variant's step count exactly (Fraction) and prints
 "stack before after" lines sorted by stack bytes, weights as plain decimals
 with trailing zeros removed (gpuflame's format), 0 for a missing side; the
 thread frame's id normalised as diff's rule R6 does.

@@ -36,30 +36,36 @@ What it builds from the events (docs/trace-reader.md, docs/report.md):
   - the analysed device: the one whose activities the step thread launched
     most of, with the most GPU time; busy = union of its activities.
 
-The model (gapmodel contract; a = end of the previous busy pair, b = start of
-the next, N the activity starting at b, L its launch call, i = L.start):
-  edge      a or b unbounded;
-  launch    b - a < 30 us (the whole gap, whatever else holds: also when N
-            was launched before the window);
-  edge      N launched before the window;
-  queued    no launch call in the trace, or i <= a (whole gap);
-  i > a     host side [a, min(i, b)): sync when a blocking call B has
-            B.start < a <= B.end <= h (smallest B.end, then lowest index),
-            else host/untraced by the innermost range open on L's thread;
-            device side [i, b): launch when b - i < 30 us, else queued.
-            Of that device side, the time the host is still inside L (the
-            work is not in the queue until the call returns) is host,
-            charged to L as the innermost open range; what is left after L
-            returns is launch when shorter than 30 us, else queued.
-GAPMODEL_ISSUED=start (comparison only, not the contract): the whole device
-side [i, b) is queued (or launch when b - i < 30 us), as first drafted.
+The model (docs/report.md, "Why the GPU idled: the rule"; a = end of the
+previous busy pair, b = start of the next, N the activity starting at b (one
+with a launch call first), L its launch call, T = L's thread; after the last
+activity T is the thread of the step holding the gap's start in the steps'
+span, else the device's launching thread). Work is issued when its launch
+call RETURNS. Each instant t of the gap:
+  queued    some activity of the device still to start was issued by t:
+            from q = min(L.end) over the activities starting at or after b;
+            named (queued_waits) by N once N is issued, before by the first
+            issued: "<wait call> (stream S)" (the latest stream-wait call on
+            its launching thread after that thread's previous launch), else
+            "launch latency (stream S)" (it started < 30 us after its call
+            returned), else "back-to-back on stream S" (gap < 30 us, issued
+            before it began), else "stream S: no wait in the trace". Before
+            the device's first activity: edge.
+  edge      N has no launch call; or before the first / after the last
+            activity where neither T nor any thread that launches the
+            device's work or holds a step is in traced work (the profiler's
+            own frames do not count);
+  else by T's innermost open range: a blocking call -> sync (sync_sites:
+  its Python site); a launch call -> launch; other traced range -> host
+  (host_stacks: "Python site > innermost range"); none (or the step
+  marker) -> untraced.
 Blocking calls: *Synchronize and synchronous Memcpy (no "Async"); async
 memcpy whose copy is DtoH into pageable memory; async memcpy whose copy is
 HtoD from pageable memory only when the device was busy at its start and it
 returned at or after the end of that busy interval.
-Steady means are rounded half to even; the verdict cause follows the
-contract (gpu_bound when busy >= 90% of the step outside the edges and the
-edges hold under half the step; else the largest cause).
+Steady means are rounded half to even; the verdict cause: gpu_bound when
+busy >= 90% of the steady steps outside the edges (sums over the steady
+steps) and the edges hold under half of them; else the largest cause.
 
 Output (--check compares these; times in ns):
  {"device", "steps": [{"index", "wall", "busy", "edge", "sync", "host",
@@ -76,10 +82,6 @@ import sys
 import common
 
 KERNEL_WAIT = 30000
-# The contract: of a queued device-side piece, the time the host is still
-# inside the launch call is host (charged to that call). GAPMODEL_ISSUED=start
-# is the first draft, for comparison only: the whole piece queued.
-ISSUED_AT_RETURN = os.environ.get("GAPMODEL_ISSUED") != "start"
 CAUSES = ("edge", "sync", "host", "untraced", "queued", "launch")
 
 # categories -> kind (host ranges 0..4, activities "k"/"c"/"s")
@@ -182,6 +184,9 @@ def api_flags(name):
                     "CtxSynchronize", "ThreadSynchronize")
     memcpy = rest.startswith("Memcpy")
     if memcpy and "Async" not in rest:
+        sync = True
+    # freeing memory synchronises the device (not the stream-ordered *FreeAsync)
+    if rest in ("Free", "FreeHost", "FreeArray", "HostFree", "MemFree", "MemFreeHost"):
         sync = True
     return (sync, rest == "GraphLaunch", memcpy, rest == "StreamWaitEvent")
 
@@ -475,6 +480,25 @@ class Model:
             ws.sort(key=lambda r: (r["start"], r["i"]))
             self.waits[th] = ([r["start"] for r in ws], ws)
         self.gap_cache = {}
+        # the queue: min launch return over acts[k:] and which activity
+        INFN = 1 << 70
+        qmin, qarg = [INFN] * len(self.acts), [None] * len(self.acts)
+        m, arg = INFN, None
+        for k in range(len(self.acts) - 1, -1, -1):
+            a = self.acts[k]
+            if a["L"] is not None and R[a["L"]]["end"] <= m:
+                m, arg = R[a["L"]]["end"], a
+            qmin[k], qarg[k] = m, arg
+        self.qmin, self.qarg = qmin, qarg
+        # the threads of the step: they launch the device's work or hold a step
+        self.devth = {R[a["L"]]["th"] for a in self.acts if a["L"] is not None}
+        self.devth |= {st["th"] for st in T.steps}
+        self.zone = None
+        # the steps' span (the gaps are classified as far as it reaches)
+        if T.steps:
+            self.span = (min(st["start"] for st in T.steps), max(st["end"] for st in T.steps))
+        else:
+            self.span = T.win
 
     # innermost open range per thread, as [(x0, x1, ri or None)]
     def segments(self, th):
@@ -537,8 +561,11 @@ class Model:
         s = self.site(ri)
         return "[no Python frame] > " + R[ri]["name"] if s is None else R[s]["name"]
 
-    def wait_label(self, L, stream):
+    def wait_label(self, X, a, b):
+        """What queued activity X waited on."""
         R = self.T.R
+        L = X["L"]
+        stream = X["stream"]
         th = R[L]["th"]
         lst, ls = self.launch_starts[th]
         k = bisect_left(lst, R[L]["start"]) - 1
@@ -547,11 +574,77 @@ class Model:
         j = bisect_right(wst, R[L]["start"]) - 1
         if j >= 0 and (prev is None or wst[j] > prev):
             return "%s (stream %d)" % (ws[j]["name"], stream)
-        return "stream %d: no wait call in the trace" % stream
+        if X["start"] - R[L]["end"] < KERNEL_WAIT:
+            return "launch latency (stream %d)" % stream
+        if b - a < KERNEL_WAIT and R[L]["end"] <= a:
+            return "back-to-back on stream %d" % stream
+        return "stream %d: no wait in the trace" % stream
 
-    def host_pieces(self, th, lo, hi, out):
-        starts, segs = self.segments(th)
+    def prof(self, ri):
+        """Inside the profiler's own frames (ancestor or self)."""
         R = self.T.R
+        x = ri
+        while x is not None:
+            n = R[x]["name"]
+            if ("torch/profiler/" in n or "torch/autograd/profiler" in n
+                    or n.startswith("<built-in method _record_function_exit")
+                    or n.startswith("<built-in method _record_function_enter")):
+                return True
+            x = R[x]["parent"]
+        return False
+
+    def traced(self, ri, zone):
+        R = self.T.R
+        return ri is not None and not R[ri]["step"] and not (zone and self.prof(ri))
+
+    def zone_pairs(self):
+        """Traced work of the threads of the step (sorted, merged)."""
+        if self.zone is None:
+            iv = []
+            for th in sorted(self.devth):
+                if th not in self.T.by_th:
+                    continue
+                _, segs = self.segments(th)
+                iv.extend((x, y) for x, y, ri in segs if self.traced(ri, True))
+            iv.sort()
+            out = []
+            for x, y in iv:
+                if out and x <= out[-1][1]:
+                    out[-1][1] = max(out[-1][1], y)
+                else:
+                    out.append([x, y])
+            self.zone = out
+        return self.zone
+
+    def state(self, x, y, ri, zone, out):
+        R = self.T.R
+        if not self.traced(ri, zone):
+            if not zone:
+                out.append((x, y, "untraced", None))
+                return
+            for zx, zy in self.zone_pairs():
+                if zy <= x or zx >= y:
+                    continue
+                if zx > x:
+                    out.append((x, zx, "edge", None))
+                out.append((max(x, zx), min(y, zy), "untraced", None))
+                x = min(y, zy)
+            if x < y:
+                out.append((x, y, "edge", None))
+            return
+        r = R[ri]
+        if r["kind"] >= K_RT and r["blocking"]:
+            out.append((x, y, "sync", self.sync_key(ri)))
+        elif r["kind"] >= K_RT and r["launch"]:
+            out.append((x, y, "launch", None))
+        else:
+            out.append((x, y, "host", self.host_key(ri)))
+
+    def thread_pieces(self, th, lo, hi, zone, out):
+        if th is None or th not in self.T.by_th:
+            self.state(lo, hi, None, zone, out)
+            return
+        starts, segs = self.segments(th)
         k = bisect_right(starts, lo) - 1
         if k < 0:
             k = 0
@@ -559,72 +652,79 @@ class Model:
         while x < hi:
             if k < len(segs) and segs[k][0] <= x < segs[k][1]:
                 y = min(segs[k][1], hi)
-                ri = segs[k][2]
-                if ri is None or R[ri]["step"]:
-                    out.append((x, y, "untraced", None))
-                else:
-                    out.append((x, y, "host", self.host_key(ri)))
+                self.state(x, y, segs[k][2], zone, out)
                 x = y
                 k += 1
             elif k < len(segs) and segs[k][0] > x:
                 y = min(segs[k][0], hi)
-                out.append((x, y, "untraced", None))
+                self.state(x, y, None, zone, out)
                 x = y
             elif k < len(segs):
                 k += 1
             else:
-                out.append((x, hi, "untraced", None))
+                self.state(x, hi, None, zone, out)
                 x = hi
 
+    def step_thread(self, ts):
+        T = self.T
+        st = sorted(T.steps, key=lambda s: s["start"])
+        l = bisect_right([s["start"] for s in st], ts)
+        for k in range(l, max(0, l - 4), -1):
+            if st[k - 1]["start"] <= ts < st[k - 1]["end"]:
+                return st[k - 1]["th"]
+        return T.devs[self.D]["lt"] if self.D in T.devs else None
+
     def gap(self, j):
-        """Pieces (lo, hi, cause, key) of gap j (between busy j-1 and j)."""
+        """Pieces (lo, hi, cause, key) of gap j (between busy j-1 and j),
+        as far as the steps' span reaches."""
         if j in self.gap_cache:
             return self.gap_cache[j]
         INF = 1 << 70
+        R = self.T.R
+        if self.D is None:
+            return [(self.span[0], self.span[1], "edge", None)]
         a = self.bend[j - 1] if j > 0 else -INF
         b = self.bstart[j] if j < len(self.busy) else INF
+        lo, hi = max(a, self.span[0]), min(b, self.span[1])
         out = []
-        if a == -INF or b == INF:
-            out.append((a, b, "edge", None))
-        else:
-            N = self.acts[bisect_left(self.act_starts, b)]
-            L = N["L"]
-            if b - a < KERNEL_WAIT:
-                # "the whole gap, whatever else holds": before the rule for
-                # work launched before the window
-                out.append((a, b, "launch", None))
-            elif N["before"]:
-                out.append((a, b, "edge", None))
-            elif L is None:
-                out.append((a, b, "queued", "no launch in the trace (stream %d)" % N["stream"]))
+        if hi <= lo:
+            self.gap_cache[j] = out
+            return out
+        k0 = bisect_left(self.act_starts, b) if b != INF else len(self.acts)
+        N = None
+        for k in range(k0, len(self.acts)):
+            x = self.acts[k]
+            if x["start"] != b:
+                break
+            if N is None:
+                N = x
+            if x["L"] is not None:
+                N = x
+                break
+        L = N["L"] if N is not None else None
+        q = self.qmin[k0] if k0 < len(self.acts) else INF
+        qa = self.qarg[k0] if k0 < len(self.acts) else None
+        nq = min(max(q, lo), hi)
+        zone = a == -INF or b == INF
+        if nq > lo:
+            if b != INF and L is None:
+                out.append((lo, nq, "edge", None))
             else:
-                i = self.T.R[L]["start"]
-                if i <= a:
-                    out.append((a, b, "queued", self.wait_label(L, N["stream"])))
+                th = R[L]["th"] if L is not None else self.step_thread(lo)
+                self.thread_pieces(th, lo, nq, zone, out)
+        q0 = max(q, lo)
+        if q0 < hi and qa is not None:
+            if a == -INF:
+                out.append((q0, hi, "edge", None))
+            else:
+                ni = R[L]["end"] if L is not None else INF
+                if ni <= q0:
+                    out.append((q0, hi, "queued", self.wait_label(N, a, b)))
+                elif ni < hi:
+                    out.append((q0, ni, "queued", self.wait_label(qa, a, b)))
+                    out.append((ni, hi, "queued", self.wait_label(N, a, b)))
                 else:
-                    h = min(i, b)
-                    k = bisect_left(self.blk_end, a)
-                    B = None
-                    while k < len(self.blk) and self.blk_end[k] <= h:
-                        if self.blk[k]["start"] < a:
-                            B = self.blk[k]
-                            break
-                        k += 1
-                    if B is not None:
-                        out.append((a, h, "sync", self.sync_key(B["i"])))
-                    else:
-                        self.host_pieces(self.T.R[L]["th"], a, h, out)
-                    if i < b:
-                        if b - i < KERNEL_WAIT:
-                            out.append((i, b, "launch", None))
-                        elif ISSUED_AT_RETURN and self.T.R[L]["end"] > i:
-                            e = min(self.T.R[L]["end"], b)
-                            self.host_pieces(self.T.R[L]["th"], i, e, out)
-                            if e < b:
-                                out.append((e, b, "launch", None) if b - e < KERNEL_WAIT else
-                                           (e, b, "queued", self.wait_label(L, N["stream"])))
-                        else:
-                            out.append((i, b, "queued", self.wait_label(L, N["stream"])))
+                    out.append((q0, hi, "queued", self.wait_label(qa, a, b)))
         self.gap_cache[j] = out
         return out
 
@@ -692,9 +792,12 @@ class Model:
             lists[name] = [[k, ns, share4(ns, totals[c])] for k, ns in v]
         W = median([r["wall"] for r in steady])
         B = median([r["busy"] for r in steady])
+        Ws = sum(r["wall"] for r in steady)
+        Bs = sum(r["busy"] for r in steady)
+        Es = sum(r["edge"] for r in steady)
         if self.D is None:
             verdict = "none"
-        elif W - summ["edge"] > 0 and 2 * summ["edge"] < W and 10 * B >= 9 * (W - summ["edge"]):
+        elif Ws - Es > 0 and 2 * Es < Ws and 10 * Bs >= 9 * (Ws - Es):
             verdict = "gpu_bound"
         else:
             verdict = max(CAUSES, key=lambda c: (summ[c], -CAUSES.index(c)))
@@ -740,6 +843,13 @@ def from_report(rep):
         out["summary"][c] = us_ns(g[c + "_us"])
     for name, field in (("sync_sites", "stack"), ("host_stacks", "stack"), ("queued_waits", "wait")):
         out[name] = [[x.get(field), us_ns(x["idle_us"]), str(x.get("share"))] for x in g.get(name) or []]
+    s = rep["summary"]
+    out["verdict_class"] = s.get("verdict_class")
+    out["verdict"] = s.get("verdict") or ""
+    out["action"] = s.get("action") or ""
+    if isinstance(rep.get("launch"), dict):
+        out["launch_bound"] = rep["launch"].get("launch_bound")
+    out["syncs"] = [[x.get("site"), x.get("fix"), us_ns(x["bubble_us"])] for x in rep.get("syncs") or []]
     lat = g.get("latency") if isinstance(g.get("latency"), dict) else None
     if lat is not None:
         med = lat.get("median_launch_to_start_us")
@@ -771,6 +881,26 @@ def compare(want, got, lists=True):
                 g["median_ns"], g["launches"], w["median_ns"], w["launches"]))
     elif "latency" in want:
         bad.append("no gaps.latency in the report")
+    # what only the report says (the generator's answers; the model has none)
+    for k in ("verdict_class", "launch_bound"):
+        if k in want and k in got and want[k] != got[k]:
+            bad.append("%s %r != %r" % (k, got[k], want[k]))
+    if "verdict" in got:
+        for k, field, neg in (("verdict_has", "verdict", False), ("next_has", "action", False),
+                              ("next_not", "action", True), ("verdict_not", "verdict", True)):
+            for sub in want.get(k, []):
+                if (sub in got[field]) == neg:
+                    bad.append("%s %s %r: %r" % (field, "says" if neg else "lacks", sub, got[field][:300]))
+    if "syncs" in want and "syncs" in got:
+        for site, fix, bub in want["syncs"]:
+            row = [x for x in got["syncs"] if x[0] == site]
+            if not row:
+                bad.append("syncs: no row for %r" % site)
+            elif fix not in (row[0][1] or "") or row[0][2] != bub:
+                bad.append("syncs %r: fix %r, bubble %d ns; expected %r in the fix, bubble %d" % (
+                    site, row[0][1], row[0][2], fix, bub))
+    if "nsyncs" in want and "syncs" in got and len(got["syncs"]) != want["nsyncs"]:
+        bad.append("syncs: %d rows, expected %d" % (len(got["syncs"]), want["nsyncs"]))
     if lists:
         for name in ("sync_sites", "host_stacks", "queued_waits"):
             if name not in want:

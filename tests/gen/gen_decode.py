@@ -60,11 +60,12 @@ idle = wall - busy; sync_count / sync_wait = blocking calls
 launches = runtime/driver calls with GPU work starting in the window
 (a graph launch counts once); kernels = kernels starting in the window.
 Sync sites: site = innermost Python frame that is user code (not torch, not
-a <built-in ...>), op = outermost aten op above the call, bubble = the gap
-model's sync piece charged to the call: in a gap [a, b) of 30 us or more
-whose next activity was launched at i > a, [a, min(i, b)) goes to the sync
-called before a that returned in [a, min(i, b)] (the first to return),
-measured inside the step windows.
+a <built-in ...>), op = outermost aten op above the call, bubble = what the
+call exposed: in a gap [a, b) whose next work was issued (its launch call
+returned) at h > a, the sync called before a that returned in [a, h] (the
+first to return) drained the device: min(h - a, its wait while the device
+was busy), measured inside the step windows. The idle fold follows the gap
+model's one rule (docs/report.md), its stacks rooted in [cause];[class].
 """
 import argparse
 import json
@@ -548,7 +549,7 @@ class Gen:
     def step_windows(self, sel):
         return [(st, en) for (num, st, en) in sel]
 
-    def fold(self, weight, levels, per_step=False, skip=0, normalise=False, unit=3, steps=None):
+    def fold(self, weight, levels, per_step=False, skip=0, normalise=False, unit=0, steps=None):
         sel = [s for s in self.steps if steps is None or steps[0] <= s[0] <= steps[1]][skip:]
         has_sel = skip > 0 or steps is not None
         wins = self.step_windows(sel)
@@ -598,27 +599,24 @@ class Gen:
                     continue
                 add(root + self.host_stack(stack, levels, per_step), ov(a, b, wins))
         elif weight == "idle":
+            # the gap model's one rule (docs/report.md, "Why the GPU idled: the
+            # rule"), by construction of this schedule: every launch is the
+            # engine thread's, no stream waits on an event, only
+            # cudaStreamSynchronize blocks; stacks rooted in [cause];[class]
             wins_i = wins if wins else [(T0, self.end)]
-            busy = union([(x["start"], x["end"]) for x in self.acts])
-            idle = subtract(wins_i, busy)
-            segs = self.segs[self.main_tid]
-            # host timeline of the launching thread, including the unrecorded gaps (no stack)
-            timeline = []
-            t = None
-            for (a, b, stack) in segs:
-                if t is not None and a > t:
-                    timeline.append((t, a, ()))
-                timeline.append((a, b, stack))
-                t = b
-            lo = min(x for (x, y) in idle) if idle else 0
-            hi = max(y for (x, y) in idle) if idle else 0
-            if timeline:
-                if timeline[0][0] > lo:
-                    timeline.insert(0, (lo, timeline[0][0], ()))
-                if timeline[-1][1] < hi:
-                    timeline.append((timeline[-1][1], hi, ()))
-            for (a, b, stack) in timeline:
-                add(self.host_stack(stack, levels, per_step), ov(a, b, idle))
+            for (x0, x1, lab) in self.idle_pieces(wins_i):
+                cause, cls, stack = lab
+                if cause in ("edge", "untraced"):
+                    add(("[%s]" % cause,), x1 - x0)
+                elif cause == "queued":
+                    add(("[queued]", stack), x1 - x0)
+                else:
+                    fr = self.frames(stack, levels, per_step)
+                    if cause in ("sync", "launch") and "runtime" not in levels:
+                        fr.append(stack[-1][0])
+                    elif not fr:
+                        fr = ["[other]"]
+                    add(("[%s]" % cause, "[%s]" % cls) + tuple(fr), x1 - x0)
         total = sum(acc.values())
         scale = 0 if weight == "calls" else unit
         if normalise:
@@ -631,6 +629,84 @@ class Gen:
             if acc[s]:
                 lines.append(";".join(s) + " " + fmt_num(acc[s], scale))
         return lines, total
+
+    def first_issue(self, b):
+        """The earliest launch return among the activities starting at or
+        after b (work issued and not started from then on)."""
+        ends = [x["launch"]["end"] for x in self.acts if x["start"] >= b and x["launch"] is not None]
+        return min(ends) if ends else float("inf")
+
+    def idle_pieces(self, wins):
+        """(lo, hi, (cause, class, stack or label)) over the idle time inside
+        wins, by the gap model's rule on this schedule."""
+        busy = union([(x["start"], x["end"]) for x in self.acts])
+        INF = float("inf")
+        gaps = []
+        prev = -INF
+        for (x, y) in busy:
+            gaps.append((prev, x))
+            prev = y
+        gaps.append((prev, INF))
+        timeline = []
+        t = None
+        for (a, b, stack) in self.segs[self.main_tid]:
+            if t is not None and a > t:
+                timeline.append((t, a, ()))
+            timeline.append((a, b, stack))
+            t = b
+        first, last = timeline[0][0], timeline[-1][1]
+        timeline = [(-INF, first, ())] + timeline + [(last, INF, ())]
+        out = []
+        for (a, b) in gaps:
+            for (w0, w1) in wins:
+                lo, hi = max(a, w0), min(b, w1)
+                if hi <= lo:
+                    continue
+                nxt = [x for x in self.acts if x["start"] == b]
+                N = None
+                if nxt:
+                    withl = [x for x in nxt if x["launch"] is not None]
+                    N = (withl or nxt)[0]
+                q = self.first_issue(b) if b != INF else INF
+                nq = min(max(q, lo), hi)
+                zone = a == -INF or b == INF
+                if nq > lo:
+                    if N is not None and N["launch"] is None:
+                        out.append((lo, nq, ("edge", None, None)))
+                    else:
+                        for (x, y, stack) in timeline:
+                            x0, x1 = max(x, lo), min(y, nq)
+                            if x1 <= x0:
+                                continue
+                            if not stack or stack[-1][1] == "step":
+                                out.append((x0, x1, ("edge" if zone else "untraced", None, None)))
+                            elif stack[-1][1] == "runtime" and self.is_sync(stack[-1][0]):
+                                out.append((x0, x1, ("sync", "sync", stack)))
+                            elif stack[-1][1] in ("runtime", "driver"):
+                                out.append((x0, x1, ("launch", "launch", stack)))
+                            else:
+                                py = any(k in ("python", "annotation") for (_, k, _) in stack)
+                                out.append((x0, x1, ("host", "python" if py else "other", stack)))
+                q0 = max(q, lo)
+                if q0 < hi:
+                    if a == -INF:
+                        out.append((q0, hi, ("edge", None, None)))
+                        continue
+                    # named by N once N is issued, before by the first issued
+                    cands = [x for x in self.acts if x["start"] >= b and x["launch"] is not None]
+                    qa = min(cands, key=lambda x: (x["launch"]["end"], x["start"]))
+                    ni = N["launch"]["end"] if N is not None and N["launch"] is not None else INF
+                    parts = [(q0, hi, N)] if ni <= q0 else ([(q0, ni, qa), (ni, hi, N)] if ni < hi else [(q0, hi, qa)])
+                    for (x0, x1, X) in parts:
+                        L = X["launch"]
+                        if X["start"] - L["end"] < 30000:
+                            lab = "launch latency (stream %d)" % X["stream"]
+                        elif b - a < 30000 and L["end"] <= a:
+                            lab = "back-to-back on stream %d" % X["stream"]
+                        else:
+                            lab = "stream %d: no wait in the trace" % X["stream"]
+                        out.append((x0, x1, ("queued", None, lab)))
+        return out
 
     def report(self):
         busy_all = union([(x["start"], x["end"]) for x in self.acts])
@@ -659,24 +735,25 @@ class Gen:
                 "kernels": sum(1 for x in self.acts if x["kind"] == "kernel" and st <= x["start"] < en),
             })
             del w
-        # bubble = the gap model's sync piece charged to the call (docs/report.md):
-        # in a gap [a, b) >= 30 us whose next activity was launched at i > a, the
-        # host side [a, min(i, b)) goes to the sync with start < a <= end <= min(i, b)
-        # (smallest end, then first), measured inside every step window
+        # bubble = what a sync exposed (docs/report.md): in a gap [a, b) whose
+        # next work was issued (its call returned) at h = min(q, b) > a, the
+        # sync with start < a <= end <= h (smallest end, then first) drained
+        # the device: min(h - a, its wait while the device was busy), measured
+        # inside every step window
         bubble = [0] * len(self.syncs)
         for k in range(len(busy_all) - 1):
             a, b = busy_all[k][1], busy_all[k + 1][0]
-            if b - a < 30000:
+            q = self.first_issue(b)
+            h = min(q, b)
+            if h <= a:
                 continue
-            nxt = min((x for x in self.acts if x["start"] == b),
-                      key=lambda x: (x["end"], x["stream"]))
-            if nxt["launch"] is None or nxt["launch"]["start"] <= a:
-                continue
-            h = min(nxt["launch"]["start"], b)
             cand = [(s["end"], j) for j, s in enumerate(self.syncs) if s["start"] < a <= s["end"] <= h]
             if cand:
                 j = min(cand)[1]
-                bubble[j] += sum(max(0, min(en, h) - max(st, a)) for (_, st, en) in self.steps)
+                B = self.syncs[j]
+                busy = sum(max(0, min(a, y) - max(B["start"], x)) for (x, y) in busy_all)
+                e = a + min(h - a, busy)
+                bubble[j] += sum(max(0, min(en, e) - max(st, a)) for (_, st, en) in self.steps)
         sites = {}
         for j, s in enumerate(self.syncs):
             key = (s["site"], s["op"], s["api"])
@@ -750,6 +827,9 @@ FOLDS = [
     ("--weight cpu --steps 4..5", "cpu", "annotation,python,op", {"steps": (4, 5)}),
     ("--weight calls --steps 4..6 --skip 1", "calls", "annotation,python,op", {"steps": (4, 6), "skip": 1}),
     ("--weight wall --skip 2 --unit ns", "wall", "annotation,python,op", {"skip": 2, "unit": 0}),
+    ("--weight gpu --unit us", "gpu", "annotation,python,op", {"unit": 3}),
+    ("--weight cpu --skip 1 --unit us --per-step-normalise", "cpu", "annotation,python,op",
+     {"skip": 1, "unit": 3, "normalise": True}),
     ("--weight idle --skip 1 --unit ms --per-step-normalise", "idle", "annotation,python,op",
      {"skip": 1, "unit": 6, "normalise": True}),
 ]

@@ -15,7 +15,9 @@ usage: page_check.py PAGE.html REPORT.json TRACE.json[.gz] FOLD_GPU FOLD_CPU FOL
   from the trace JSON with exact decimals, equals the page's "calls";
 - the gemm family: its kernel count and GPU time (kernels whose name holds "gemm",
   launched inside the steps, found by correlation here; an unattributed one by its own
-  start) equal the page's family; every family listed is a frame the GPU graph draws.
+  start) equal the page's family; every family listed is a frame the GPU graph draws;
+  each of its top kernels' launch configuration
+  (the most frequent grid, block, registers, occupancy of its name) is the page's cfg.
 """
 import gzip, json, os, re, sys
 from decimal import Decimal
@@ -37,14 +39,17 @@ R = json.load(open(rep_json, encoding='utf-8'))
 ok('page-report-equals-json', D['report'] == R, 'the embedded report differs from report --format json')
 
 def folded(path):
-    st, total = {}, 0
+    """Stacks in ns: the header's unit (fold's default ns, or us, ms) says the scale."""
+    st, total, exp = {}, 0, 0
     for line in open(path, encoding='utf-8', errors='surrogateescape'):
         line = line.rstrip('\n')
+        if line.startswith('# gpuflame:'):
+            exp = {'ns': 0, 'us': 3, 'ms': 6}.get(dict(kv.strip().split('=', 1) for kv in line[11:].split(';')
+                                                     if '=' in kv).get('unit', 'ns'), 0)
         if not line or line.startswith('#'):
             continue
         stack, c = line.rsplit(' ', 1)
-        a, _, b = c.partition('.')
-        ns = int(a) * 1000 + int((b + '000')[:3])
+        ns = int(Decimal(c) * 10 ** exp)
         st[stack] = st.get(stack, 0) + ns
         total += ns
     return st, total
@@ -118,4 +123,37 @@ ok('page-families-drawn', all(f['name'] in gnames for f in P['families']), 'a fa
 ok('page-family-gemm', gemm_n > 0 and len(fam) == 1 and fam[0]['count'] == gemm_n and
    int(Decimal(str(fam[0]['us'])) * 1000) == gemm_ns and sum(int(Decimal(str(k['us'])) * 1000) for k in fam[0]['top']) <= gemm_ns,
    '%s vs %d kernels, %d ns' % (fam, gemm_n, gemm_ns))
+# each top gemm kernel's launch configuration (issue 26): its most frequent
+# (grid, block, registers, occupancy) over the trace's kernels of that name,
+# ties to the longest total time, as the page's "cfg" writes it
+def cfg_text(g, b, r, o):
+    parts = []
+    if g: parts.append('grid %dx%dx%d' % tuple(g))
+    if b: parts.append('block %dx%dx%d' % tuple(b))
+    if r is not None: parts.append('%d regs' % r)
+    if o is not None:
+        parts.append(('%s' % Decimal(str(o)).quantize(Decimal('0.001'))).rstrip('0').rstrip('.') + '% occupancy')
+    return ', '.join(parts)
+cfgs = {}
+for e in ev:
+    if e.get('ph') == 'X' and e.get('cat') == 'kernel' and isinstance(e.get('dur'), (int, float)):
+        a = e.get('args', {})
+        g, b = a.get('grid'), a.get('block')
+        key = (tuple(g) if isinstance(g, list) and len(g) == 3 else None, tuple(b) if isinstance(b, list) and len(b) == 3 else None,
+               a.get('registers per thread'), a.get('est. achieved occupancy %'))
+        if key == (None, None, None, None):
+            continue
+        c = cfgs.setdefault(e['name'], {}).setdefault(key, [0, 0])
+        c[0] += 1
+        c[1] += ns(e['dur'])
+wrong, seen = [], 0
+for k in (fam[0]['top'] if fam else []):
+    if k['name'] not in cfgs:
+        if 'cfg' in k: wrong.append((k['name'], k['cfg'], None))
+        continue
+    best = max(cfgs[k['name']].items(), key=lambda kv: (kv[1][0], kv[1][1]))[0]
+    seen += 1
+    if k.get('cfg') != cfg_text(*best):
+        wrong.append((k['name'], k.get('cfg'), cfg_text(*best)))
+ok('page-family-gemm-launch-config', (seen > 0 or not cfgs) and not wrong, 'checked %d, wrong %s' % (seen, wrong[:3]))
 sys.exit(1 if C.bad else 0)

@@ -376,6 +376,51 @@ def check_step_table(c, head, rows, J):
         c.eq(tag + " warm-up", r[12] if len(r) > 12 else "", warm)
 
 
+def check_comm_steps(c, head, rows, J):
+    """the busy split per step (comm): busy = compute + overlapped + exposed"""
+    if head != ["step", "wall", "busy", "compute", "overlapped", "exposed", "exposed%", ""]:
+        raise Fail("comm step table header %r" % head)
+    steps, cm = J["steps"], J.get("comm")
+    if not cm:
+        raise Fail("busy split table but comm is null")
+    if len(rows) != len(steps) + 1:
+        raise Fail("comm step table: %d rows, JSON has %d steps + steady" % (len(rows), len(steps)))
+    for i, r in enumerate(rows):
+        last = i == len(steps)
+        s = None if last else steps[i]
+        key = "steady" if last else ("all" if s["index"] is None else str(s["index"]))
+        c.eq("comm row %d key" % i, r[0], key)
+        tag = "comm step %s" % key
+        if last:
+            v = [cm["wall_us"], cm["busy_us"], cm["compute_us"], cm["overlap_us"], cm["exposed_us"]]
+        else:
+            v = [s["wall_us"], s["gpu_busy_us"], s["compute_us"], s["comm_overlap_us"], s["comm_exposed_us"]]
+        for j, name in enumerate(("wall", "busy", "compute", "overlapped", "exposed")):
+            c.eq(tag + " " + name, r[1 + j], ms3(v[j]))
+        # the split adds up exactly (integer ns), in the JSON
+        if ns(v[1]) != ns(v[2]) + ns(v[3]) + ns(v[4]):
+            c.errs.append("%s: busy %s != compute %s + overlapped %s + exposed %s" % (tag, v[1], v[2], v[3], v[4]))
+        c.eq(tag + " exposed%", r[6], pct0(ns(v[4]), ns(v[0])))
+        c.eq(tag + " mark", r[7], "mean" if last else ("warm" if s["warmup"] else ""))
+
+
+def check_coll_table(c, head, rows, J):
+    if head != ["exposed ms", "comm ms", "calls/step", "stream", "collective", "kernel"]:
+        raise Fail("collectives table header %r" % head)
+    co = (J.get("comm") or {}).get("collectives") or []
+    if len(rows) != len(co):
+        c.errs.append("collectives: %d rows, JSON %d" % (len(rows), len(co)))
+    for i, (r, x) in enumerate(zip(rows, co)):
+        tag = "collective[%d]" % i
+        c.eq(tag + " exposed", r[0], ms3(x["exposed_us"]))
+        c.eq(tag + " comm", r[1], ms3(x["comm_us"]))
+        c.eq(tag + " calls/step", r[2], str(x["calls_per_step"]))
+        c.eq(tag + " stream", r[3], "-" if x["stream"] is None else str(x["stream"]))
+        c.eq(tag + " collective", md_unescape(r[4]) if c.fmt == "md" else r[4], x["collective"])
+        if not label_match(r[5], x["kernel"]):
+            c.errs.append("%s kernel: text %r, JSON %r" % (tag, r[5], x["kernel"]))
+
+
 def gap_causes(gaps):
     return {k[:-3]: v for k, v in gaps.items()
             if k.endswith("_us") and not k.startswith("hta") and not isinstance(v, (list, dict))}
@@ -545,6 +590,11 @@ def candidates(J):
                 pct.add(pct1(ns(S["gpu_busy_us"]), w)[:-1])
     if S.get("steady_step_us") is not None:
         pct.add(pct0(ns(S["gpu_busy_us"]), ns(S["steady_step_us"]))[:-1])
+    cm = J.get("comm")
+    if cm and ns(cm["wall_us"]) > 0:
+        # the communication verdict's busy and exposed shares of the mean step
+        for k in ("busy_us", "exposed_us"):
+            pct.add(pct0(ns(cm[k]), ns(cm["wall_us"]))[:-1])
     return ms, us, pct, cnt
 
 
@@ -736,17 +786,18 @@ def check_para(c, s, J):
 
 
 def check_info(c, s, J):
-    m = re.fullmatch(r"(?:rank (\d+)(?: of (\d+))?, )?(?:device (\d+), )?(\d+) steps? \((\d+) warm-up, "
-                     r"(\d+) steady\); times in ms", ws(s))
+    m = re.fullmatch(r"(?:rank (\d+)(?: of (\d+))?, )?(?:device (\d+)(?: \(([\w+]+)\))?, )?(\d+) steps? "
+                     r"\((\d+) warm-up, (\d+) steady\); times in ms", ws(s))
     if not m:
         raise Fail("info line %r" % s)
     S = J["summary"]
     c.eq("rank", m.group(1), None if J["rank"] is None else str(J["rank"]))
     c.eq("world size", m.group(2), None if J["world_size"] is None or J["rank"] is None else str(J["world_size"]))
     c.eq("device", m.group(3), None if J["device"] is None else str(J["device"]))
-    c.eq("steps", m.group(4), str(S["steps"]))
-    c.eq("warm-up steps", m.group(5), str(S["warmup_steps"]))
-    c.eq("steady steps", m.group(6), str(S["steady_steps"]))
+    c.eq("device kind", m.group(4), J.get("device_kind") if J["device"] is not None else None)
+    c.eq("steps", m.group(5), str(S["steps"]))
+    c.eq("warm-up steps", m.group(6), str(S["warmup_steps"]))
+    c.eq("steady steps", m.group(7), str(S["steady_steps"]))
 
 
 def check_rank(c, blocks, J):
@@ -776,8 +827,12 @@ def check_rank(c, blocks, J):
             for j, h in enumerate(head):
                 if not h and all(not r[j] for r in rows):
                     c.errs.append("table %r: column %d is empty in every row" % (head[:3], j + 1))
-            if head and head[0] == "step":
+            if head and head[0] == "step" and "compute" in head:
+                check_comm_steps(c, head, rows, J)
+            elif head and head[0] == "step":
                 check_step_table(c, head, rows, J)
+            elif head and head[0] == "exposed ms":
+                check_coll_table(c, head, rows, J)
             elif head and head[0] == "cause":
                 check_cause_table(c, head, rows, J)
             elif head and head[0] == "#":

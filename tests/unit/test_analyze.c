@@ -54,16 +54,20 @@ static int load(struct trace *t, const char *json)
  *   k3 [180,190) launched by cudaLaunchKernel [175,178)
  * busy = [10,50) + [66,68) + [180,190) = 40 + 2 + 10 = 52; idle = 148
  * kernel = 20 + 30 + 10 = 60; memcpy = 2
- * idle intervals (the gap model, gaps.h):
- * [0,10): nothing before it (a = -inf) -> edge, 10;
- * [50,66): shorter than 30 us -> launch, 16;
- * [68,180): k3 launched at 175 > 68: host side [68,175), device side
- *   [175,180) under 30 us -> launch 5. The sync [70,90) was called after the
- *   GPU went idle at 68: not a drain, so the host side is the thread's:
- *   _local_scalar_dense [68,70) + [90,118), the sync call [70,90), aten::item
- *   [118,119), a Python frame [119,120), slow.py [120,170): host 102; only
- *   the step marker [170,175): untraced 5;
- * [190,200): nothing follows (b = +inf) -> edge, 10.
+ * idle intervals (the gap model's one rule, gaps.h):
+ * [0,10): [0,1) only the step marker, nothing traced anywhere, before the
+ *   first activity: edge 1; [1,2) inside k1's launch call: launch 1; [2,10)
+ *   issued with nothing before it on the device: edge 8;
+ * [50,66): the memcpy's call returns at 65: the thread until then: step
+ *   only [50,60) untraced 10; the frames [60,63): host 3; the copy call
+ *   [63,65): launch 2; then issued, started 1 us later: queued 1;
+ * [68,180): k3 issued at 178: _local_scalar_dense [68,70) + [90,118) host
+ *   30, inside the sync call [70,90): sync 20 (called after the GPU went
+ *   idle: it drained nothing, no bubble), aten::item [118,119) and a Python
+ *   frame [119,120) host 2, slow.py [120,170) host 50; only the step marker
+ *   [170,175): untraced 5; the launch call [175,178): launch 3; queued 2;
+ * [190,200): nothing traced after the last activity: edge 10.
+ * edge 19, sync 20, host 85, untraced 15, queued 3, launch 6.
  */
 static const char *trace1 =
 	"{\"traceEvents\":["
@@ -252,27 +256,31 @@ T_TEST(test_analyze__gaps_causes)
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
 	const struct gap_row *x = &g.rows[0];
-	T_EQ_I64(x->c[GAP_EDGE], 20000);
-	T_EQ_I64(x->c[GAP_SYNC], 0);
-	T_EQ_I64(x->c[GAP_LAUNCH], 21000);
-	T_EQ_I64(x->c[GAP_HOST], 102000);
-	T_EQ_I64(x->c[GAP_UNTRACED], 5000);
-	T_EQ_I64(x->c[GAP_QUEUED], 0);
+	T_EQ_I64(x->c[GAP_EDGE], 19000);
+	T_EQ_I64(x->c[GAP_SYNC], 20000);
+	T_EQ_I64(x->c[GAP_LAUNCH], 6000);
+	T_EQ_I64(x->c[GAP_HOST], 85000);
+	T_EQ_I64(x->c[GAP_UNTRACED], 15000);
+	T_EQ_I64(x->c[GAP_QUEUED], 3000);
 	T_EQ_I64(x->c[GAP_EDGE] + x->c[GAP_SYNC] + x->c[GAP_HOST] + x->c[GAP_UNTRACED] + x->c[GAP_QUEUED] + x->c[GAP_LAUNCH], 148000);
 	T_EQ_I64(x->hta_host + x->hta_kernel + x->hta_other, 148000);
-	T_EQ_I64(g.nkeys[GAP_SYNC], 0);
+	T_EQ_I64(g.nkeys[GAP_SYNC], 1);
+	if (g.nkeys[GAP_SYNC])
+		T_EQ_STR(g.keys[GAP_SYNC][0].label, "app.py(3): f");
 	T_EQ_I64(g.ncalls, 0);
-	T_TRUE(g.nkeys[GAP_HOST] >= 3);
-	if (g.nkeys[GAP_HOST] >= 3) {
+	T_TRUE(g.nkeys[GAP_HOST] >= 2);
+	if (g.nkeys[GAP_HOST] >= 2) {
 		T_EQ_STR(g.keys[GAP_HOST][0].label, "slow.py(9): work");
 		T_EQ_I64(g.keys[GAP_HOST][0].ns, 50000);
 		T_EQ_STR(g.keys[GAP_HOST][1].label, "app.py(3): f > aten::_local_scalar_dense");
-		T_EQ_I64(g.keys[GAP_HOST][1].ns, 30000);
-		T_EQ_STR(g.keys[GAP_HOST][2].label, "app.py(3): f > cudaStreamSynchronize");
-		T_EQ_I64(g.keys[GAP_HOST][2].ns, 20000);
+		T_EQ_I64(g.keys[GAP_HOST][1].ns, 31000);
 	}
-	/* 50 of 102 us: 0.4902 */
-	T_EQ_I64(gaps_share(50000, g.steady_sum.c[GAP_HOST]), 4902);
+	/* the classes: every host piece is Python (frames and their ops) */
+	T_EQ_I64(g.by_class[GAP_HOST][HW_PYTHON], 85000);
+	T_EQ_I64(g.by_class[GAP_SYNC][HW_SYNC], 20000);
+	T_EQ_I64(g.by_class[GAP_LAUNCH][HW_LAUNCH], 6000);
+	/* 50 of 85 us: 0.5882 */
+	T_EQ_I64(gaps_share(50000, g.steady_sum.c[GAP_HOST]), 5882);
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -280,7 +288,10 @@ T_TEST(test_analyze__gaps_causes)
 	sbuf_release(&err);
 }
 
-/* Two kernels 10 us apart, both queued long before: launch-bound gap. */
+/* Two kernels 10 us apart, both issued long before: the 10 us gap is queued
+ * ("back-to-back on stream 7"), not launch; [0,1) edge, [1,2) inside the
+ * first launch call, [2,10) issued with nothing before it: edge; [60,100)
+ * edge. */
 static const char *trace2 =
 	"{\"traceEvents\":["
 	STEP(7, 0, 100) ","
@@ -303,9 +314,13 @@ T_TEST(test_analyze__launch_gap)
 	steps_analyze(&c, &o, &st, &err);
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
-	T_EQ_I64(g.rows[0].c[GAP_LAUNCH], 10000);
+	T_EQ_I64(g.rows[0].c[GAP_LAUNCH], 1000);
+	T_EQ_I64(g.rows[0].c[GAP_QUEUED], 10000);
 	T_EQ_I64(g.rows[0].hta_kernel, 10000);
-	T_EQ_I64(g.rows[0].c[GAP_EDGE], 50000); /* [0,10) nothing before, [60,100) nothing after */
+	T_EQ_I64(g.rows[0].c[GAP_EDGE], 49000);
+	T_EQ_I64(g.nkeys[GAP_QUEUED], 1);
+	if (g.nkeys[GAP_QUEUED])
+		T_EQ_STR(g.keys[GAP_QUEUED][0].label, "back-to-back on stream 7");
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);
@@ -314,18 +329,24 @@ T_TEST(test_analyze__launch_gap)
 }
 
 /*
- * The gap model's rules on one step [0, 300) us, thread 1:
+ * The gap model's rule on one step [0, 300) us, thread 1:
  *   k1 [10,80) launched at [1,2); app.py(5): g [15,95) > cudaStreamSynchronize
  *   [20,90): called while k1 ran, returned after it ended -> a drain;
  *   slow.py(9): work [95,125); k2 [140,150) launched at [130,133);
  *   cudaStreamWaitEvent [160,162), then k3 launched at [165,168) starts at 250;
  *   k4 [290,295) has no launch call (correlation 99 above every call's).
- * [0,10) edge 10; [80,140): h = 130, [80,130) sync 50 (charged to the call,
- * 40 of it after its return at 90), [130,140) launch 10 (launch-to-start);
- * [150,250): h = 165: untraced [150,160) + [162,165), host [160,162) (the
- * wait call) and [165,168) (inside k3's launch call: not issued yet), then
- * queued [168,250) 82 "cudaStreamWaitEvent (stream 7)";
- * [260,290) queued 30 "no launch in the trace (stream 7)"; [295,300) edge 5.
+ * [0,10): edge 1, launch 1, edge 8 (issued, nothing before it);
+ * [80,140): k2 issued at 133: inside the sync until 90: sync 10; app.py(5)
+ *   [90,95) host 5, slow.py [95,125) host 30 (both after the drain); step
+ *   only [125,130) untraced 5; the launch call [130,133): launch 3; queued
+ *   [133,140) 7, "launch latency (stream 7)"; the sync's bubble: min(133 -
+ *   80, its wait while the device was busy 60) = 53, 43 of it after it
+ *   returned;
+ * [150,250): k3 issued at 168: untraced [150,160) + [162,165), the wait call
+ *   [160,162) host 2, the launch call [165,168) launch 3, then queued
+ *   [168,250) 82 "cudaStreamWaitEvent (stream 7)";
+ * [260,290): k4 has no launch: no thread is named: edge 30; [295,300) edge 5.
+ * edge 44, sync 10, host 37, untraced 18, queued 89, launch 7.
  * Launch-to-start: 9, 10, 85 us -> median 10.
  */
 static const char *trace3 =
@@ -358,12 +379,12 @@ T_TEST(test_analyze__gap_model)
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
 	const struct gap_row *x = &g.rows[0];
-	T_EQ_I64(x->c[GAP_EDGE], 15000);
-	T_EQ_I64(x->c[GAP_SYNC], 50000);
-	T_EQ_I64(x->c[GAP_LAUNCH], 10000);
-	T_EQ_I64(x->c[GAP_HOST], 5000);
-	T_EQ_I64(x->c[GAP_UNTRACED], 13000);
-	T_EQ_I64(x->c[GAP_QUEUED], 112000);
+	T_EQ_I64(x->c[GAP_EDGE], 44000);
+	T_EQ_I64(x->c[GAP_SYNC], 10000);
+	T_EQ_I64(x->c[GAP_LAUNCH], 7000);
+	T_EQ_I64(x->c[GAP_HOST], 37000);
+	T_EQ_I64(x->c[GAP_UNTRACED], 18000);
+	T_EQ_I64(x->c[GAP_QUEUED], 89000);
 	T_EQ_I64(x->c[GAP_EDGE] + x->c[GAP_SYNC] + x->c[GAP_HOST] + x->c[GAP_UNTRACED] + x->c[GAP_QUEUED] + x->c[GAP_LAUNCH], st.rows[0].idle);
 	T_EQ_I64(g.nkeys[GAP_SYNC], 1);
 	if (g.nkeys[GAP_SYNC])
@@ -372,25 +393,32 @@ T_TEST(test_analyze__gap_model)
 	if (g.nkeys[GAP_QUEUED] == 2) {
 		T_EQ_STR(g.keys[GAP_QUEUED][0].label, "cudaStreamWaitEvent (stream 7)");
 		T_EQ_I64(g.keys[GAP_QUEUED][0].ns, 82000);
-		T_EQ_STR(g.keys[GAP_QUEUED][1].label, "no launch in the trace (stream 7)");
-		T_EQ_I64(g.keys[GAP_QUEUED][1].ns, 30000);
-		T_EQ_I64(gaps_share(g.keys[GAP_QUEUED][0].ns, g.steady_sum.c[GAP_QUEUED]), 7321); /* 82/112 */
+		T_EQ_STR(g.keys[GAP_QUEUED][1].label, "launch latency (stream 7)");
+		T_EQ_I64(g.keys[GAP_QUEUED][1].ns, 7000);
+		T_EQ_I64(gaps_share(g.keys[GAP_QUEUED][0].ns, g.steady_sum.c[GAP_QUEUED]), 9213); /* 82/89 */
 	}
-	T_EQ_I64(g.nkeys[GAP_HOST], 2);
-	if (g.nkeys[GAP_HOST] == 2) {
-		T_EQ_STR(g.keys[GAP_HOST][0].label, "[no Python frame] > cudaLaunchKernel");
-		T_EQ_I64(g.keys[GAP_HOST][0].ns, 3000);
+	T_EQ_I64(g.nkeys[GAP_HOST], 3);
+	if (g.nkeys[GAP_HOST] == 3) {
+		T_EQ_STR(g.keys[GAP_HOST][0].label, "slow.py(9): work");
+		T_EQ_I64(g.keys[GAP_HOST][0].ns, 30000);
+		T_EQ_STR(g.keys[GAP_HOST][2].label, "[no Python frame] > cudaStreamWaitEvent");
+	}
+	/* the host time after the drain, by the draining call's site */
+	T_EQ_I64(g.ndrained, 1);
+	if (g.ndrained) {
+		T_EQ_STR(g.drained[0].label, "app.py(5): g");
+		T_EQ_I64(g.drained[0].ns, 35000);
 	}
 	T_EQ_I64(g.ld.median_latency, 10000);
 	T_EQ_I64(g.ld.latency_launches, 3);
-	/* syncs: the bubble is the sync piece charged to the call */
+	/* syncs: the bubble is what the call exposed, at most its wait while busy */
 	struct syncs_result sy;
 	syncs_analyze(&c, &st, &g, &sy);
 	T_EQ_I64(sy.nsites, 1);
 	if (sy.nsites) {
-		T_EQ_I64(sy.sites[0].bubble, 50000);
-		T_EQ_I64(sy.sites[0].after, 40000);
-		T_EQ_I64(sy.sites[0].bubble_steady, 50000);
+		T_EQ_I64(sy.sites[0].bubble, 53000);
+		T_EQ_I64(sy.sites[0].after, 43000);
+		T_EQ_I64(sy.sites[0].bubble_steady, 53000);
 		T_TRUE(sy.sites[0].host_work_after);
 	}
 	syncs_release(&sy);
@@ -402,7 +430,7 @@ T_TEST(test_analyze__gap_model)
 }
 
 /* The verdict names the largest cause, its top key with its share, and
- * Next names the same key (trace3: queued 112 of 205 us). */
+ * Next names the same key (trace3: queued 89 of 205 us). */
 T_TEST(test_analyze__verdict_cause)
 {
 	struct trace t;
@@ -420,25 +448,25 @@ T_TEST(test_analyze__verdict_cause)
 	T_EQ_I64(v->cause, GAP_QUEUED);
 	T_EQ_I64(v->advice, ADV_QUEUED);
 	T_EQ_I64(v->hclass, HW_NONE);
-	T_EQ_I64(v->ns, 112000);
+	T_EQ_I64(v->ns, 89000);
 	T_TRUE(v->key != NULL && v->key == &r.gp.keys[GAP_QUEUED][0]);
-	T_EQ_I64(v->key_total, 112000);
+	T_EQ_I64(v->key_total, 89000);
 	T_EQ_STR(report_verdict_key(v), "queued");
-	/* the other causes >= 1% of the step, largest first: sync 50, edge 15,
-	 * untraced 13, launch 10 (host 5 us is 2.4% of 205 too) */
+	/* the other causes >= 1% of the step (3 us), largest first: edge 44,
+	 * host 37, untraced 18, sync 10, launch 7 */
 	T_EQ_I64(v->nothers, 5);
 	if (v->nothers == 5) {
-		T_EQ_I64(v->others[0], GAP_SYNC);
-		T_EQ_I64(v->others[1], GAP_EDGE);
+		T_EQ_I64(v->others[0], GAP_EDGE);
+		T_EQ_I64(v->others[1], GAP_HOST);
 		T_EQ_I64(v->others[2], GAP_UNTRACED);
-		T_EQ_I64(v->others[3], GAP_LAUNCH);
-		T_EQ_I64(v->others[4], GAP_HOST);
+		T_EQ_I64(v->others[3], GAP_SYNC);
+		T_EQ_I64(v->others[4], GAP_LAUNCH);
 	}
 	/* and its words (trace/write/prose.h) */
 	struct sbuf w = SBUF_INIT;
 	prose_verdict(&w, &r);
-	T_TRUE(strstr(w.buf, "112.0 us queued") != NULL);
-	T_TRUE(strstr(w.buf, "73.21% of it behind cudaStreamWaitEvent (stream 7)") != NULL);
+	T_TRUE(strstr(w.buf, "89.0 us queued") != NULL);
+	T_TRUE(strstr(w.buf, "92.13% of it behind cudaStreamWaitEvent (stream 7)") != NULL);
 	sbuf_reset(&w);
 	prose_next(&w, &r);
 	T_TRUE(strstr(w.buf, "behind cudaStreamWaitEvent (stream 7)") != NULL);
@@ -448,7 +476,7 @@ T_TEST(test_analyze__verdict_cause)
 	report_out(&in, REP_JSON, &out);
 	T_TRUE(strstr(out.buf, "\"verdict_cause\": \"queued\"") != NULL);
 	T_TRUE(strstr(out.buf, "\"wait\": \"cudaStreamWaitEvent (stream 7)\",\n        \"idle_us\": 82,\n"
-			       "        \"idle_per_step_us\": 82,\n        \"share\": 0.7321") != NULL);
+			       "        \"idle_per_step_us\": 82,\n        \"share\": 0.9213") != NULL);
 	sbuf_release(&out);
 	report_release(&r);
 	actx_release(&c);
@@ -509,8 +537,10 @@ T_TEST(test_analyze__pageable_h2d)
 /*
  * A queued wait's label is the wait call after the thread's previous launch:
  * cudaStreamWaitEvent [1,2) precedes a's launch [3,4), not b's [5,6); b
- * [100,110) was issued at 5, before the GPU went idle at 20: [20,100) is
- * queued, "stream 7: no wait call in the trace".
+ * [100,110) was issued at 6, before the GPU went idle at 20: [20,100) is
+ * queued, "stream 7: no wait in the trace" (it started 94 us after its call
+ * returned). Edge: [0,1), [2,3), [4,10) (issued, nothing before it) and
+ * [110,200); the wait call [1,2) is host, the launch call [3,4) launch.
  */
 static const char *trace5 =
 	"{\"traceEvents\":["
@@ -537,10 +567,12 @@ T_TEST(test_analyze__queued_label)
 	struct gaps_result g;
 	gaps_analyze(&c, &st, &g);
 	T_EQ_I64(g.rows[0].c[GAP_QUEUED], 80000);
-	T_EQ_I64(g.rows[0].c[GAP_EDGE], 100000);
+	T_EQ_I64(g.rows[0].c[GAP_EDGE], 98000);
+	T_EQ_I64(g.rows[0].c[GAP_HOST], 1000);
+	T_EQ_I64(g.rows[0].c[GAP_LAUNCH], 1000);
 	T_EQ_I64(g.nkeys[GAP_QUEUED], 1);
 	if (g.nkeys[GAP_QUEUED])
-		T_EQ_STR(g.keys[GAP_QUEUED][0].label, "stream 7: no wait call in the trace");
+		T_EQ_STR(g.keys[GAP_QUEUED][0].label, "stream 7: no wait in the trace");
 	gaps_release(&g);
 	steps_release(&st);
 	actx_release(&c);

@@ -233,7 +233,7 @@ T_TEST(test_diff_out__svg_by_hand)
 	struct sbuf svg = SBUF_INIT, err = SBUF_INIT;
 	T_EQ_I64(diff_out_svg_buf(&r, &o, &svg, &err), GF_OK);
 	const char *x = svg.buf;
-	T_TRUE(strstr(x, "<title>all (56 samples, 100%)</title><rect x=\"10.0\" y=\"123\" width=\"1180.0\" "
+	T_TRUE(strstr(x, "<title>all (56 samples, 100%)</title><rect x=\"10.0\" y=\"141\" width=\"1180.0\" "
 		   "height=\"15.0\" fill=\"rgb(255,56,56)\" rx") != NULL);
 	T_TRUE(has_frame(x, "a", "total 40 -&gt; 52, +12 (+30.0%); self 0 -&gt; 7, +7 (new))</title>"));
 	T_TRUE(has_frame(x, "a", "fill=\"rgb(255,42,42)\" stroke=\"rgb(160,0,0)\" stroke-width=\"1.4\""));
@@ -321,7 +321,10 @@ T_TEST(test_diff_out__top_and_text)
 		 "            10             25            +15   +150.0%  grew   a;b\n"
 		 "            30             20            -10    -33.3%  shrank a;c\n"
 		 "\n"
-		 "1 frames only in BEFORE, 1 only in AFTER\n");
+		 "1 frames only in BEFORE, 1 only in AFTER\n"
+		 "\n"
+		 "Exact weights without per-step values: changes are classed by their sign (fold with --per-step, "
+		 "or diff the traces, to tell them from step-to-step noise).\n");
 	free(top);
 	char *t = mem_out(&r, 1, false), *n = mem_out(&r, 1, true);
 	T_EQ_STR(t, "a 0 7\na;b 10 25\na;c 30 20\nd 5 0\ne 0 4\n"); /* plain inputs: no header */

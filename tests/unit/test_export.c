@@ -67,6 +67,15 @@ T_TEST(test_export__split)
 	split("f (x.py:)", "f (x.py:)", "", 0);
 	split("f(12)", "f(12)", "", 0);
 	split("(x.py:3)", "(x.py:3)", "", 0);
+	/* roots are not Python frames (issue 26: pprof showed "python3 thread :25286") */
+	split("thread (25286): python3", "thread (25286): python3", "", 0);
+	split("thread (12)", "thread (12)", "", 0);
+	split("thread (12, pid 3): x (a.py:1)", "thread (12, pid 3): x (a.py:1)", "", 0);
+	split("process 7:\"python t.py (a.py:1)\"", "process 7:\"python t.py (a.py:1)\"", "", 0);
+	/* CPython 3.12 -X perf */
+	split("py::forward:/w/model.py", "forward", "/w/model.py", 0);
+	split("py::Model.forward:model.py", "Model.forward", "model.py", 0);
+	split("py:::x.py", "py:::x.py", "", 0);
 }
 
 T_TEST(test_export__units)

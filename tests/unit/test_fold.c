@@ -37,8 +37,8 @@ static void build(struct trace *t_)
 {
 #define t (*t_)
 	memset(tracks, 0, sizeof tracks);
-	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
+	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
 	trace_init(&t, NULL);
 	ADD(KC_USER_ANNOTATION, "ProfilerStep#1", 0, 1000, 0, KEV_NONE);
 	ADD(KC_PYTHON_FUNCTION, "m.py(3): f at 0x7f00ab", 100, 800, 0, KEV_NONE);
@@ -194,28 +194,43 @@ T_TEST(test_fold__idle_calls)
 	o.unit = FU_NS;
 	o.weight = FW_IDLE;
 	int rc;
-	/* busy [50,80) [300,700) [1260,1500); window = steps [0,2000)
-	 * idle [0,50) step  [80,100) step  [100,200) python  [200,250) mm  [250,300) launch->mm
-	 *      [700,750) sync  [750,800) item  [800,900) python  [900,1000) step
-	 *      [1000,1100) step [1100,1200) ann [1200,1260) add [1500,1900) ann [1900,2000) step */
+	/* busy [50,80) [300,700) [1260,1500); window = steps [0,2000); the gap
+	 * model's charges rooted in [cause];[class] (gaps.h):
+	 *   [0,50): the next work (early_kernel) has no launch: edge 50
+	 *   [80,300): step only: untraced 20; f 100, mm 50 (python); inside the
+	 *     launch call [250,300): launch 50
+	 *   [700,1260): inside the sync until 750: sync 50; item 50, f 100;
+	 *     step only [900,1100): untraced 200; ann 100, add 10; inside the
+	 *     launch call [1210,1250): launch 40; issued, started 10 us later:
+	 *     queued "launch latency (stream 7)" 10
+	 *   [1500,2000): the step thread in ann: host 400; [1900,2000) nothing
+	 *     traced after the last activity: edge 100 */
 	T_EQ_STR(fold(&t, &o, &rc),
-		 "## a:b ## 500\n"
-		 "## a:b ##;aten::add 60\n"
-		 "[untraced] 370\n"
-		 "m.py(3): f at 0x... 200\n"
-		 "m.py(3): f at 0x...;aten::item 50\n"
-		 "m.py(3): f at 0x...;aten::item;cudaStreamSynchronize 50\n"
-		 "m.py(3): f at 0x...;aten::mm 100\n");
+		 "[edge] 150\n"
+		 "[host];[python];## a:b ## 500\n"
+		 "[host];[python];## a:b ##;aten::add 10\n"
+		 "[host];[python];m.py(3): f at 0x... 200\n"
+		 "[host];[python];m.py(3): f at 0x...;aten::item 50\n"
+		 "[host];[python];m.py(3): f at 0x...;aten::mm 50\n"
+		 "[launch];[launch];## a:b ##;aten::add;cudaLaunchKernel 40\n"
+		 "[launch];[launch];m.py(3): f at 0x...;aten::mm;cudaLaunchKernel 50\n"
+		 "[queued];launch latency (stream 7) 10\n"
+		 "[sync];[sync];m.py(3): f at 0x...;aten::item;cudaStreamSynchronize 50\n"
+		 "[untraced] 220\n");
 	/* per-step normalise: 2 steps, ns unit -> scale 3, half-even */
 	o.normalise = true;
 	T_EQ_STR(fold(&t, &o, &rc),
-		 "## a:b ## 250\n"
-		 "## a:b ##;aten::add 30\n"
-		 "[untraced] 185\n"
-		 "m.py(3): f at 0x... 100\n"
-		 "m.py(3): f at 0x...;aten::item 25\n"
-		 "m.py(3): f at 0x...;aten::item;cudaStreamSynchronize 25\n"
-		 "m.py(3): f at 0x...;aten::mm 50\n");
+		 "[edge] 75\n"
+		 "[host];[python];## a:b ## 250\n"
+		 "[host];[python];## a:b ##;aten::add 5\n"
+		 "[host];[python];m.py(3): f at 0x... 100\n"
+		 "[host];[python];m.py(3): f at 0x...;aten::item 25\n"
+		 "[host];[python];m.py(3): f at 0x...;aten::mm 25\n"
+		 "[launch];[launch];## a:b ##;aten::add;cudaLaunchKernel 20\n"
+		 "[launch];[launch];m.py(3): f at 0x...;aten::mm;cudaLaunchKernel 25\n"
+		 "[queued];launch latency (stream 7) 5\n"
+		 "[sync];[sync];m.py(3): f at 0x...;aten::item;cudaStreamSynchronize 25\n"
+		 "[untraced] 110\n");
 	fold_opts_init(&o);
 	o.weight = FW_CALLS;
 	T_EQ_STR(fold(&t, &o, &rc),
@@ -234,8 +249,8 @@ T_TEST(test_fold__normalise_rounding)
 	/* 3 steps, one 10 ns kernel: 10/3 us -> 0.003333 us (scale 6) */
 	struct trace t;
 	memset(tracks, 0, sizeof tracks);
-	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
+	tracks[0] = (struct ktrack){ 1, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
 	trace_init(&t, NULL);
 	ADD(KC_USER_ANNOTATION, "ProfilerStep#1", 0, 10, 0, KEV_NONE);
 	ADD(KC_USER_ANNOTATION, "ProfilerStep#2", 10, 10, 0, KEV_NONE);
@@ -249,7 +264,10 @@ T_TEST(test_fold__normalise_rounding)
 	fold_opts_init(&o);
 	o.normalise = true;
 	int rc;
+	/* the default unit, ns: 5/3 -> 1.667 (3 more decimals), 10/3 -> 3.333 */
+	T_EQ_STR(fold(&t, &o, &rc), "[unattributed];j 1.667\n[unattributed];k 3.333\n");
 	/* 5000/3 = 1666.67 -> 1667 (0.001667); 10000/3 -> 3333 */
+	o.unit = FU_US;
 	T_EQ_STR(fold(&t, &o, &rc), "[unattributed];j 0.001667\n[unattributed];k 0.003333\n");
 	o.unit = FU_MS;
 	T_EQ_STR(fold(&t, &o, &rc), "[unattributed];j 0.000001667\n[unattributed];k 0.000003333\n");

@@ -27,10 +27,10 @@ static struct ktrack tracks[4];
 static void tracks_init(void)
 {
 	memset(tracks, 0, sizeof tracks);
-	tracks[0] = (struct ktrack){ 100, 100, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
-	tracks[2] = (struct ktrack){ 200, 200, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[3] = (struct ktrack){ 1, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
+	tracks[0] = (struct ktrack){ 100, 100, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
+	tracks[2] = (struct ktrack){ 200, 200, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[3] = (struct ktrack){ 1, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
 }
 
 /* Each event goes to the model and to info, as trace_load and info do. */

@@ -125,6 +125,24 @@ T_TEST(test_names__python)
 	T_TRUE(!names_py_source(S("a.py(12) f"), &pl));
 	T_TRUE(!names_py_source(S("a.py(): f"), &pl));
 	T_TRUE(!names_py_source("a.py(12): f", 8, &pl)); /* cut before the ':' */
+	/* thread roots (fold cpu/wall, py-spy --threads) are not source frames */
+	T_TRUE(!names_py_source(S("thread (25286): python3"), &pl));
+	T_TRUE(names_is_thread(S("thread (25286): python3")));
+	T_TRUE(names_is_thread(S("thread (25286)")));
+	T_TRUE(names_is_thread(S("thread (0x7F00AB): MainThread")));
+	T_TRUE(names_is_thread(S("thread (?, pid 3)")));
+	T_TRUE(!names_is_thread(S("thread (x)")));
+	T_TRUE(!names_is_thread(S("thread (12) x")));
+	T_TRUE(!names_is_thread(S("thread (12")));
+	T_TRUE(names_is_process(S("process 12:\"python x.py\"")));
+	T_TRUE(!names_is_process(S("process x")));
+	size_t fl = 0, ml = 0;
+	const char *file = NULL;
+	T_TRUE(names_py_perf(S("py::train:/w/t.py"), &fl, &file, &ml));
+	T_EQ_I64(fl, 5);
+	T_EQ_I64(ml, 7);
+	T_TRUE(!names_py_perf(S("py::train"), &fl, &file, &ml));
+	T_TRUE(!names_py_perf(S("py:::t.py"), &fl, &file, &ml));
 	T_TRUE(names_in_torch(S("torch/cuda/__init__.py")));
 	T_TRUE(names_in_torch(S("/x/site-packages/torch/nn/m.py")));
 	T_TRUE(names_in_torch(S("C:\\py\\torch\\nn\\m.py")));
@@ -200,6 +218,10 @@ T_TEST(test_names__frames)
 	T_TRUE(names_is_python(S("<built-in method item of Tensor object at 0x...>")));
 	T_TRUE(names_is_python(S("forward (model/llama.py:310)")));
 	T_TRUE(names_is_python(S("torch/nn/modules/module.py(1736): _call_impl")));
+	T_TRUE(names_is_python(S("py::forward:/w/model.py")));  /* python -X perf */
+	T_TRUE(!names_is_python(S("thread (25286): python3")));
+	T_TRUE(!names_is_python(S("thread (25286): x.py:12)")));
+	T_TRUE(!names_is_python(S("process 3:\"python a.py:12\"")));
 	T_TRUE(!names_is_python(S("aten::linear")));
 	T_EQ_I64(palette_gpu_class(S("<built-in function linear>")), GPU_PYTHON);
 	T_TRUE(names_is_api(S("cudaLaunchKernel")));
@@ -248,6 +270,61 @@ T_TEST(test_names__frames)
 	T_EQ_I64(names_op_sync(S("aten:")), NAMES_OP_NONE);
 }
 
+/* the collective of a communication name: kernels of NCCL and RCCL
+ * generations, PyTorch's annotations and c10d ops, "Collective name" values */
+T_TEST(test_names__collectives)
+{
+	static const struct {
+		const char *name;
+		bool bare;
+		int kind;
+	} c[] = {
+		{ "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", false,
+		  NAMES_COLL_ALL_REDUCE },
+		{ "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", false, NAMES_COLL_ALL_GATHER },
+		{ "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", false,
+		  NAMES_COLL_REDUCE_SCATTER },
+		{ "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)", false,
+		  NAMES_COLL_BROADCAST },
+		{ "ncclDevKernel_SendRecv(ncclDevComm*, unsigned long, ncclWork*)", false, NAMES_COLL_SEND_RECV },
+		{ "ncclDevKernel_Reduce_Sum_f32_RING_LL(ncclDevComm*)", false, NAMES_COLL_REDUCE },
+		{ "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)", false, NAMES_COLL_UNKNOWN },
+		{ "nccl:all_reduce", false, NAMES_COLL_ALL_REDUCE },
+		{ "nccl:_all_gather_base", false, NAMES_COLL_ALL_GATHER },
+		{ "nccl:_reduce_scatter_base", false, NAMES_COLL_REDUCE_SCATTER },
+		{ "nccl:all_to_all", false, NAMES_COLL_ALL_TO_ALL },
+		{ "nccl:send", false, NAMES_COLL_SEND_RECV },
+		{ "nccl:recv 0<-1", false, NAMES_COLL_SEND_RECV },
+		{ "c10d::allreduce_", false, NAMES_COLL_ALL_REDUCE },
+		{ "c10d::_reduce_scatter_base_", false, NAMES_COLL_REDUCE_SCATTER },
+		{ "c10d::barrier", false, NAMES_COLL_BARRIER },
+		{ "c10d::gather_", false, NAMES_COLL_GATHER },
+		{ "c10d::scatter_", false, NAMES_COLL_SCATTER },
+		{ "record_param_comms", false, NAMES_COLL_UNKNOWN },
+		/* not a communication name: never a collective */
+		{ "aten::all_reduce_like", false, NAMES_COLL_UNKNOWN },
+		{ "void at::native::reduce_kernel<512, 1>", false, NAMES_COLL_UNKNOWN },
+		{ "model.py(12): send_batch", false, NAMES_COLL_UNKNOWN },
+		/* "Collective name" values, read bare */
+		{ "allreduce", true, NAMES_COLL_ALL_REDUCE },
+		{ "_allgather_base", true, NAMES_COLL_ALL_GATHER },
+		{ "reduce_scatter_tensor_coalesced", true, NAMES_COLL_REDUCE_SCATTER },
+		{ "ALLTOALL_BASE", true, NAMES_COLL_ALL_TO_ALL },
+		{ "wait", true, NAMES_COLL_UNKNOWN },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		int k = names_coll_kind(c[i].name, strlen(c[i].name), c[i].bare);
+		if (k != c[i].kind)
+			T_FAIL_("names_coll_kind(%s) == %s, expected %s", c[i].name, names_coll_key(k),
+				names_coll_key(c[i].kind));
+	}
+	T_EQ_STR(names_coll_key(NAMES_COLL_ALL_REDUCE), "all_reduce");
+	T_EQ_STR(names_coll_key(NAMES_COLL_N), "unknown");
+	T_EQ_STR(names_coll_key(-1), "unknown");
+	/* a length, not a NUL, ends the name: "nccl:all_re" is no all_reduce */
+	T_EQ_I64(names_coll_kind("nccl:all_reduce", 11, false), NAMES_COLL_UNKNOWN);
+}
+
 int main(void)
 {
 	T_RUN(test_names__table);
@@ -256,5 +333,6 @@ int main(void)
 	T_RUN(test_names__palette_agrees);
 	T_RUN(test_names__kernels);
 	T_RUN(test_names__frames);
+	T_RUN(test_names__collectives);
 	return t_done();
 }

@@ -58,14 +58,14 @@ T_TEST(test_rx__against_glibc)
 		"gemm", "^sm90_xmma", "all_?gather", "nccl.*(reduce|gather)", "a{2,3}b", "a{,2}c", "x{0}y", "(ab){2}",
 		"[[:digit:]]+x", "[[:upper:]]", "[[:lower:]]b", "[^a-z]", "[0-z]", "[]a]", "[^]a]", "[a-]", "[--/]",
 		"[[.a.]-c]", "[[=b=]]", "\\w+\\s\\W", "\\bfoo\\b", "\\Bo\\B", "\\<k", "n\\>", "\\`a", "b\\'", "a$", "^$",
-		"a|^b", "(^a|b$)", "()", "a||b", "a)", "(a))", "a{1}{2}", ".", "..z", "\\.", "\\(", "\\{", "a\\|b",
+		"a|^b", "(^a|b$)", "()", "a||b", "a)", "(a))", "a)*b", "a)+b", "x|a){2}b", "(a|aa)*x|a)*b", "a{1}{2}", ".", "..z", "\\.", "\\(", "\\{", "a\\|b",
 		"(a|aa)*b", "(a*)*c", "((x+)y?)*z", "[[:space:][:punct:]]{2}", "[[:xdigit:]]{4}", "_Z[0-9]+", "A\\wC",
 		"{", "a{", "a{x}", "[a-z_]+::[A-Z]", "(.*)(.*)x", "ab?c?d?e", "(a|b|c|d)+e$", "^(void )?at::native",
 	};
 	static const char *const texts[] = {
 		"", "a", "b", "ab", "aab", "aaab", "c", "ac", "aac", "GEMM_kernel", "sm90_xmma_gemm", "ncclAllGather",
 		"all_gather", "allgather", "x", "xy", "y", "abab", "ab ab", "12x", "Q", "qb", "Qb", "_", "[", "]", "-",
-		"/", ".", "b", "foo bar", " foo ", "foobar", "xoox", "kit", "ink", "a)", "(a))", "aaa", "{", "a{", "a{x}",
+		"/", ".", "b", "foo bar", " foo ", "foobar", "xoox", "kit", "ink", "a)", "(a))", "a))b", "aaa", "{", "a{", "a{x}",
 		"at::native::vectorized_elementwise_kernel<4, void>", "void at::native::foo", "_Z3fooIiEvv", "ncclKernel_Reduce",
 		"a\nb", "AbC", "aXc", "A_C", "x y z", "abcde", "acde", "ae", "abe", "dddde",
 	};

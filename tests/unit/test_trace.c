@@ -16,9 +16,9 @@ static struct ktrack tracks[3];
 static void tracks_init(void)
 {
 	memset(tracks, 0, sizeof tracks);
-	tracks[0] = (struct ktrack){ 100, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
-	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true };
-	tracks[2] = (struct ktrack){ 100, 2, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false };
+	tracks[0] = (struct ktrack){ 100, 1, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
+	tracks[1] = (struct ktrack){ 0, 7, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, true, true };
+	tracks[2] = (struct ktrack){ 100, 2, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, false, false };
 }
 
 static struct kev ev(struct trace *t, int kc, const char *name, int64_t ts, int64_t dur, uint32_t track)
@@ -376,6 +376,54 @@ T_TEST(test_trace__step_marker_and_syncs)
 	trace_release(&t);
 }
 
+
+/* Device sync records (cuda_sync) kept with what they waited on, kernel
+ * launch configurations counted per (name, configuration) (issue 26). */
+T_TEST(test_trace__device_syncs_and_launch_configs)
+{
+	struct trace t;
+	tracks_init();
+	trace_init(&t, NULL);
+	add(&t, corr(ev(&t, KC_CUDA_RUNTIME, "cudaLaunchKernel", 100, 5, 0), 1));
+	for (int i = 0; i < 3; i++) {
+		struct kev k = corr(ev(&t, KC_KERNEL, "gemm_kernel", 110 + 10 * i, 4 + i, 1), 1);
+		k.grid[0] = i < 2 ? 128 : 64, k.grid[1] = k.grid[2] = 1;
+		k.block[0] = 256, k.block[1] = k.block[2] = 1;
+		k.regs = 32;
+		k.occupancy = 37500;
+		add(&t, k);
+	}
+	struct kev s = corr(ev(&t, KC_CUDA_SYNC, "Event Sync", 150, 33, 1), 9);
+	s.wait_stream = 7;
+	s.wait_corr = 4;
+	s.stream = -1;
+	add(&t, s);
+	struct kev ss = ev(&t, KC_CUDA_SYNC, "Stream Sync", 190, 5, 1);
+	ss.stream = 7;
+	add(&t, ss);
+	T_EQ_I64(finish(&t, NULL), GF_OK);
+	T_EQ_I64(t.nact, 3); /* the sync records are no GPU activity */
+	T_EQ_I64(t.nsyncs, 2);
+	T_EQ_I64(t.syncs[0].kind, TS_EVENT);
+	T_EQ_I64(t.syncs[0].wait_stream, 7);
+	T_EQ_I64(t.syncs[0].wait_corr, 4);
+	T_EQ_I64(t.syncs[0].stream, -1);
+	T_EQ_I64(t.syncs[0].end - t.syncs[0].start, 33);
+	T_EQ_I64(t.syncs[1].kind, TS_STREAM);
+	T_EQ_I64(t.syncs[1].stream, 7);
+	T_EQ_I64(t.nkcfg, 2);
+	const struct trace_kcfg *c = trace_kcfg_top(&t, pool_intern_str(t.names, "gemm_kernel"));
+	T_TRUE(c != NULL);
+	T_EQ_I64(c->count, 2);
+	T_EQ_I64(c->time, 4 + 5);
+	struct sbuf b = SBUF_INIT;
+	trace_kcfg_text(c, &b);
+	T_EQ_STR(b.buf, "grid 128x1x1, block 256x1x1, 32 regs, 37.5% occupancy");
+	sbuf_release(&b);
+	T_TRUE(trace_kcfg_top(&t, pool_intern_str(t.names, "other")) == NULL);
+	trace_release(&t);
+}
+
 int main(void)
 {
 	T_RUN(test_trace__nesting_and_link);
@@ -385,5 +433,6 @@ int main(void)
 	T_RUN(test_trace__busy_union);
 	T_RUN(test_trace__name_flags);
 	T_RUN(test_trace__step_marker_and_syncs);
+	T_RUN(test_trace__device_syncs_and_launch_configs);
 	return t_done();
 }

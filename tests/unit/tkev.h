@@ -30,6 +30,8 @@ static inline struct kev tkev(struct pool *names, int kc, const char *name, int6
 	e.ph = 'X';
 	e.id = e.correlation = e.external_id = e.python_id = e.python_parent_id = e.python_thread = KEV_NONE;
 	e.stream = e.device = e.bytes = KEV_NONE;
+	e.total_alloc = e.wait_stream = e.wait_corr = e.occupancy = KEV_NONE;
+	e.grid[0] = e.block[0] = e.regs = -1;
 	e.arg_name = UINT32_MAX;
 	return e;
 }

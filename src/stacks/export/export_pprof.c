@@ -3,6 +3,7 @@
 #include "base/names.h"
 #include "base/ozip.h"
 #include "base/pool.h"
+#include "base/vec.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -52,6 +53,15 @@ struct pctx {
 	const char *marker;
 	struct sbuf *err;
 	int rc;
+	bool str_labels;
+	/* the cap (x->max_samples): in the current tree, stacks heavier than
+	 * thr are kept, and keep_eq of those equal to it; the rest sum to other */
+	bool capped;
+	int64_t thr, other;
+	size_t keep_eq;
+	uint32_t other_fid;      /* the "[other]" frame */
+	struct export_pprof_stats st;
+	VEC(uint32_t) path;      /* a sample's frames */
 };
 
 static uint32_t str(struct pctx *c, const char *s, size_t n)
@@ -69,12 +79,37 @@ static void flush(struct pctx *c, bool force)
 	}
 }
 
+/* Label{key, num} (go tool pprof's -tags), or Label{key, str} with
+ * str_labels (Pyroscope drops a label without a string value). */
 static void num_label(struct pctx *c, uint32_t key, int64_t v)
 {
 	sbuf_reset(&c->tmp);
 	export_pprof_uint(&c->tmp, 1, key);
-	export_pprof_uint(&c->tmp, 3, (uint64_t)v);
+	if (c->str_labels) {
+		char s[24];
+		int n = snprintf(s, sizeof s, "%lld", (long long)v);
+		export_pprof_uint(&c->tmp, 2, str(c, s, (size_t)n));
+	} else {
+		export_pprof_uint(&c->tmp, 3, (uint64_t)v);
+	}
 	export_pprof_bytes(&c->msg, 3, c->tmp.buf, c->tmp.len);
+}
+
+/* One Sample: locations (leaf first) and v in the tree's slot. */
+static void sample_head(struct pctx *c, const uint32_t *fids, size_t depth, int64_t v)
+{
+	sbuf_reset(&c->msg);
+	sbuf_reset(&c->tmp);
+	for (size_t i = depth; i-- > 0;)
+		export_pprof_varint(&c->tmp, (uint64_t)fids[i] + 1);
+	export_pprof_bytes(&c->msg, 1, c->tmp.buf, c->tmp.len);
+	sbuf_reset(&c->tmp);
+	for (unsigned j = 0; j < c->n; j++)
+		export_pprof_varint(&c->tmp, j == c->k ? (uint64_t)v : 0);
+	export_pprof_bytes(&c->msg, 2, c->tmp.buf, c->tmp.len);
+	if (c->rank >= 0)
+		num_label(c, c->s_rank, c->rank);
+	c->st.samples++;
 }
 
 static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_t depth, int64_t self)
@@ -85,22 +120,25 @@ static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_
 		struct sbuf p = SBUF_INIT;
 		ftree_path(t, nodes[depth - 1], &p);
 		sbuf_addf(c->err, "weight of stack '%.200s' is not a whole number of %s: pprof values are integers",
-			  p.buf, ftree_meta_get(&t->meta, "unit") ? "nanoseconds" : "counts");
+			  p.buf, strcmp(export_stacks_unit(t, true), "count") ? export_stacks_unit(t, true) : "counts");
 		sbuf_release(&p);
 		return GF_EINPUT;
 	}
-	sbuf_reset(&c->msg);
-	/* location ids, leaf first, packed */
-	sbuf_reset(&c->tmp);
-	for (size_t i = depth; i-- > 0;)
-		export_pprof_varint(&c->tmp, (uint64_t)c->fid[nodes[i]] + 1);
-	export_pprof_bytes(&c->msg, 1, c->tmp.buf, c->tmp.len);
-	sbuf_reset(&c->tmp);
-	for (unsigned j = 0; j < c->n; j++)
-		export_pprof_varint(&c->tmp, j == c->k ? (uint64_t)v : 0);
-	export_pprof_bytes(&c->msg, 2, c->tmp.buf, c->tmp.len);
-	if (c->rank >= 0)
-		num_label(c, c->s_rank, c->rank);
+	if (c->capped) {
+		bool keep = self > c->thr || (self == c->thr && c->keep_eq && c->keep_eq--);
+		if (!keep) {
+			if (__builtin_add_overflow(c->other, v, &c->other)) {
+				sbuf_addstr(c->err, "the stacks' total overflows a pprof value (int64)");
+				return GF_EINPUT;
+			}
+			c->st.merged++;
+			return 0;
+		}
+	}
+	c->path.n = 0;
+	for (size_t i = 0; i < depth; i++)
+		vec_push(&c->path, c->fid[nodes[i]]);
+	sample_head(c, c->path.v, depth, v);
 	/* the outermost step marker frame (fold --per-step: under the thread
 	 * frame for cpu and wall) */
 	for (size_t i = 0; i < depth; i++) {
@@ -119,8 +157,7 @@ static int sample(void *ctx, const struct ftree *t, const uint32_t *nodes, size_
 
 static void value_type(struct pctx *c, unsigned field, const struct export_stacks_prof *p)
 {
-	int e;
-	const char *unit = export_stacks_ns_exp(p->t, &e) ? "nanoseconds" : "count";
+	const char *unit = export_stacks_unit(p->t, true);
 	sbuf_reset(&c->tmp);
 	export_pprof_uint(&c->tmp, 1, str(c, p->name, strlen(p->name)));
 	export_pprof_uint(&c->tmp, 2, str(c, unit, strlen(unit)));
@@ -137,7 +174,12 @@ static void frame(struct pctx *c, uint32_t i)
 	sbuf_reset(&c->msg);
 	export_pprof_uint(&c->msg, 1, (uint64_t)i + 1);
 	export_pprof_uint(&c->msg, 2, str(c, f.name, f.name_len));
-	export_pprof_uint(&c->msg, 3, str(c, s, n));
+	/* system_name only where it differs from name: pprof treats a function
+	 * whose name equals its system_name as not yet demangled and cuts what
+	 * looks like C++ ("<built-in method ...>" -> "", "Memcpy HtoD (Pinned ->
+	 * Device)" -> "Memcpy HtoD ", template arguments) */
+	if (f.name != s || f.name_len != n)
+		export_pprof_uint(&c->msg, 3, str(c, s, n));
 	if (f.file_len) {
 		export_pprof_uint(&c->msg, 4, str(c, f.file, f.file_len));
 		export_pprof_uint(&c->msg, 5, (uint64_t)f.line);
@@ -172,12 +214,55 @@ static int64_t meta_rank(const struct export_stacks *x)
 	return -1;
 }
 
+struct selfs {
+	VEC(int64_t) v;
+};
+
+static int collect(void *ctx, const struct ftree *t, const uint32_t *nodes, size_t depth, int64_t self)
+{
+	struct selfs *s = ctx;
+	vec_push(&s->v, self);
+	return 0;
+}
+
+static int desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x < y) - (x > y);
+}
+
+/* Sets the cap of tree t: at most budget samples, its heaviest budget - 1
+ * stacks and "[other]". */
+static void cap(struct pctx *c, const struct ftree *t, size_t budget)
+{
+	struct selfs s;
+	memset(&s, 0, sizeof s);
+	c->capped = false;
+	c->other = 0;
+	export_stacks_walk(t, collect, &s);
+	if (budget && s.v.n > budget) {
+		qsort(s.v.v, s.v.n, sizeof *s.v.v, desc);
+		size_t keep = budget - 1, gt = 0;
+		c->thr = s.v.v[keep - 1];
+		while (gt < keep && s.v.v[gt] > c->thr)
+			gt++;
+		c->keep_eq = keep - gt;
+		c->capped = true;
+	}
+	vec_free(&s.v);
+}
+
 static int body(struct pctx *c, const struct export_stacks *x)
 {
+	size_t budget = x->max_samples && x->n ? x->max_samples / x->n : 0;
+	if (x->max_samples && budget < 2)
+		budget = 2;
 	for (unsigned k = 0; k < x->n; k++)
 		value_type(c, P_SAMPLE_TYPE, &x->p[k]);
 	for (unsigned k = 0; k < x->n; k++)
 		map_frames(c, x->p[k].t);
+	if (budget)
+		c->other_fid = pool_intern(c->frames, "[other]", 7);
 	for (uint32_t i = 0; i < pool_count(c->frames); i++)
 		frame(c, i);
 	c->n = x->n;
@@ -186,9 +271,15 @@ static int body(struct pctx *c, const struct export_stacks *x)
 		c->k = k;
 		c->marker = ftree_meta_get(&t->meta, "step_marker");
 		map_frames(c, t);
+		cap(c, t, budget);
 		int rc = export_stacks_walk(t, sample, c);
 		if (rc)
 			return rc;
+		if (c->capped && c->other) {
+			sample_head(c, &c->other_fid, 1, c->other);
+			export_pprof_bytes(&c->out, P_SAMPLE, c->msg.buf, c->msg.len);
+			c->st.others++;
+		}
 	}
 	if (x->time_ns)
 		export_pprof_uint(&c->out, P_TIME, (uint64_t)x->time_ns);
@@ -209,6 +300,12 @@ static int body(struct pctx *c, const struct export_stacks *x)
 
 int export_pprof_write(const struct export_stacks *x, FILE *fp, struct sbuf *err)
 {
+	return export_pprof_write_st(x, fp, NULL, err);
+}
+
+int export_pprof_write_st(const struct export_stacks *x, FILE *fp, struct export_pprof_stats *st,
+			  struct sbuf *err)
+{
 	for (unsigned k = 0; k < x->n; k++)
 		if (x->p[k].t->ncols != 1) {
 			sbuf_addf(err, "differential stacks (two counts per line) cannot be exported: "
@@ -224,6 +321,7 @@ int export_pprof_write(const struct export_stacks *x, FILE *fp, struct sbuf *err
 	c.s_rank = str(&c, "rank", 4);
 	c.s_step = str(&c, "step", 4);
 	c.rank = meta_rank(x);
+	c.str_labels = x->str_labels;
 	int rc = GF_OK;
 	if (ozip_open(&c.z, fp, OZIP_GZIP)) {
 		sbuf_addstr(err, "out of memory starting zlib");
@@ -241,7 +339,10 @@ int export_pprof_write(const struct export_stacks *x, FILE *fp, struct sbuf *err
 	sbuf_release(&c.tmp);
 	sbuf_release(&c.u8);
 	free(c.fid);
+	vec_free(&c.path);
 	pool_free(c.strs);
 	pool_free(c.frames);
+	if (st)
+		*st = c.st;
 	return rc;
 }

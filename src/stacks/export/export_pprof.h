@@ -18,8 +18,10 @@
  *  - labels: "rank" (num) from a tree's `rank=` header, "step" (num) on a
  *    stack holding a ProfilerStep#N frame (fold --per-step; the outermost);
  *  - one Function and one Location per distinct frame name (id = index + 1):
- *    name, system_name = the full frame, filename and start_line / line from
- *    a Python frame (export_stacks_split);
+ *    name, system_name = the full frame when it differs from name (never
+ *    equal: pprof would "demangle" such a name, cutting <...> and (...)),
+ *    filename and start_line / line from a Python frame
+ *    (export_stacks_split);
  *  - time_nanos and duration_nanos when x gives them.
  *
  * Layer: stacks/export. Never prints.
@@ -35,6 +37,14 @@
  * integer of its unit), GF_EOUTPUT (write or compression error), both with
  * err set. */
 int export_pprof_write(const struct export_stacks *x, FILE *fp, struct sbuf *err);
+
+/* What export_pprof_write_st wrote: samples, of which "[other]" samples,
+ * and the stacks summed into them (x->max_samples). */
+struct export_pprof_stats {
+	size_t samples, others, merged;
+};
+int export_pprof_write_st(const struct export_stacks *x, FILE *fp, struct export_pprof_stats *st,
+			  struct sbuf *err);
 
 /* The encoder's pieces (tests): appends a varint, a field key, a varint
  * field, a length-delimited field. */

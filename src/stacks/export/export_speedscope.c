@@ -33,7 +33,8 @@ static void frame_json(struct sbuf *b, const char *s, size_t n)
 	if (f.file_len) {
 		sbuf_addstr(b, ",\"file\":");
 		esc_json_str(b, f.file, f.file_len);
-		sbuf_addf(b, ",\"line\":%lld", (long long)f.line);
+		if (f.line)
+			sbuf_addf(b, ",\"line\":%lld", (long long)f.line);
 	}
 	sbuf_addch(b, '}');
 }
@@ -127,12 +128,11 @@ int export_speedscope_write(const struct export_stacks *x, FILE *fp, struct sbuf
 	sbuf_addstr(&c.b, "]},\n\"profiles\":[");
 	for (unsigned k = 0; k < x->n; k++) {
 		const struct ftree *t = x->p[k].t;
-		int e;
 		map_frames(&c, t);
 		sbuf_addstr(&c.b, k ? ",\n{\"type\":\"sampled\",\"name\":" : "\n{\"type\":\"sampled\",\"name\":");
 		esc_json_str(&c.b, x->p[k].name, strlen(x->p[k].name));
 		sbuf_addf(&c.b, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
-			  export_stacks_ns_exp(t, &e) ? "nanoseconds" : "none");
+			  export_stacks_unit(t, false));
 		export_stacks_num(&c.b, t, t->n ? t->total[0] : 0);
 		sbuf_addstr(&c.b, ",\n\"samples\":[");
 		c.first = true;

@@ -4,26 +4,33 @@
 #include "base/names.h"
 #include "base/num.h"
 #include "base/vec.h"
-#include "stacks/weight.h"
+#include "stacks/folded.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const char *export_stacks_weight(const struct ftree *t, const char *fallback)
 {
-	const char *w = ftree_meta_get(&t->meta, "weight");
-	return w && *w ? w : fallback;
+	struct folded_units u;
+	folded_units(t, &u);
+	return u.name ? u.name : fallback;
 }
 
 bool export_stacks_ns_exp(const struct ftree *t, int *e)
 {
-	const char *u = ftree_meta_get(&t->meta, "unit");
-	const char *w = ftree_meta_get(&t->meta, "weight");
-	int wi = w ? weight_find(w) : -1, k = u ? weight_unit_find(u) : -1;
-	if (k < 0 || (wi >= 0 && weight_defs[wi].count))
+	struct folded_units u;
+	folded_units(t, &u);
+	if (u.kind != FOLDED_U_TIME)
 		return false;
-	*e = (int)weight_units[k].digits - (int)t->scale;
+	*e = u.ns_exp;
 	return true;
+}
+
+const char *export_stacks_unit(const struct ftree *t, bool pprof)
+{
+	struct folded_units u;
+	folded_units(t, &u);
+	return u.kind == FOLDED_U_TIME ? "nanoseconds" : u.kind == FOLDED_U_BYTES ? "bytes" : pprof ? "count" : "none";
 }
 
 bool export_stacks_int(const struct ftree *t, int64_t v, int64_t *out)
@@ -104,6 +111,19 @@ void export_stacks_split(const char *s, size_t n, struct export_stacks_frame *f)
 			return;
 		}
 	}
+	/* CPython's -X perf frame: "py::func:path" (no line) */
+	size_t fl;
+	const char *file;
+	size_t file_len;
+	if (names_py_perf(s, n, &fl, &file, &file_len)) {
+		f->name = s + 4;
+		f->name_len = fl;
+		f->file = file;
+		f->file_len = file_len;
+		return;
+	}
+	if (names_is_thread(s, n) || names_is_process(s, n))
+		return; /* a root frame, not "func (path:123)" */
 	/* py-spy's frame: "func (path:123)" */
 	if (n >= 6 && s[n - 1] == ')') {
 		const char *open = NULL;

@@ -5,13 +5,18 @@
  * that unit, and the split of a Python frame into function, file and line.
  *
  * A profile is a call tree (stacks/ftree.h) whose metadata header
- * (`# gpuflame: weight=gpu; unit=us;`) says what its weights are:
+ * (`# gpuflame: weight=gpu; unit=us;`) says what its weights are, as
+ * folded_units (stacks/folded.h) reads it:
  *   unit=ns|us|ms|s  -> "nanoseconds": a weight v at the tree's scale is
  *                       v * 10^(3k - scale) ns (k = 0, 1, 2, 3), exact;
- *   weight=calls, no unit, or an unknown one -> "none" (counts, samples).
+ *   unit=bytes       -> "bytes";
+ *   weight=calls, samples, events, no unit, or an unknown one -> "none"
+ *                       (speedscope) or "count" (pprof), written as they are.
  * Python frames, as fold writes them ("path/x.py(12): forward") or as py-spy
  * does ("forward (path/x.py:12)"), split into name "forward", file
- * "path/x.py" and line 12; any other frame is its name alone.
+ * "path/x.py" and line 12; CPython's -X perf frames ("py::forward:x.py")
+ * into name and file (no line); any other frame, thread and process roots
+ * ("thread (12): python3") included, is its name alone.
  *
  * Layer: stacks/export (base, stacks). Never prints.
  */
@@ -59,10 +64,21 @@ struct export_stacks {
 	const char *title;    /* the file's name (speedscope "name"), NULL for none */
 	int64_t time_ns;      /* pprof time_nanos (absolute start), 0 = unknown */
 	int64_t duration_ns;  /* pprof duration_nanos, 0 = unknown */
+	/* pprof for Pyroscope (push --format pprof): the rank and step labels as
+	 * strings (its ingest keeps string labels only), and at most max_samples
+	 * samples (0: no cap; its max_profile_stacktrace_samples, default
+	 * 16000, refuses a bigger profile): each profile keeps its heaviest
+	 * stacks and sums the rest into one "[other]" sample */
+	bool str_labels;
+	size_t max_samples;
 };
 
-/* The weight name of t ("weight=" in its header), else fallback. */
+/* The profile's name: "weight=" in t's header, else what an import's
+ * header says (folded_units: "cpu", "samples", "wall"...), else fallback. */
 const char *export_stacks_weight(const struct ftree *t, const char *fallback);
+/* The unit's name: "nanoseconds", "bytes", else "count" (pprof) or "none"
+ * (speedscope). */
+const char *export_stacks_unit(const struct ftree *t, bool pprof);
 /* Exponent e such that a weight v is v * 10^e nanoseconds (e may be
  * negative: then v / 10^-e); false for a tree without a time unit. */
 bool export_stacks_ns_exp(const struct ftree *t, int *e);

@@ -1,7 +1,9 @@
 /* diff.c — differential profiles (see diff.h). */
 #include "stacks/ops/diff.h"
 
+#include "base/names.h"
 #include "base/num.h"
+#include "stacks/ops/diff_steps.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -146,15 +148,154 @@ size_t diff_name_normalise(const char *s, size_t n, struct sbuf *out)
 
 /* ---- alignment ---- */
 
-/* Adds every node of `in` into column col of out (same scale). */
-static void align_one(struct diff_result *r, const struct ftree *in, int col, bool norm_names)
+static int64_t meta_steps(const struct ftree_meta *m)
 {
-	struct ftree *out = &r->t;
+	const char *s = ftree_meta_get(m, "steps");
+	int64_t v;
+	if (!s || num_parse(s, strlen(s), 0, 0, &v) != NUM_OK || v <= 0)
+		return 0;
+	return v;
+}
+
+/* The step of each node of a per-step input (diff_steps.h): step[i] is the
+ * index of the first step frame on its path (TRACE-like FT_NONE: none),
+ * is_step[i] whether i is that frame. @return the steps seen. */
+static uint32_t step_frames(const struct ftree *in, const char *marker, uint32_t *step, bool *is_step)
+{
+	uint32_t nn = pool_count(in->names), nsteps = 0;
+	uint32_t *sid = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *sid); /* name -> step index */
+	for (uint32_t k = 0; k < nn; k++)
+		sid[k] = FT_NONE;
+	step[0] = FT_NONE;
+	is_step[0] = false;
+	for (uint32_t i = 1; i < in->n; i++) {
+		uint32_t p = in->parent[i], nm = in->name[i];
+		int64_t num;
+		is_step[i] = false;
+		step[i] = step[p];
+		if (step[p] != FT_NONE ||
+		    !names_step(pool_str(in->names, nm), pool_len(in->names, nm), marker, &num))
+			continue;
+		if (sid[nm] == FT_NONE)
+			sid[nm] = nsteps++;
+		step[i] = sid[nm];
+		is_step[i] = true;
+	}
+	free(sid);
+	return nsteps;
+}
+
+/* Notes the per-step weights of input node i (mapped to out node u): under
+ * a step its own; a step frame's go to every node above it. */
+static void note_steps(const struct ftree *in, const struct ftree *out, uint32_t i, uint32_t u, const uint32_t *step,
+		       const bool *is_step, struct diff_steps_col *sc)
+{
+	if (step[i] == FT_NONE)
+		return;
+	struct diff_step_val v = { u, step[i], in->total[i], ftree_self(in, i, 0) };
+	if (!is_step[i]) {
+		vec_push(&sc->v, v);
+		return;
+	}
+	/* u is the step frame's parent in out: its self weight is u's in this
+	 * step; its total counts in u and every node above */
+	vec_push(&sc->v, v);
+	v.self = 0;
+	for (uint32_t a = u; a != 0;) {
+		a = out->parent[a];
+		v.node = a;
+		vec_push(&sc->v, v);
+	}
+}
+
+/* The result's name id of input name nm (nmap caches them; FT_NONE: not
+ * yet), normalised by the rules R1-R6 when norm_names; find: look it up
+ * only (FT_NONE when the result has no such name). */
+static uint32_t out_name(struct diff_result *r, const struct ftree *in, uint32_t nm, uint32_t *nmap,
+			 bool norm_names, bool find, struct sbuf *nb)
+{
+	if (nmap[nm] != FT_NONE)
+		return nmap[nm];
+	struct pool *names = r->t.names;
+	const char *s = pool_str(in->names, nm);
+	uint32_t len = pool_len(in->names, nm);
+	sbuf_reset(nb);
+	if (norm_names && diff_name_normalise(s, len, nb)) {
+		if (!find)
+			r->renamed++;
+		s = nb->buf;
+		len = (uint32_t)nb->len;
+	}
+	return nmap[nm] = find ? pool_find(names, s, len) : pool_intern(names, s, len);
+}
+
+static uint32_t *name_map(const struct ftree *in)
+{
 	uint32_t nn = pool_count(in->names);
 	uint32_t *nmap = gf_xmalloc((size_t)(nn ? nn : 1) * sizeof *nmap);
 	for (uint32_t i = 0; i < nn; i++)
 		nmap[i] = FT_NONE;
+	return nmap;
+}
+
+/*
+ * The per-step weights of a per-step fold of a side already aligned from
+ * its fold without steps (a sidecar: diff_opts.step_side): its nodes are
+ * found, never created, in the result (step frames collapsed). @return
+ * false when a node is missing (the two do not hold the same stacks).
+ */
+static bool note_sidecar(struct diff_result *r, const struct ftree *in, bool norm_names, struct diff_steps_col *sc)
+{
+	const char *marker;
+	if (!diff_steps_input(in, &marker))
+		return false;
+	uint32_t *nmap = name_map(in), *map = gf_xmalloc((size_t)in->n * sizeof *map);
+	uint32_t *step = gf_xmalloc((size_t)in->n * sizeof *step);
+	bool *is_step = gf_xmalloc((size_t)in->n * sizeof *is_step);
+	sc->nsteps = step_frames(in, marker, step, is_step);
+	sc->header = meta_steps(&in->meta);
+	struct sbuf nb = SBUF_INIT;
+	bool ok = true;
+	map[0] = 0;
+	for (uint32_t i = 1; i < in->n && ok; i++) {
+		if (is_step[i]) {
+			map[i] = map[in->parent[i]];
+		} else {
+			uint32_t nm = out_name(r, in, in->name[i], nmap, norm_names, true, &nb);
+			map[i] = nm == UINT32_MAX ? FT_NONE : ftree_find(&r->t, map[in->parent[i]], nm);
+			ok = map[i] != FT_NONE;
+		}
+		if (ok)
+			note_steps(in, &r->t, i, map[i], step, is_step, sc);
+	}
+	sbuf_release(&nb);
+	free(nmap);
+	free(map);
+	free(step);
+	free(is_step);
+	sc->on = ok;
+	return ok;
+}
+
+/* Adds every node of `in` into column col of out (same scale); a per-step
+ * input's step frames are collapsed into their parents and its per-step
+ * weights noted in sc (diff_steps.h). */
+static void align_one(struct diff_result *r, const struct ftree *in, int col, bool norm_names,
+		      struct diff_steps_col *sc)
+{
+	struct ftree *out = &r->t;
+	uint32_t *nmap = name_map(in);
 	uint32_t *map = gf_xmalloc((size_t)in->n * sizeof *map);
+	uint32_t *step = NULL;
+	bool *is_step = NULL;
+	const char *marker;
+	sc->on = diff_steps_input(in, &marker);
+	if (sc->on) {
+		step = gf_xmalloc((size_t)in->n * sizeof *step);
+		is_step = gf_xmalloc((size_t)in->n * sizeof *is_step);
+		sc->nsteps = step_frames(in, marker, step, is_step);
+		sc->header = meta_steps(&in->meta);
+	}
 	struct sbuf nb = SBUF_INIT;
 	map[0] = 0;
 	if (col)
@@ -163,36 +304,25 @@ static void align_one(struct diff_result *r, const struct ftree *in, int col, bo
 		out->total[0] += in->total[0];
 	for (uint32_t i = 1; i < in->n; i++) {
 		uint32_t nm = in->name[i];
-		if (nmap[nm] == FT_NONE) {
-			const char *s = pool_str(in->names, nm);
-			uint32_t len = pool_len(in->names, nm);
-			sbuf_reset(&nb);
-			if (norm_names && diff_name_normalise(s, len, &nb)) {
-				r->renamed++;
-				nmap[nm] = pool_intern(out->names, nb.buf, nb.len);
-			} else {
-				nmap[nm] = pool_intern(out->names, s, len);
-			}
+		if (sc->on && is_step[i]) { /* collapsed: its weight is its parent's already */
+			map[i] = map[in->parent[i]];
+			note_steps(in, out, i, map[i], step, is_step, sc);
+			continue;
 		}
-		map[i] = ftree_child(out, map[in->parent[i]], nmap[nm]);
+		map[i] = ftree_child(out, map[in->parent[i]], out_name(r, in, nm, nmap, norm_names, false, &nb));
 		/* all totals are <= the input's root total: no overflow */
 		if (col)
 			out->total2[map[i]] += in->total[i];
 		else
 			out->total[map[i]] += in->total[i];
+		if (sc->on)
+			note_steps(in, out, i, map[i], step, is_step, sc);
 	}
 	sbuf_release(&nb);
 	free(map);
 	free(nmap);
-}
-
-static int64_t meta_steps(const struct ftree_meta *m)
-{
-	const char *s = ftree_meta_get(m, "steps");
-	int64_t v;
-	if (!s || num_parse(s, strlen(s), 0, 0, &v) != NUM_OK || v <= 0)
-		return 0;
-	return v;
+	free(step);
+	free(is_step);
 }
 
 double diff_ztest(double x1, double n1, double x2, double n2)
@@ -236,6 +366,38 @@ static void classify(struct diff_result *r, const struct diff_opts *o, const dou
 	}
 }
 
+/* A per-step input's header made the one of its steps' sum: no per_step
+ * key, no step level in stack= (the step frames are collapsed). */
+static void unstep_meta(struct ftree_meta *m)
+{
+	ftree_meta_del(m, "per_step");
+	const char *st = ftree_meta_get(m, "stack");
+	if (!st)
+		return;
+	struct sbuf b = SBUF_INIT;
+	for (const char *p = st; *p;) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (!(n == 4 && !memcmp(p, "step", 4))) {
+			if (b.len)
+				sbuf_addch(&b, ',');
+			sbuf_add(&b, p, n);
+		}
+		p += n + (e != NULL);
+	}
+	ftree_meta_set(m, "stack", b.buf ? b.buf : "");
+	sbuf_release(&b);
+}
+
+/* Sample counts: no unit= (py-spy raw and plain flamegraph.pl files), or an
+ * import's unit=samples (stacks/import.h; perf's periods, times and bytes are
+ * not counts of samples). */
+static bool sample_counts(const struct ftree *t)
+{
+	const char *u = ftree_meta_get(&t->meta, "unit");
+	return !u || !strcmp(u, "samples");
+}
+
 int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	     const struct diff_opts *o, struct sbuf *err)
 {
@@ -252,11 +414,11 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	if (o->sampled >= 0)
 		r->sampled = o->sampled;
 	else
-		r->sampled = scale == 0 && !ftree_meta_get(&before->meta, "unit") &&
-			     !ftree_meta_get(&after->meta, "unit");
+		r->sampled = scale == 0 && sample_counts(before) && sample_counts(after);
 	r->steps[0] = o->steps[0] ? o->steps[0] : meta_steps(&before->meta);
 	r->steps[1] = o->steps[1] ? o->steps[1] : meta_steps(&after->meta);
 	r->scale = o->scale;
+	r->alpha = o->alpha;
 	if (r->scale == DIFF_SCALE_AUTO) {
 		r->scale = r->steps[0] && r->steps[1] ? DIFF_SCALE_STEPS : DIFF_SCALE_NONE;
 		if (!r->steps[0] != !r->steps[1])
@@ -274,8 +436,15 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	ftree_init(&r->t, o->names, 0);
 	ftree_make_diff(&r->t);
 	r->t.scale = scale;
-	align_one(r, before, 0, o->normalise_names);
-	align_one(r, after, 1, o->normalise_names);
+	struct diff_steps_col sc[2];
+	memset(sc, 0, sizeof sc);
+	align_one(r, before, 0, o->normalise_names, &sc[0]);
+	align_one(r, after, 1, o->normalise_names, &sc[1]);
+	for (int c = 0; c < 2; c++)
+		if (!sc[c].on && o->step_side[c] && !note_sidecar(r, o->step_side[c], o->normalise_names, &sc[c]))
+			diff_steps_col_release(&sc[c]);
+	if (sc[0].on && sc[1].on)
+		r->sampled = false; /* the steps are the repeated measurements */
 	struct ftree *t = &r->t;
 	r->raw_total[0] = t->total[0];
 	r->raw_total[1] = t->total2[0];
@@ -298,6 +467,7 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	/* raw counts for the noise test, taken before normalisation */
 	double *raw_tot = NULL, *raw_self = NULL;
 	r->p_total = gf_xcalloc(t->n, sizeof *r->p_total);
+	r->p_self = gf_xcalloc(t->n, sizeof *r->p_self);
 	if (r->sampled) {
 		raw_tot = gf_xmalloc((size_t)t->n * 2 * sizeof *raw_tot);
 		raw_self = gf_xmalloc((size_t)t->n * 2 * sizeof *raw_self);
@@ -315,6 +485,8 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		if (bs)
 			ftree_meta_set(&t->meta, "source.before", bs);
 	}
+	if (sc[1].on)
+		unstep_meta(&t->meta); /* the result shows the steps' sum */
 	if (r->scale == DIFF_SCALE_STEPS) {
 		if ((rc = norm_add_decimals(t, o->decimals, err)) ||
 		    (rc = norm_scale_col(t, 0, 1, r->steps[0], o->round, err)) ||
@@ -345,6 +517,16 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 	r->cls_self = gf_xcalloc(t->n, 1);
 	classify(r, o, raw_tot, r->cls_total, true);
 	classify(r, o, raw_self, r->cls_self, false);
+	{
+		/* the per-step values compare as the normalised weights do: BEFORE
+		 * scaled to AFTER's total with --scale total */
+		int64_t xm = 1, ym = 1;
+		if (r->scale == DIFF_SCALE_TOTAL && r->raw_total[0] && r->raw_total[0] != r->raw_total[1]) {
+			xm = r->raw_total[1];
+			ym = r->raw_total[0];
+		}
+		r->steps_test = diff_steps_classify(r, o, sc, xm, ym);
+	}
 	for (uint32_t i = 1; i < t->n; i++) {
 		switch (r->cls_total[i]) {
 		case DIFF_GREW: r->n_grew++; break;
@@ -355,6 +537,8 @@ int diff_run(struct diff_result *r, struct ftree *before, struct ftree *after,
 		}
 	}
 out:
+	diff_steps_col_release(&sc[0]);
+	diff_steps_col_release(&sc[1]);
 	free(raw_tot);
 	free(raw_self);
 	if (rc)
@@ -369,6 +553,7 @@ void diff_result_release(struct diff_result *r)
 	free(r->cls_total);
 	free(r->cls_self);
 	free(r->p_total);
+	free(r->p_self);
 	free(r->raw);
 	memset(r, 0, sizeof *r);
 }

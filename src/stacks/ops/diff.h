@@ -32,6 +32,20 @@
  * normalisation. Non-sampled inputs (exact durations) are classed only by the
  * sign of the delta.
  *
+ * Step-to-step noise (per-step inputs: folds with one tower per step, their
+ * header's per_step=yes, as fold --per-step and diff's own folding of
+ * traces write them): the step frames are collapsed into their parents
+ * (the result shows the steps' sum) and every frame's total and every
+ * stack's self weight is tested on its per-step values, BEFORE's against
+ * AFTER's, by Mann–Whitney U (stepnoise.h); Benjamini–Hochberg keeps the
+ * false discovery rate of each family (frames' totals, stacks) at alpha. A
+ * change is grew/shrank when its test rejects and the per-step means moved
+ * the same way, else noise. When both inputs are per-step this test
+ * replaces the sampled one. With fewer steps than can reach alpha
+ * (stepnoise_min_p >= alpha, or one step on a side) too_few is set and the
+ * changes are classed by sign; a weight partly outside the steps (the
+ * root's [unattributed]) is classed by sign too.
+ *
  * Layer: stacks/ops (its writers: stacks/render/diff_out.h). Never prints.
  */
 #ifndef GF_DIFF_H
@@ -62,6 +76,9 @@ struct diff_opts {
 	double alpha;          /* default 0.01 */
 	double min_share;      /* default 0.01 (1 %) */
 	struct pool *names;    /* name pool for the result (shared, not freed); NULL = own */
+	/* per-step folds of BEFORE and AFTER (a sidecar: their steps' values
+	 * for the noise test, the graph is the inputs'), NULL: none */
+	const struct ftree *step_side[2];
 };
 
 /* Fills o with the defaults above. */
@@ -78,8 +95,21 @@ enum diff_class {
 struct diff_result {
 	struct ftree t;              /* col 0 = before, col 1 = after, normalised */
 	uint8_t *cls_total, *cls_self; /* per node of t: enum diff_class */
-	double *p_total;             /* per node: p-value of the total change (sampled; else 0) */
+	double *p_total;             /* per node: p-value of the total change (sampled, or the per-step
+					test: 1 when untested; else 0) */
+	double *p_self;              /* per node: p-value of the self change (the per-step test, else 0) */
 	bool sampled;
+	/* step-to-step noise (diff_steps.h): per-step data on each side, the
+	 * test's steps per side, whether it classed the frames, whether the
+	 * steps were too few to tell (min_p >= alpha), and per family ([0]
+	 * the frames' totals, [1] the stacks' self weights) the changes tested
+	 * and those beyond noise */
+	bool step_data[2];
+	uint32_t test_steps[2];
+	bool steps_test, too_few;
+	double min_p;
+	double alpha;                /* the level the tests used (diff_opts.alpha) */
+	uint32_t tested[2], changed[2];
 	enum diff_scale scale;       /* what was applied (never AUTO) */
 	int64_t steps[2];            /* step counts used (0 when unknown) */
 	int64_t raw_total[2];        /* root totals before normalisation, at raw_scale */

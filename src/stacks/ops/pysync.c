@@ -38,6 +38,15 @@ bool pysync_python_frame(const char *f, size_t n, struct sbuf *label)
 		sbuf_add(label, f, n);
 		return true;
 	}
+	const char *file;
+	size_t fnl, filel;
+	if (names_py_perf(f, n, &fnl, &file, &filel) && filel >= 3 && !memcmp(file + filel - 3, ".py", 3)) {
+		/* CPython -X perf, as perf script shows it: "py::func:path.py" */
+		sbuf_add(label, file, filel);
+		sbuf_addstr(label, ": ");
+		sbuf_add(label, f + 4, fnl);
+		return true;
+	}
 	size_t fl = func_len(f, n);
 	if (fl == n)
 		return false;

@@ -3,7 +3,9 @@
  *
  * Input: a call tree read from `py-spy record --native --format raw` output
  * (folded stacks, root first, frames "function (file:line)" for Python and
- * "symbol (libfoo.so)" for native code). A stack is a *sync stack* when one of
+ * "symbol (libfoo.so)" for native code), or from another sampler's samples
+ * counted one per sample (stacks/import.h, o.samples: perf script with
+ * CPython -X perf frames, austin, py-spy's speedscope). A stack is a *sync stack* when one of
  * its frames is a blocking CUDA/HIP call (pysync_sync_symbol). Each sync stack
  * is charged to a *site*: the innermost Python frame above the outermost sync
  * frame that is not inside torch (base/names.h names_in_torch), else the
@@ -33,6 +35,8 @@ struct pysync_site {
 };
 
 struct pysync_result {
+	const char *sampler;     /* who took the samples ("py-spy", "perf", "austin"...: the
+				  * folded header's format=), shown by the writers; NULL: py-spy */
 	unsigned scale;          /* weights are in units of 10^-scale */
 	int64_t total;           /* all samples in the file */
 	int64_t sync;            /* samples of sync stacks */
@@ -62,9 +66,11 @@ size_t pysync_sync_symbol(const char *frame, size_t n);
 
 /*
  * Parses a py-spy Python frame "function (path.py:line)" (or "(path.py)"),
- * or a trace's python_function frame "path.py(line): function" as
- * `gpuflame fold` writes it. @return true and appends
- * "path.py(line): function" to label when it is one.
+ * a trace's python_function frame "path.py(line): function" as
+ * `gpuflame fold` writes it, or CPython's -X perf frame in perf script
+ * ("py::function:path.py"). @return true and appends
+ * "path.py(line): function" ("path.py: function" without a line) to label
+ * when it is one.
  */
 bool pysync_python_frame(const char *frame, size_t n, struct sbuf *label);
 

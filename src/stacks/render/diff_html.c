@@ -39,8 +39,12 @@ static void changes(struct sbuf *b, const struct diff_result *r)
 			sbuf_addstr(b, first ? "{\"frame\":" : ",\n{\"frame\":");
 			esc_json_str(b, path.buf, path.len);
 			uint8_t c = self ? r->cls_self[rows[i].node] : r->cls_total[rows[i].node];
-			sbuf_addf(b, ",\"self\":%s,\"before\":%lld,\"after\":%lld,\"cls\":%u}", self ? "true" : "false",
+			double p = self ? r->p_self[rows[i].node] : r->p_total[rows[i].node];
+			sbuf_addf(b, ",\"self\":%s,\"before\":%lld,\"after\":%lld,\"cls\":%u", self ? "true" : "false",
 				  (long long)rows[i].before, (long long)rows[i].after, c);
+			if (r->steps_test && p < 1)
+				sbuf_addf(b, ",\"p\":%.3g", p);
+			sbuf_addch(b, '}');
 			first = false;
 		}
 	}
@@ -97,9 +101,16 @@ void diff_html_write(struct diff_result *r, const struct diff_html_opts *o, stru
 	struct flamejson_stats st;
 	flamejson_write(&r->t, &fo, &json, &st);
 	sbuf_addf(&json, ",\n\"noise\":{\"sampled\":%s,\"alpha\":%g,\"min_share\":%g,\"grew\":%u,\"shrank\":%u,"
-		  "\"noise\":%u,\"small\":%u,\"only_before\":%u,\"only_after\":%u},\n\"changes\":[",
+		  "\"noise\":%u,\"small\":%u,\"only_before\":%u,\"only_after\":%u,\"steps_test\":%s,\"too_few\":%s,"
+		  "\"steps_before\":%u,\"steps_after\":%u,\"summary\":",
 		  r->sampled ? "true" : "false", o->alpha, o->min_share, r->n_grew, r->n_shrank, r->n_noise, r->n_small,
-		  r->only_before, r->only_after);
+		  r->only_before, r->only_after, r->steps_test ? "true" : "false", r->too_few ? "true" : "false",
+		  r->test_steps[0], r->test_steps[1]);
+	struct sbuf ns = SBUF_INIT;
+	diff_out_noise(&ns, r);
+	esc_json_str(&json, ns.buf ? ns.buf : "", ns.len);
+	sbuf_release(&ns);
+	sbuf_addstr(&json, "},\n\"changes\":[");
 	changes(&json, r);
 	sbuf_addstr(&json, "]}");
 	page_html_write(out, title.buf, &json);

@@ -172,14 +172,43 @@ static void hook_tooltip(void *ctx, const struct ftree *t, uint32_t node, struct
 	add_change(out, col(t, c->negate, node, 0, true), col(t, c->negate, node, 1, true), t->scale);
 	if (r->scale == DIFF_SCALE_STEPS)
 		sbuf_addstr(out, "; per step");
+	diff_out_node_noise(out, r, node);
+	sbuf_addch(out, ')');
+}
+
+void diff_out_node_noise(struct sbuf *out, const struct diff_result *r, uint32_t node)
+{
 	uint8_t cls = r->cls_total[node];
+	const char *what = r->steps_test ? "step-to-step" : "sampling";
+	if (r->steps_test && r->p_total[node] >= 1 && cls != DIFF_NOISE)
+		return; /* not tested: weight outside the steps, classed by sign */
 	if (cls == DIFF_NOISE)
-		sbuf_addf(out, "; within sampling noise, p=%.2g", r->p_total[node]);
+		sbuf_addf(out, "; within %s noise, p=%.2g", what, r->p_total[node]);
 	else if (cls == DIFF_SMALL)
 		sbuf_addstr(out, "; under the noise share");
-	else if (r->sampled && (cls == DIFF_GREW || cls == DIFF_SHRANK))
-		sbuf_addf(out, "; significant, p=%.2g", r->p_total[node]);
-	sbuf_addch(out, ')');
+	else if ((r->sampled || r->steps_test) && (cls == DIFF_GREW || cls == DIFF_SHRANK))
+		sbuf_addf(out, "; %s, p=%.2g", r->steps_test ? "beyond step-to-step noise" : "significant", r->p_total[node]);
+}
+
+void diff_out_noise(struct sbuf *b, const struct diff_result *r)
+{
+	if (r->steps_test) {
+		sbuf_addf(b, "Step-to-step noise: Mann-Whitney U on the per-step values (%u steps before, %u after), "
+			  "Benjamini-Hochberg at %g per family: %u of %u changed stacks and %u of %u changed frames "
+			  "are beyond step-to-step noise; the others are noise.",
+			  r->test_steps[0], r->test_steps[1], r->alpha, r->changed[1], r->tested[1], r->changed[0],
+			  r->tested[0]);
+	} else if (r->too_few) {
+		sbuf_addf(b, "Step-to-step noise: too few steps to tell a change from noise (%u before, %u after: the "
+			  "smallest p-value they can give, %.2g, is not below %g); changes are classed by their sign.",
+			  r->test_steps[0], r->test_steps[1], r->min_p, r->alpha);
+	} else if (r->step_data[0] != r->step_data[1]) {
+		sbuf_addf(b, "Step-to-step noise: only %s has per-step values; changes are classed by their sign.",
+			  r->step_data[0] ? "BEFORE" : "AFTER");
+	} else if (!r->sampled) {
+		sbuf_addstr(b, "Exact weights without per-step values: changes are classed by their sign (fold with "
+			       "--per-step, or diff the traces, to tell them from step-to-step noise).");
+	}
 }
 
 /* The legend lines: widths and fill, outline, total, noise (sampled). */
@@ -205,8 +234,8 @@ static void legend_build(struct legend *l, const struct svgctx *c, const struct 
 	sbuf_addstr(&l->outline, "Outline: change of the frame's own (self) weight, dark red = grew, "
 		    "dark blue = shrank, thicker = larger (0.5 to 2.5 px, max ");
 	fmt_delta(&l->outline, c->maxsd, t->scale);
-	sbuf_addstr(&l->outline, r->sampled ? "); significant changes only. Both changes: in each tooltip."
-					    : "); none = unchanged. Both changes: in each tooltip.");
+	sbuf_addstr(&l->outline, r->sampled || r->steps_test ? "); significant changes only. Both changes: in each tooltip."
+							     : "); none = unchanged. Both changes: in each tooltip.");
 	sbuf_addstr(&l->total, "Total");
 	sbuf_addstr(&l->total, per);
 	sbuf_addstr(&l->total, ": ");
@@ -217,10 +246,14 @@ static void legend_build(struct legend *l, const struct svgctx *c, const struct 
 		sbuf_addf(&l->noise, "Sampled counts: grey = change within noise (two-proportion test, alpha %g: %u "
 			  "frames) or under %g%% share (%u frames).", o->alpha, r->n_noise,
 			  o->min_share * 100, r->n_small);
+	else if (r->steps_test)
+		sbuf_addf(&l->noise, "Grey = change within step-to-step noise (%u frames): ", r->n_noise);
+	if (!r->sampled)
+		diff_out_noise(&l->noise, r);
 	l->lines[0] = l->fill.buf;
 	l->lines[1] = l->outline.buf;
 	l->lines[2] = l->total.buf;
-	l->lines[3] = r->sampled ? l->noise.buf : NULL;
+	l->lines[3] = l->noise.len ? l->noise.buf : NULL;
 	l->lines[4] = NULL;
 }
 
@@ -421,6 +454,11 @@ int diff_out_top(FILE *fp, const struct diff_result *r, size_t n)
 	top_table(fp, r, n, true);
 	if (r->only_before || r->only_after)
 		fprintf(fp, "\n%u frames only in BEFORE, %u only in AFTER\n", r->only_before, r->only_after);
+	struct sbuf b = SBUF_INIT;
+	diff_out_noise(&b, r);
+	if (b.len)
+		fprintf(fp, "\n%s\n", b.buf);
+	sbuf_release(&b);
 	return ferror(fp);
 }
 

@@ -74,13 +74,26 @@ int diff_out_svg_buf(struct diff_result *r, const struct diff_out_svg_opts *o, s
 		     struct sbuf *err);
 
 /*
+ * How the changes were told from noise, one sentence (docs/diff.md): the
+ * step-to-step test (steps per side, the level, how many changed stacks
+ * and frames it found beyond noise), too few steps to tell, per-step values
+ * on one side only, or, for exact inputs without them, classed by sign;
+ * nothing for sampled inputs (the legend's own line).
+ */
+void diff_out_noise(struct sbuf *b, const struct diff_result *r);
+
+/* A node's noise note for a tooltip: "; within step-to-step noise, p=0.31"
+ * and the like ("" when its class is by sign alone). */
+void diff_out_node_noise(struct sbuf *b, const struct diff_result *r, uint32_t node);
+
+/*
  * The --top report: the n biggest changes by total weight, a blank line, the
  * n biggest by self weight ("before after delta delta% class stack", whole
  * stacks escaped for a terminal; before/after/delta the exact normalised
  * weights rounded half to even at r->t.scale, delta% exact to one decimal,
  * from r->raw, not sums of the rounded lines), then "N frames only in
- * BEFORE, M only in AFTER" when there are any. @return 0, or non-zero when writing fails
- * (errno set by stdio).
+ * BEFORE, M only in AFTER" when there are any, then diff_out_noise's
+ * sentence. @return 0, or non-zero when writing fails (errno set by stdio).
  */
 int diff_out_top(FILE *fp, const struct diff_result *r, size_t n);
 

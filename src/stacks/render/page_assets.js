@@ -21,7 +21,10 @@
   const CLS = c => c & 255;
   function causeOf(c) { const k = CLS(c); return k < CAUSES.length ? CAUSES[k] : 'cause-' + k; }
   function classOf(h) { return h >= 0 && h < CLASSES.length ? CLASSES[h].label || CLASSES[h].key : 'class ' + h; }
-  const CAUSE_COL = new Map([['busy', '#2e7d32'], ['other', '#bdbdbd']]);
+  // busy split by communication (comm.h): compute, NCCL under compute, NCCL alone
+  const CAUSE_COL = new Map([['busy', '#2e7d32'], ['other', '#bdbdbd'], ['compute', '#2e7d32'], ['overlap', '#81c784'], ['exposed', '#6a1b9a']]);
+  const COMM_SPLIT = [['compute', 'compute_us', 'GPU busy: compute'], ['overlap', 'comm_overlap_us', 'GPU busy: NCCL overlapped with compute'],
+    ['exposed', 'comm_exposed_us', 'GPU busy: NCCL exposed (no compute)']];
   for (const c of V.causes) CAUSE_COL.set(c.key, c.color);
   const ROW_H = 17;
   const MAX_ROWS = 3000;
@@ -359,7 +362,7 @@
     const fam = G.opts.kernels && G.opts.kernels.get(name);
     if (fam && Array.isArray(fam.top)) {
       out.push('family of ' + plural(num(fam.kernels), 'kernel name') + '; top by GPU time:');
-      for (const k of fam.top) out.push('  ' + fmtUs(k.us) + '  x' + k.count + '  ' + k.name);
+      for (const k of fam.top) out.push('  ' + fmtUs(k.us) + '  x' + k.count + '  ' + k.name + (k.cfg ? '  (' + txt(k.cfg) + ')' : ''));
     }
     return out;
   }
@@ -648,7 +651,7 @@
   // ---- patterns of the gap causes (colour and shape) ----
   function patternDefs(svg) {
     const defs = sv('defs');
-    const shapes = new Map([['busy', null], ['other', null]]);
+    const shapes = new Map([['busy', null], ['other', null], ['compute', null], ['overlap', null], ['exposed', 'M0,0 l8,8']]);
     for (const c of V.causes) shapes.set(c.key, c.pattern);
     for (const [c, d] of shapes) {
       const p = sv('pattern', { id: 'pat-' + c, width: 8, height: 8, patternUnits: 'userSpaceOnUse' });
@@ -684,7 +687,7 @@
     steps.forEach((s, k) => {
       const gx = pad + k * (bw + 2);
       const grp = sv('g', { class: 'step' + (s.warmup ? ' warmup' : '') + (marked.has(k) ? ' timeline' : ''), 'data-step': s.index == null ? k : s.index });
-      const parts = [['busy', s.gpu_busy_us]];
+      const parts = s.compute_us == null ? [['busy', s.gpu_busy_us]] : COMM_SPLIT.map(([c, f]) => [c, s[f]]);
       if (s.gaps) for (const c of V.causes) parts.push([c.key, s.gaps[c.json]]);
       else parts.push(['other', s.idle_us]);
       let acc = 0;
@@ -711,7 +714,8 @@
       const t = sv('text', { x: 2, y: y(med) + 3 }); t.textContent = 'median'; svg.append(t);
     }
     const t0 = sv('text', { x: 2, y: 12 }); t0.textContent = fmtUs(max); svg.append(t0);
-    const legend = el('div', { class: 'legend' }, legendKey('busy', 'GPU busy'), ...CAUSES.map(c => legendKey(c, 'idle: ' + c)),
+    const busyKeys = R.comm ? COMM_SPLIT.map(([c, , l]) => legendKey(c, l)) : [legendKey('busy', 'GPU busy')];
+    const legend = el('div', { class: 'legend' }, ...busyKeys, ...CAUSES.map(c => legendKey(c, 'idle: ' + c)),
       el('span', { text: 'W = warm-up step (faded); dashed line = steady step (median)' + (marked.size ? '; outlined = its timeline is on the page' : '') }));
     return el('div', { class: 'barbox' }, legend, svg, details);
   }
@@ -997,8 +1001,11 @@
   function commPanel(R) {
     const c = R.comm;
     if (!c) return el('p', { class: 'empty', text: 'no communication kernels' });
-    return table(['communication (steady step)', ''], [['kernels', c.kernels], ['comm', fmtUs(c.comm_us)], ['overlapped', fmtUs(c.overlap_us)],
-      ['exposed', fmtUs(c.exposed_us)], ['HTA comm', fmtUs(c.hta_comm_us)], ['HTA overlap ratio', c.hta_overlap_ratio]], 'comm');
+    const t = table(['communication (mean steady step)', ''], [['kernels', c.kernels], ['wall', fmtUs(c.wall_us)], ['GPU busy', fmtUs(c.busy_us)],
+      ['compute', fmtUs(c.compute_us)], ['NCCL overlapped', fmtUs(c.overlap_us)], ['NCCL exposed', fmtUs(c.exposed_us) + ' (' + (100 * c.exposed_share).toFixed(1) + '% of the step)'],
+      ['HTA comm', fmtUs(c.hta_comm_us)], ['HTA overlap ratio', c.hta_overlap_ratio]], 'comm');
+    const colls = (c.collectives || []).map(x => [x.collective, x.stream == null ? '-' : x.stream, x.calls_per_step, fmtUs(x.comm_us), fmtUs(x.exposed_us), x.kernel]);
+    return el('div', null, t, colls.length ? table(['collective', 'stream', 'calls per step', 'comm', 'exposed', 'kernel'], colls, 'colls') : null);
   }
   function linesPanel(R) {
     const out = [];
@@ -1109,7 +1116,8 @@
       el('p', { class: 'runs' }, el('b', { text: 'Before: ' }), run(D.before, steps[0]), el('b', { text: ' \u2192 after: ' }), run(D.after, steps[1])),
       el('p', { class: 'meta', text: txt(D.scale_note) }),
       el('p', { class: 'note', text: 'widths: after (or before, with the selector: frames the change removed are drawn there); fill: change of the frame\'s total, red = grew, blue = shrank, grey = noise or under ' + (100 * num(n.min_share)).toFixed(2) + '% in both' +
-        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : '; exact durations: classed by the sign of the change') }),
+        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : n.steps_test ? '; grey = within step-to-step noise' : '; exact durations: classed by the sign of the change') }),
+      n.summary ? el('p', { class: 'note noise', text: txt(n.summary) }) : null,
       el('p', { class: 'meta', text: num(n.grew) + ' frames grew, ' + num(n.shrank) + ' shrank, ' + num(n.noise) + ' noise, ' + num(n.small) + ' under the min share; ' + num(n.only_before) + ' only before, ' + num(n.only_after) + ' only after' }));
     app.append(searchBox());
     const G = new Graph('diff', D.graph, 0, { rootName: 'all', perStep: !!D.per_step });
@@ -1130,8 +1138,8 @@
     const changes = Array.isArray(D.changes) ? D.changes : [];
     const rows = changes.map(r => [r.frame, r.self ? 'self' : 'total', fmtNs(r.before, sc), fmtNs(r.after, sc),
       (r.after - r.before >= 0 ? '+' : '') + fmtNs(r.after - r.before, sc), r.before > 0 ? (100 * (r.after - r.before) / r.before).toFixed(2) + '%' : 'new',
-      ['same', 'grew', 'shrank', 'noise', 'small'][r.cls] || '-']);
-    app.append(section('Biggest changes' + (D.per_step ? ' (per step)' : ''), table(['frame', 'weight', 'before', 'after', 'change', 'change %', 'class'], rows, 'changes', { stacks: [0] })));
+      ['same', 'grew', 'shrank', 'noise', 'small'][r.cls] || '-', r.p == null ? '' : String(r.p)]);
+    app.append(section('Biggest changes' + (D.per_step ? ' (per step)' : ''), table(['frame', 'weight', 'before', 'after', 'change', 'change %', 'class', 'p'], rows, 'changes', { stacks: [0] })));
     G.draw();
     drawSandwich(G);
   }

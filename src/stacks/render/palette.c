@@ -6,12 +6,13 @@
 #include "base/escape.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 const char *const palette_names[] = {
 	"hot", "mem", "io", "wakeup", "chain", "java", "js", "perl",
 	"red", "green", "blue", "aqua", "yellow", "purple", "orange",
-	"gpu", NULL,
+	"python", "gpu", NULL,
 };
 _Static_assert(GF_ARRAY_LEN(palette_names) == PAL_COUNT + 1, "a name per palette");
 
@@ -100,6 +101,12 @@ double palette_random_namehash(const char *s, size_t n)
 	uint64_t x = ((uint64_t)sum << 16) | 0x330E;
 	x = (0x5DEECE66DULL * x + 0xB) & ((1ULL << 48) - 1);
 	return (double)x / (double)(1ULL << 48);
+}
+
+static bool has_prefix(const char *s, size_t n, const char *p)
+{
+	size_t k = strlen(p);
+	return n >= k && !memcmp(s, p, k);
 }
 
 static bool ends_with(const char *s, size_t n, const char *suf)
@@ -198,6 +205,29 @@ static bool js_path(const char *s, size_t n)
 	return contains(s + off, n - off, ".js");
 }
 
+/* A path component of s ('/' or '\\' separated) equal to want or, with
+ * version, want followed by digits and dots only ("python3.11"). */
+static bool python_part(const char *s, size_t n, const char *want, bool version)
+{
+	size_t k = strlen(want), i = 0;
+	while (i <= n) {
+		size_t e = i;
+		while (e < n && s[e] != '/' && s[e] != '\\')
+			e++;
+		if (e - i >= k && !memcmp(s + i, want, k)) {
+			size_t j = i + k;
+			if (!version && j == e)
+				return true;
+			while (version && j < e && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.'))
+				j++;
+			if (version && j == e)
+				return true;
+		}
+		i = e + 1;
+	}
+	return false;
+}
+
 void palette_rgb(int pal, const char *s, size_t n, double v1, double v2, double v3, char out[24])
 {
 	switch (pal) {
@@ -260,11 +290,41 @@ void palette_rgb(int pal, const char *s, size_t n, double v1, double v2, double 
 	case PAL_CHAIN:
 		pal = contains(s, n, "_[w]") ? PAL_AQUA : PAL_BLUE;
 		break;
+	case PAL_PYTHON:
+		pal = python_part(s, n, "site-packages", false) ? PAL_AQUA
+		      : python_part(s, n, "python", true) || python_part(s, n, "Python", true) ||
+				has_prefix(s, n, "<built-in") || has_prefix(s, n, "<method") || has_prefix(s, n, "<frozen")
+			? PAL_YELLOW
+			: PAL_RED;
+		break;
 	case PAL_GPU:
 		palette_gpu_rgb(palette_gpu_class(s, n), v1, out);
 		return;
 	}
 	flat(pal, v1, out);
+}
+
+void palette_fnv(const char *s, size_t n, double *v1, double *v2, double *v3)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	*v1 = (float)((double)h / (double)UINT64_MAX);
+	h *= 0x100000001b3ULL; /* ^= 0, then a round */
+	*v2 = (float)((double)h / (double)UINT64_MAX);
+	h *= 0x100000001b3ULL;
+	*v3 = (float)((double)h / (double)UINT64_MAX);
+}
+
+void palette_diffusion(double frac, char out[24])
+{
+	long v = (long)(sqrt(frac) * 2000.0);
+	if (v > 2000)
+		v = 2000;
+	int c = v > 0 ? 100 + (int)(150 * (2000 - v) / 2000) : 250;
+	snprintf(out, 24, "rgb(%d,%d,%d)", v > 0 ? 255 : 250, c, c);
 }
 
 int palette_bg(int pal, const char *bg, char c1[8], char c2[8])

@@ -19,6 +19,7 @@
 enum pal_id {
 	PAL_HOT, PAL_MEM, PAL_IO, PAL_WAKEUP, PAL_CHAIN, PAL_JAVA, PAL_JS, PAL_PERL,
 	PAL_RED, PAL_GREEN, PAL_BLUE, PAL_AQUA, PAL_YELLOW, PAL_PURPLE, PAL_ORANGE,
+	PAL_PYTHON, /* inferno's: site-packages aqua, the standard library yellow, the rest red */
 	PAL_GPU,
 	PAL_COUNT
 };
@@ -38,6 +39,16 @@ double palette_namehash(const char *s, size_t n, bool reverse);
 /* flamegraph.pl's default per-name value: perl's srand(sum of code points
  * mod 2^32) followed by rand(1) (drand48), bit-exact with perl >= 5.20. */
 double palette_random_namehash(const char *s, size_t n);
+
+/* inferno's --deterministic values: FNV-1a 64 over the name's bytes, then
+ * two more rounds with a zero byte, each divided by 2^64 - 1 and rounded to
+ * a float (the same colour for a name in every graph, on every machine). */
+void palette_fnv(const char *s, size_t n, double *v1, double *v2, double *v3);
+
+/* inferno's --colordiffusion: the wider a frame (frac of the total, 0..1),
+ * the redder: rgb(255, c, c) with c = 100 + 150 * (2000 - v) / 2000, v =
+ * sqrt(frac) * 2000 truncated. */
+void palette_diffusion(double frac, char out[24]);
 
 /*
  * Colour of frame `name` (raw, with any "_[k]" annotation) in palette pal

@@ -45,9 +45,17 @@ static void samples(struct sbuf *b, int64_t w, unsigned scale)
 static void text_or_md(const struct pysync_result *r, const char *fname, bool md, struct sbuf *out)
 {
 	struct sbuf s = SBUF_INIT;
+	const char *who = r->sampler && *r->sampler ? r->sampler : "py-spy";
+	if (md) {
+		sbuf_addstr(out, "## Hidden syncs (");
+		esc_md(out, who, strlen(who));
+		sbuf_addstr(out, " samples)\n\n");
+	}
 	if (md)
-		sbuf_addstr(out, "## Hidden syncs (py-spy samples)\n\n");
-	sbuf_addstr(out, "py-spy samples: ");
+		esc_md(out, who, strlen(who));
+	else
+		esc_term(out, who, strlen(who));
+	sbuf_addstr(out, " samples: ");
 	samples(out, r->total, r->scale);
 	sbuf_addstr(out, " in '");
 	if (md)

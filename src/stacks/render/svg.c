@@ -110,8 +110,21 @@ void svg_apply_header(struct svg_opts *o, const struct ftree *t, unsigned given,
 	const struct ftree_meta *m = &t->meta;
 	const char *unit = ftree_meta_get(m, "unit"), *w = ftree_meta_get(m, "weight");
 	const char *kinds = ftree_meta_get(m, "kinds");
-	if (unit && *unit && !(given & SVG_GIVEN_COUNTNAME))
+	if (unit && *unit && !(given & SVG_GIVEN_COUNTNAME)) {
 		o->countname = unit;
+		/* fold writes integer ns (every folded-stack reader takes
+		 * integers); tooltips show them as us with 3 decimals, exact,
+		 * unless --countname or --factor says otherwise */
+		if (!strcmp(unit, "ns") && !(given & SVG_GIVEN_FACTOR) && !o->factor_num) {
+			o->countname = "us";
+			o->factor_num = 1;
+			o->factor_scale = 3;
+		}
+		/* perf's periods of a non-clock event count that event */
+		const char *ev = ftree_meta_get(m, "event");
+		if (!strcmp(unit, "events") && ev && *ev)
+			o->countname = ev;
+	}
 	o->kinds = kinds && !strcmp(kinds, "yes");
 	int wi = w ? weight_find(w) : -1;
 	const char *wt = wi >= 0 ? weight_defs[wi].title : NULL;
@@ -584,8 +597,16 @@ static void frame_color(struct ctx *c, const struct frm *f, const char *name, si
 			return;
 		}
 	}
+	if (o->colordiffusion) {
+		palette_diffusion(c->timemax > 0 ? ((double)(f->x + f->w) * (100.0 / (double)c->timemax) -
+						    (double)f->x * (100.0 / (double)c->timemax)) / 100.0 : 0,
+				  rgb);
+		return;
+	}
 	double v1, v2, v3;
-	if (o->hash) {
+	if (o->deterministic) {
+		palette_fnv(name, nl, &v1, &v2, &v3);
+	} else if (o->hash) {
 		v1 = palette_namehash(name, nl, false);
 		v2 = v3 = palette_namehash(name, nl, true);
 	} else if (o->random) {

@@ -53,6 +53,8 @@ struct svg_opts {
 	const char *colors;    /* palette name (palette.h), default "hot" */
 	const char *bgcolors;  /* NULL (by palette), yellow, blue, green, grey or #rrggbb */
 	bool hash;             /* colour by name hash (flamegraph.pl --hash) */
+	bool deterministic;    /* colour by inferno's FNV-1a name hash (inferno --deterministic) */
+	bool colordiffusion;   /* the wider the redder (inferno --colordiffusion) */
 	bool random;           /* random colours from `seed` (deterministic) */
 	uint64_t seed;         /* seed for --random; 0 = derived from the tree */
 	struct palmap *cp;     /* consistent palette: consulted and extended; NULL off */
@@ -115,10 +117,13 @@ struct svg_opts {
 #define SVG_GIVEN_SUBTITLE 2u
 #define SVG_GIVEN_COUNTNAME 4u
 #define SVG_GIVEN_COLORS 8u
+#define SVG_GIVEN_FACTOR 16u
 
 /*
  * The `# gpuflame:` header of the input (t->meta) fills what the user did
- * not give (docs/svg.md, "The header"): unit= the tooltips' unit; weight=
+ * not give (docs/svg.md, "The header"): unit= the tooltips' unit (unit=ns,
+ * fold's default, is shown as us with 3 decimals: factor 1/1000, unless
+ * --countname or --factor was given); weight=
  * (gpuflame fold's output) the gpu palette, a title ("GPU time", "Host CPU
  * time", "Wall time", "GPU idle time", "Kernel launches"), a subtitle from
  * steps, per_step, rank, world_size, source and the labels, "all" on the

@@ -39,6 +39,12 @@ enum advice {
 	ADV_UNTRACED,    /* trace the untraced host time */
 	ADV_QUEUED,      /* find what the issued work waited for */
 	ADV_LAUNCH,      /* fewer, larger launches (CUDA graphs, compile) */
+	ADV_WARMUP,      /* one-time work: select steady steps or warm up before the window */
+	ADV_ALLOCATOR,   /* keep the caching allocator, pre-allocate, no empty_cache in the loop */
+	ADV_DATA,        /* DataLoader workers, pin_memory, pre-processing off the launching thread */
+	ADV_ISSUE,       /* the host work is issuing the kernels: less host work per launch */
+	ADV_CPU_ONLY,    /* no device: the host's largest stacks and the would-be syncs */
+	ADV_COMM,        /* hide the exposed communication behind compute */
 	ADV_N
 };
 
@@ -79,6 +85,21 @@ struct host_class_def {
 	int advice;         /* enum advice */
 };
 extern const struct host_class_def causes_class[HW_NCLASSES];
+
+/*
+ * What the verdict finds when the step is not lost to idle time but to
+ * busy time that does no compute (report.h's rules): one row per finding,
+ * its key (summary.verdict_cause), a few words, its rule and its advice.
+ */
+enum busy_finding { BUSY_COMM = 0, BUSY_NFINDINGS };
+
+struct busy_def {
+	const char *key;    /* "comm": summary.verdict_cause */
+	const char *label;  /* "exposed communication" */
+	const char *rule;   /* the rule in a few words */
+	int advice;         /* enum advice */
+};
+extern const struct busy_def causes_busy[BUSY_NFINDINGS];
 
 /* @return the cause (enum gap_cause) whose key is key, or -1. */
 int causes_find(const char *key);

@@ -1,6 +1,7 @@
 /* comm.c — NCCL time, overlap, exposed communication, collectives (see comm.h). */
 #include "trace/analysis/comm.h"
 
+#include "base/names.h"
 #include "base/vec.h"
 #include "trace/analysis/gaps.h"
 
@@ -114,6 +115,148 @@ static void inter_pairs(const nsvec *a, const nsvec *b, nsvec *out)
 	}
 }
 
+/* The collective kind of communication kernel a: the innermost range above
+ * its launching call that names one (nccl:all_reduce, c10d::allreduce_),
+ * else its own name (ncclKernel_AllReduce_...). */
+static int coll_kind(const struct trace *t, const struct trace_act *a)
+{
+	unsigned d = 0;
+	for (uint32_t ri = a->launch; ri != TRACE_NONE && d < 256; ri = t->r[ri].parent, d++) {
+		uint32_t nm = t->r[ri].name;
+		int k = names_coll_kind(pool_str(t->names, nm), pool_len(t->names, nm), false);
+		if (k != NAMES_COLL_UNKNOWN)
+			return k;
+	}
+	return names_coll_kind(pool_str(t->names, a->name), pool_len(t->names, a->name), false);
+}
+
+/* A communication kernel's own piece of the communication union: the time
+ * it runs while no earlier-started communication kernel does. */
+struct piece {
+	gf_ns start, a, b;   /* the kernel's start; its piece [a, b), empty when a >= b */
+	uint32_t act;        /* index into t->act */
+	uint32_t row;        /* index into the collective rows */
+	gf_ns exposed;       /* Σ over steady steps */
+};
+
+typedef VEC(struct comm_coll) collvec;
+
+static uint32_t coll_row(collvec *rows, int kind, int32_t stream)
+{
+	for (size_t i = 0; i < rows->n; i++)
+		if (rows->v[i].kind == kind && rows->v[i].stream == stream)
+			return (uint32_t)i;
+	struct comm_coll *x = vec_add(rows);
+	memset(x, 0, sizeof *x);
+	x->kind = kind;
+	x->stream = stream;
+	return (uint32_t)(rows->n - 1);
+}
+
+static int cmp_coll(const void *pa, const void *pb)
+{
+	const struct comm_coll *x = pa, *y = pb;
+	if (x->exposed != y->exposed)
+		return x->exposed > y->exposed ? -1 : 1;
+	if (x->comm != y->comm)
+		return x->comm > y->comm ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+/* Index of the first piece whose end is > lo (non-empty pieces only: their
+ * ends increase). */
+static size_t piece_after(const struct piece *p, size_t n, gf_ns lo)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (p[m].b <= lo)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+/* The collectives of the steady steps (comm.h, struct comm_coll); pc is the
+ * computation union with its prefix sums. */
+static void collectives(const struct actx *c, const struct steps_result *st, const struct pmeasure *pc,
+			struct comm_result *r)
+{
+	const struct trace *t = c->t;
+	VEC(struct piece) pv = VEC_INIT; /* every comm kernel, by start */
+	collvec rows = VEC_INIT;
+	gf_ns front = INT64_MIN;
+	for (uint32_t i = 0; i < t->nact; i++) {
+		const struct trace_act *a = &t->act[i];
+		if (!actx_on_dev(c, a) || a->kind != TA_KERNEL || !(a->flags & TAF_NCCL))
+			continue;
+		struct piece p = { a->start, a->start > front ? a->start : front, a->end, i,
+				   coll_row(&rows, coll_kind(t, a), a->stream), 0 };
+		if (a->end > front)
+			front = a->end;
+		vec_push(&pv, p);
+	}
+	/* the non-empty pieces, for measuring (their ends increase) */
+	struct piece **ne = gf_xmalloc((pv.n ? pv.n : 1) * sizeof *ne);
+	struct piece *nev = gf_xmalloc((pv.n ? pv.n : 1) * sizeof *nev);
+	size_t nn = 0;
+	for (size_t i = 0; i < pv.n; i++)
+		if (pv.v[i].a < pv.v[i].b) {
+			ne[nn] = &pv.v[i];
+			nev[nn++] = pv.v[i];
+		}
+	for (size_t s = 0; s < st->n; s++) {
+		const struct step_row *row = &st->rows[s];
+		if (row->warmup && st->nsteady)
+			continue;
+		gf_ns lo = row->start, hi = row->end;
+		for (size_t k = piece_after(nev, nn, lo); k < nn && nev[k].a < hi; k++) {
+			gf_ns x0 = nev[k].a > lo ? nev[k].a : lo, x1 = nev[k].b < hi ? nev[k].b : hi;
+			if (x1 <= x0)
+				continue;
+			gf_ns e = (x1 - x0) - pmeasure_in(pc, x0, x1);
+			struct comm_coll *x = &rows.v[nev[k].row];
+			x->comm += x1 - x0;
+			x->exposed += e;
+			ne[k]->exposed += e;
+		}
+		/* the calls: kernels starting in the step (each step counts) */
+		size_t l = 0, h = pv.n;
+		while (l < h) {
+			size_t m = l + (h - l) / 2;
+			if (pv.v[m].start < lo)
+				l = m + 1;
+			else
+				h = m;
+		}
+		for (size_t k = l; k < pv.n && pv.v[k].start < hi; k++)
+			rows.v[pv.v[k].row].calls++;
+	}
+	uint32_t *top = gf_xmalloc((rows.n ? rows.n : 1) * sizeof *top);
+	for (size_t i = 0; i < rows.n; i++)
+		top[i] = TRACE_NONE;
+	for (size_t i = 0; i < pv.n; i++) {
+		uint32_t w = pv.v[i].row;
+		if (top[w] == TRACE_NONE || pv.v[i].exposed > rows.v[w].top_exposed) {
+			top[w] = pv.v[i].act;
+			rows.v[w].top_exposed = pv.v[i].exposed;
+		}
+	}
+	for (size_t i = 0; i < rows.n; i++)
+		rows.v[i].kernel = gf_xstrdup(pool_str(t->names, t->act[top[i]].name));
+	free(top);
+	if (rows.n)
+		qsort(rows.v, rows.n, sizeof *rows.v, cmp_coll);
+	r->coll = rows.v;
+	r->ncoll = rows.n;
+	free(ne);
+	free(nev);
+	vec_free(&pv);
+}
+
 int comm_analyze(const struct actx *c, const struct steps_result *st, struct comm_result *r)
 {
 	const struct trace *t = c->t;
@@ -145,16 +288,30 @@ int comm_analyze(const struct actx *c, const struct steps_result *st, struct com
 		x->comm = pmeasure_in(&pc, row->start, row->end);
 		x->overlap = pmeasure_in(&pi, row->start, row->end);
 		x->exposed = x->comm - x->overlap;
+		x->wall = row->wall;
+		x->busy = row->busy;
+		x->compute = row->busy - x->comm; /* the comm union is part of the busy union */
 		if (row->warmup && st->nsteady)
 			continue;
 		sum.comm += x->comm;
-		sum.overlap += x->overlap;
 		sum.exposed += x->exposed;
+		sum.wall += x->wall;
+		sum.busy += x->busy;
 		m++;
 	}
+	/* means; overlap and compute are the remainders, so the row adds up
+	 * (busy = compute + overlap + exposed, comm = overlap + exposed) */
+	r->nsteady = m;
 	r->steady.comm = gaps_mean(sum.comm, m);
-	r->steady.overlap = gaps_mean(sum.overlap, m);
 	r->steady.exposed = gaps_mean(sum.exposed, m);
+	r->steady.overlap = r->steady.comm - r->steady.exposed;
+	r->steady.wall = gaps_mean(sum.wall, m);
+	r->steady.busy = gaps_mean(sum.busy, m);
+	r->steady.compute = r->steady.busy - r->steady.comm;
+	struct pmeasure pp;
+	pmeasure_init(&pp, &pu);
+	collectives(c, st, &pp, r);
+	free(pp.pre);
 	free(pc.pre);
 	free(pi.pre);
 	vec_free(&iu);
@@ -166,6 +323,9 @@ int comm_analyze(const struct actx *c, const struct steps_result *st, struct com
 void comm_release(struct comm_result *r)
 {
 	free(r->rows);
+	for (size_t i = 0; i < r->ncoll; i++)
+		free(r->coll[i].kernel);
+	free(r->coll);
 	memset(r, 0, sizeof *r);
 }
 

@@ -11,7 +11,7 @@
  * HTA's get_comm_comp_overlap is the same sweep over the whole trace
  * (hta_comm, hta_overlap; ratio = overlap / comm), without step windows.
  * A step costs O(log n) (prefix sums over the two unions' pieces), however
- * many steps hold the same kernels.
+ * many steps hold the same kernels, plus its collectives' pieces.
  *
  * Collectives (for the straggler among ranks, ranks/ranks.h): the comm
  * kernels of a rank starting inside its selected steps (each kernel once,
@@ -25,8 +25,37 @@
 
 #include "trace/analysis/steps.h"
 
+/*
+ * A step's busy time split exactly: busy = compute + overlap + exposed,
+ * where busy is the step table's (the union of every activity of the
+ * device in the step), comm = overlap + exposed, and compute = busy - comm
+ * (busy time with no communication kernel running: kernels, copies and
+ * memsets). The steady row is the mean of each column over the steady
+ * steps, compute taken as the remainder so that the row still adds up.
+ */
 struct comm_row {
 	gf_ns comm, overlap, exposed;
+	gf_ns wall, busy, compute;
+};
+
+/*
+ * Exposed time per collective (the steady steps' sums; divide by nsteady
+ * for a mean per step). Each ns of the communication union belongs to the
+ * communication kernel that started first among those running then (ties:
+ * the table's activity order), so the rows' comm adds up to the union's
+ * and their exposed to the steps' exposed. A row is one (collective kind,
+ * stream): the kind from the launching call's annotation or c10d op
+ * (nccl:all_reduce, c10d::allreduce_), else from the kernel's name
+ * (ncclKernel_AllReduce_...), else unknown (ncclDevKernel_Generic launched
+ * before the window); names.h names_coll_kind.
+ */
+struct comm_coll {
+	int kind;                  /* enum names_coll */
+	int32_t stream;            /* -1 unknown */
+	char *kernel;              /* its kernel with the most exposed time (its own copy) */
+	uint64_t calls;            /* its kernels starting in a steady step (each step counts) */
+	gf_ns comm, exposed;       /* Σ over steady steps */
+	gf_ns top_exposed;         /* that kernel's exposed time */
 };
 
 struct comm_result {
@@ -34,6 +63,9 @@ struct comm_result {
 	struct comm_row *rows;     /* parallel to the step rows */
 	size_t n;
 	struct comm_row steady;    /* mean over steady steps */
+	size_t nsteady;            /* the steps the steady row and the collectives are over */
+	struct comm_coll *coll;    /* by exposed, then comm, descending; then kind, stream */
+	size_t ncoll;
 	gf_ns hta_comm, hta_overlap; /* whole trace */
 };
 

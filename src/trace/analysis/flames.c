@@ -86,7 +86,7 @@ static int fam_cmp(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-static void fam_offer(struct flames_family *fm, uint32_t name, gf_ns ns, uint64_t count)
+static void fam_offer(struct flames_family *fm, uint32_t name, gf_ns ns, uint64_t count, const struct trace_kcfg *cfg)
 {
 	fm->kernels++;
 	unsigned i = fm->ntop;
@@ -96,7 +96,9 @@ static void fam_offer(struct flames_family *fm, uint32_t name, gf_ns ns, uint64_
 		return;
 	unsigned end = fm->ntop < FLAMES_TOP_KERNELS ? fm->ntop : FLAMES_TOP_KERNELS - 1;
 	memmove(&fm->top[i + 1], &fm->top[i], (end - i) * sizeof fm->top[0]);
-	fm->top[i] = (struct flames_kernel){ name, ns, count };
+	fm->top[i] = (struct flames_kernel){ name, ns, count, { 0 } };
+	if (cfg)
+		fm->top[i].cfg = *cfg;
 	if (fm->ntop < FLAMES_TOP_KERNELS)
 		fm->ntop++;
 }
@@ -163,7 +165,7 @@ static void count_acts(struct flames *f, const struct trace *t, const uint32_t *
 		struct flames_family *fm = &f->fam[fam_of[fid]];
 		fm->ns += ns[id];
 		fm->count += cnt[id];
-		fam_offer(fm, pool_intern(f->names, s, n), ns[id], cnt[id]);
+		fam_offer(fm, pool_intern(f->names, s, n), ns[id], cnt[id], trace_kcfg_top(t, id));
 	}
 	if (f->nfam)
 		qsort(f->fam, f->nfam, sizeof *f->fam, fam_cmp);

@@ -45,6 +45,8 @@ struct flames_kernel {
 	uint32_t name;   /* id in flames.names (the real kernel name as written) */
 	gf_ns ns;        /* its GPU time in the steps */
 	uint64_t count;
+	struct trace_kcfg cfg; /* its most frequent launch configuration over the trace
+				* (trace_kcfg_top); cfg.count 0: none recorded */
 };
 
 struct flames_family {

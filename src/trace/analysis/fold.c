@@ -13,6 +13,7 @@
 
 #include "base/names.h"
 #include "base/num.h"
+#include "trace/analysis/gaps.h"
 #include "trace/model/trace_walk.h"
 
 #include <stdio.h>
@@ -25,7 +26,7 @@ void fold_opts_init(struct fold_opts *o)
 	o->weight = FW_GPU;
 	o->levels = FL_DEFAULT;
 	trace_sel_init(&o->steps);
-	o->unit = FU_US;
+	o->unit = FU_NS;
 	o->device = -1;
 }
 
@@ -171,6 +172,11 @@ struct folder {
 	gf_ns *thw;              /* per step thread: its selected steps' pairs, thw[2 * thw_off[th] ..] */
 	uint32_t *thw_off, *thw_n;
 	uint32_t id_untraced, id_other, id_unattr;
+	/* idle: the stacks hang under a label node (root), and the memos of
+	 * node_of, win_of and pre_of hold for one root: an entry counts only
+	 * when its generation is the current one (NULL: one root, node 0) */
+	uint32_t root, gen;
+	uint32_t *gen_node, *gen_win, *gen_pre;
 	int ovf;
 	int64_t total;
 	uint64_t items;
@@ -304,7 +310,7 @@ static const char *kineto_comm(const char *s, size_t n, int64_t tid, size_t *len
 static uint32_t thread_root(struct folder *f, uint32_t th)
 {
 	if (!f->thread_frames || th == TRACE_NONE || th >= f->t->nth)
-		return 0;
+		return f->root;
 	if (f->th_root[th] != UINT32_MAX)
 		return f->th_root[th];
 	const struct trace_thread *x = &f->t->th[th];
@@ -350,6 +356,20 @@ static bool keep(unsigned lv, const struct trace_range *r)
 	}
 }
 
+/* Whether a memo entry of the current root is set (gen: its generation
+ * array, NULL with one root). */
+static bool memo_ok(const struct folder *f, const uint32_t *memo, const uint32_t *gen, uint32_t i)
+{
+	return memo[i] != UINT32_MAX && (!gen || gen[i] == f->gen);
+}
+
+static void memo_set(const struct folder *f, uint32_t *memo, uint32_t *gen, uint32_t i, uint32_t v)
+{
+	memo[i] = v;
+	if (gen)
+		gen[i] = f->gen;
+}
+
 /* kept_of's mark for "no shown ancestor" (UINT32_MAX is "not yet"): that
  * answer is memoised too, so ranges under a deep chain of hidden frames
  * (nested step markers) do not each walk it. */
@@ -388,12 +408,12 @@ static uint32_t full_node(struct folder *f, uint32_t ri)
 {
 	const struct trace *t = f->t;
 	if (ri == TRACE_NONE)
-		return 0;
-	if (f->node_of[ri] != UINT32_MAX)
+		return f->root;
+	if (memo_ok(f, f->node_of, f->gen_node, ri))
 		return f->node_of[ri];
 	size_t k = 0;
 	uint32_t q = ri;
-	while (q != TRACE_NONE && f->node_of[q] == UINT32_MAX) {
+	while (q != TRACE_NONE && !memo_ok(f, f->node_of, f->gen_node, q)) {
 		if (k == f->bufcap) {
 			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
 			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
@@ -406,7 +426,7 @@ static uint32_t full_node(struct folder *f, uint32_t ri)
 		uint32_t x = f->buf[k];
 		if (keep(f->levels, &t->r[x]))
 			node = child(f, node, frame_id(f, x));
-		f->node_of[x] = node;
+		memo_set(f, f->node_of, f->gen_node, x, node);
 	}
 	return node;
 }
@@ -460,7 +480,7 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 {
 	const struct trace *t = f->t;
 	if (ri == TRACE_NONE)
-		return 0;
+		return f->root;
 	if (!f->o->max_depth)
 		return full_node(f, ri);
 	/* the innermost max_depth shown frames, memoised per innermost shown
@@ -471,7 +491,7 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 	uint32_t kr = kept_anc(f, ri);
 	if (kr == TRACE_NONE)
 		return thread_root(f, t->r[ri].thread);
-	if (f->win_of[kr] != UINT32_MAX)
+	if (memo_ok(f, f->win_of, f->gen_win, kr))
 		return f->win_of[kr];
 	size_t K = f->o->max_depth;
 	uint32_t node;
@@ -479,11 +499,11 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 		node = full_node(f, kr);
 	} else {
 		uint32_t p = kept_anc(f, t->r[kr].parent);
-		if (f->pre_of[p] == UINT32_MAX)
-			f->pre_of[p] = window_node(f, p, K - 1);
+		if (!memo_ok(f, f->pre_of, f->gen_pre, p))
+			memo_set(f, f->pre_of, f->gen_pre, p, window_node(f, p, K - 1));
 		node = child(f, f->pre_of[p], frame_id(f, kr));
 	}
-	f->win_of[kr] = node;
+	memo_set(f, f->win_of, f->gen_win, kr, node);
 	return node;
 }
 
@@ -702,69 +722,98 @@ static void fold_host(struct folder *f, bool wall)
 	}
 }
 
-static void fold_idle(struct folder *f)
+static int fold_run(struct trace *t, const struct fold_opts *o, const struct gaps_result *gp, bool steady,
+		    struct ftree *out, struct fold_stats *st, struct sbuf *err);
+
+/* A label frame ("[host]", "[queued]", a queued wait) under node. */
+static uint32_t label_node(struct folder *f, uint32_t node, const char *s, bool bracket)
+{
+	sbuf_reset(&f->tmp);
+	if (bracket)
+		sbuf_addch(&f->tmp, '[');
+	fold_frame_name(s, strlen(s), false, &f->tmp);
+	if (bracket)
+		sbuf_addch(&f->tmp, ']');
+	return child(f, node, intern(f, f->tmp.buf, f->tmp.len));
+}
+
+/* The idle tree of a gap model's charges: [edge], [untraced], [queued];WAIT,
+ * and [cause];[class];STACK for host, sync and launch (the call the
+ * innermost frame, shown or not). steady: the charges' time inside the
+ * steady steps, else inside the selected ones. */
+static void fold_charges(struct folder *f, const struct gaps_result *gp, bool steady)
+{
+	const struct trace *t = f->t;
+	int gc = -1, gk = -2;
+	uint32_t base = 0;
+	for (size_t i = 0; i < gp->ncharges; i++) {
+		const struct gap_charge *x = &gp->charges[i];
+		gf_ns w = steady ? x->steady : x->sel;
+		if (w <= 0)
+			continue;
+		if (x->cause != gc || x->hclass != gk) {
+			gc = x->cause;
+			gk = x->hclass;
+			f->gen++;
+			base = label_node(f, 0, causes_gap[gc].key, true);
+			if (gk >= 0 && gk < HW_NCLASSES)
+				base = label_node(f, base, causes_class[gk].key, true);
+			f->root = base;
+		}
+		uint32_t node = base;
+		if (x->cause == GAP_QUEUED) {
+			if (x->id < gp->nqlabels)
+				node = label_node(f, base, gp->qlabels[x->id].label, false);
+		} else if (x->cause != GAP_UNTRACED && x->id < t->nr) {
+			const struct trace_range *r = &t->r[x->id];
+			node = node_for(f, x->id);
+			if (!keep(f->levels, r) && (r->kind == TR_RUNTIME || r->kind == TR_DRIVER))
+				node = child(f, node, plain_id(f, r->name));
+			else if (node == base)
+				node = child(f, node, f->id_other);
+		}
+		add(f, node, w);
+	}
+	f->root = 0;
+	gf_ns e = steady ? gp->steady_sum.c[GAP_EDGE] : gp->edge_sel;
+	if (e > 0)
+		add(f, label_node(f, 0, causes_gap[GAP_EDGE].key, true), e);
+}
+
+/* idle: per device (fold_opts.device, else every device with activity),
+ * the gap model over the selected steps (gaps.h), its charges folded. */
+static int fold_idle(struct folder *f, struct sbuf *err)
 {
 	struct trace *t = f->t;
-	if (!f->nwin)
-		return;
-	gf_ns *idle = NULL;
-	size_t cap = 0;
 	for (uint32_t di = 0; di < t->ndev; di++) {
 		if (f->o->device >= 0 && t->dev[di].device != f->o->device)
 			continue;
-		size_t nb, ni = 0;
-		const gf_ns *busy = trace_busy(t, di, &nb);
-		/* idle = window minus busy */
-		size_t bp = 0;
-		for (size_t k = 0; k < f->nwin; k++) {
-			gf_ns cur = f->win[2 * k], end = f->win[2 * k + 1];
-			while (bp < nb && busy[2 * bp + 1] <= cur)
-				bp++;
-			size_t q = bp;
-			while (cur < end) {
-				gf_ns nx = end;
-				if (q < nb && busy[2 * q] < end)
-					nx = GF_MAX(cur, busy[2 * q]);
-				if (nx > cur) {
-					if (ni == cap) {
-						cap = cap ? cap * 2 : 256;
-						idle = gf_xreallocarray(idle, cap, 2 * sizeof *idle);
-					}
-					idle[2 * ni] = cur;
-					idle[2 * ni + 1] = nx;
-					ni++;
-				}
-				if (q < nb && busy[2 * q] < end) {
-					cur = GF_MAX(cur, busy[2 * q + 1]);
-					q++;
-				} else {
-					cur = end;
-				}
-			}
-		}
-		if (!ni)
+		if (!t->dev[di].nact)
 			continue;
-		uint32_t th = t->dev[di].launch_thread;
-		if (th == TRACE_NONE || !t->th[th].n) {
-			gf_ns w = 0;
-			for (size_t k = 0; k < ni; k++)
-				w += idle[2 * k + 1] - idle[2 * k];
-			add(f, child(f, 0, f->id_untraced), w);
-			continue;
+		struct actx c;
+		struct steps_result st;
+		struct gaps_result gp;
+		int rc = actx_init(&c, t, t->dev[di].device, err);
+		if (rc)
+			return rc;
+		rc = steps_analyze_part(&c, &f->o->steps, 0, &st, err);
+		if (rc) {
+			actx_release(&c);
+			return rc;
 		}
-		struct trace_wsweep s;
-		trace_wsweep_init(&s, f->wk, th, idle[0], idle[2 * ni - 1]);
-		size_t p = 0;
-		gf_ns a, b;
-		uint32_t r;
-		while (trace_wsweep_next(&s, &a, &b, &r)) {
-			gf_ns w = overlap(idle, ni, &p, a, b);
-			if (w)
-				add(f, host_node(f, r, th), w);
-		}
-		trace_wsweep_release(&s);
+		gaps_analyze(&c, &st, &gp);
+		fold_charges(f, &gp, false);
+		gaps_release(&gp);
+		steps_release(&st);
+		actx_release(&c);
 	}
-	free(idle);
+	return GF_OK;
+}
+
+int fold_idle_tree(struct trace *t, const struct fold_opts *o, const struct gaps_result *gp, bool steady,
+		   struct ftree *out, struct fold_stats *st, struct sbuf *err)
+{
+	return fold_run(t, o, gp, steady, out, st, err);
 }
 
 static void add_pair(gf_ns **v, size_t *n, size_t *cap, gf_ns a, gf_ns b)
@@ -924,8 +973,9 @@ static void set_meta(struct folder *f, uint32_t nsteps, unsigned levels, unsigne
 	}
 }
 
-int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
-	       struct fold_stats *st, struct sbuf *err)
+/* fold_trace, or the idle tree of charges already computed (gp). */
+static int fold_run(struct trace *t, const struct fold_opts *o, const struct gaps_result *gp, bool steady,
+		    struct ftree *out, struct fold_stats *st, struct sbuf *err)
 {
 	ftree_init(out, NULL, 0);
 	struct folder F;
@@ -992,7 +1042,17 @@ int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	case FW_GPU: fold_gpu(f); break;
 	case FW_CPU: sync_table(f); walk_init(f); fold_host(f, false); break;
 	case FW_WALL: sync_table(f); walk_init(f); fold_host(f, true); break;
-	case FW_IDLE: sync_table(f); walk_init(f); fold_idle(f); break;
+	case FW_IDLE:
+		f->gen_node = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_node);
+		if (o->max_depth) {
+			f->gen_win = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_win);
+			f->gen_pre = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_pre);
+		}
+		if (gp)
+			fold_charges(f, gp, steady);
+		else if ((rc = fold_idle(f, err)))
+			goto out;
+		break;
 	case FW_CALLS: fold_calls(f); break;
 	default:
 		sbuf_setf(err, "unknown weight %d", o->weight);
@@ -1071,7 +1131,16 @@ out:
 	free(f->thw);
 	free(f->thw_off);
 	free(f->thw_n);
+	free(f->gen_node);
+	free(f->gen_win);
+	free(f->gen_pre);
 	sbuf_release(&f->tmp);
 	sbuf_release(&f->tmp2);
 	return rc;
+}
+
+int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out, struct fold_stats *st,
+	       struct sbuf *err)
+{
+	return fold_run(t, o, NULL, false, out, st, err);
 }

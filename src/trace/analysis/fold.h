@@ -27,9 +27,13 @@
  *  left out and counted in fold_stats (fold_opts.all_threads folds them,
  *  over the union of the steps). A trace without steps folds every thread.
  *  - idle:  per device, the time inside the window with no activity on any
- *           stream, charged to the innermost range open at that moment on
- *           the device's launching thread; split where that range changes.
- *           fold_opts.device >= 0 keeps only that device's idle time.
+ *           stream, as the gap model charges it (gaps.h: the one rule),
+ *           rooted in its labels: "[<cause>];[<class>];<stack of the
+ *           thread that issues the next work at that instant>" for host,
+ *           sync and launch (a call is the leaf even when the runtime level
+ *           is not shown), "[queued];<what the work waited on>",
+ *           "[untraced]", "[edge]". fold_opts.device >= 0 keeps only that
+ *           device's idle time.
  *  - calls: one per launching call (runtime/driver call with linked GPU
  *           work), leaf = the API name (cudaLaunchKernel, cudaGraphLaunch)
  *           unless the runtime level is shown; one per unattributed
@@ -148,6 +152,15 @@ bool fold_label_key_ok(const char *k, size_t n);
  */
 int fold_trace(struct trace *t, const struct fold_opts *o, struct ftree *out,
 	       struct fold_stats *st, struct sbuf *err);
+
+/*
+ * The idle tree (as fold --weight idle, o->weight FW_IDLE) of a gap model
+ * already computed over the same steps (gaps_analyze): over the steady
+ * steps (steady) or all the selected ones. Same returns as fold_trace.
+ */
+struct gaps_result;
+int fold_idle_tree(struct trace *t, const struct fold_opts *o, const struct gaps_result *gp, bool steady,
+		   struct ftree *out, struct fold_stats *st, struct sbuf *err);
 
 /*
  * Frame-name normalisation used by fold (exposed for tests and for diff):

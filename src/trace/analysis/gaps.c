@@ -1,4 +1,4 @@
-/* gaps.c — GPU idle time by cause, and the launch-bound diagnosis (see gaps.h). */
+/* gaps.c — GPU idle time by the one rule, and the launch-bound diagnosis (see gaps.h). */
 #include "trace/analysis/gaps.h"
 
 #include "base/names.h"
@@ -10,37 +10,31 @@
 
 /* HTA's runtime_cutoff for "short GPU kernels". */
 #define RUNTIME_CUTOFF_NS 50000
+/* A launch call this long and this many times its name's median is
+ * one-time work (first launch of a kernel, module load). */
+#define WARM_CALL_NS 1000000
+#define WARM_CALL_X 20
+/* Graph replays whose work starts this long after the call: a deep queue. */
+#define DEEP_QUEUE_NS 1000000
 
-struct bend {
-	gf_ns end;
-	uint32_t ri;
-};
+/* ---- a map from a 64-bit key to two sums ----------------------------- */
 
-static int cmp_bend(const void *a, const void *b)
-{
-	const struct bend *x = a, *y = b;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return (x->ri > y->ri) - (x->ri < y->ri);
-}
-
-/* Accumulator keyed by (site name id, inner name id). */
-struct kacc {
+struct cslot {
 	uint64_t key;
-	gf_ns ns;
+	gf_ns a, b;
 	bool used;
 };
 
-struct kmap {
-	struct kacc *s;
+struct cmap {
+	struct cslot *s;
 	size_t cap, n;
 };
 
-static void kmap_add(struct kmap *m, uint64_t key, gf_ns ns)
+static struct cslot *cmap_get(struct cmap *m, uint64_t key)
 {
 	if (2 * (m->n + 1) > m->cap) {
 		size_t nc = m->cap ? 2 * m->cap : 64;
-		struct kacc *ns_ = gf_xcalloc(nc, sizeof *ns_);
+		struct cslot *ns_ = gf_xcalloc(nc, sizeof *ns_);
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->s[i].used)
 				continue;
@@ -61,7 +55,20 @@ static void kmap_add(struct kmap *m, uint64_t key, gf_ns ns)
 		m->s[h].key = key;
 		m->n++;
 	}
-	m->s[h].ns += ns;
+	return &m->s[h];
+}
+
+static void cmap_add(struct cmap *m, uint64_t key, gf_ns a, gf_ns b)
+{
+	struct cslot *s = cmap_get(m, key);
+	s->a += a;
+	s->b += b;
+}
+
+static void cmap_free(struct cmap *m)
+{
+	free(m->s);
+	memset(m, 0, sizeof *m);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -72,7 +79,8 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-/* A host stack's or sync site's label: "site > inner" by name ids. */
+/* A host stack's or sync site's label: "site > inner" by name ids
+ * (UINT32_MAX: none). */
 static void host_label(const struct trace *t, uint64_t key, struct sbuf *b)
 {
 	uint32_t a = (uint32_t)(key >> 32), z = (uint32_t)key;
@@ -83,47 +91,28 @@ static void host_label(const struct trace *t, uint64_t key, struct sbuf *b)
 	}
 }
 
-/* Turns a map into keys labelled by label(), sorted by time then label. */
-static struct gap_key *map_keys(const struct trace *t, struct kmap *m, size_t *n,
-				void (*label)(const struct trace *, uint64_t, struct sbuf *))
+/* The keys of a map (its first sums), labelled, sorted by time then label. */
+static struct gap_key *map_keys(const struct trace *t, struct cmap *m, size_t *n)
 {
 	struct gap_key *k = gf_xcalloc(m->n ? m->n : 1, sizeof *k);
 	size_t j = 0;
 	struct sbuf b = SBUF_INIT;
 	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->s[i].used)
+		if (!m->s[i].used || m->s[i].a <= 0)
 			continue;
 		sbuf_reset(&b);
-		label(t, m->s[i].key, &b);
+		host_label(t, m->s[i].key, &b);
 		k[j].label = gf_xstrdup(b.buf);
-		k[j].ns = m->s[i].ns;
+		k[j].ns = m->s[i].a;
 		j++;
 	}
 	sbuf_release(&b);
-	free(m->s);
-	memset(m, 0, sizeof *m);
-	qsort(k, j, sizeof *k, cmp_key);
+	cmap_free(m);
+	if (j)
+		qsort(k, j, sizeof *k, cmp_key);
 	*n = j;
 	return k;
 }
-
-
-/* Queued-wait keys: high 32 bits the wait call's name id, or these. */
-#define QW_NONE UINT32_MAX        /* "stream S: no wait call in the trace" */
-#define QW_NOLAUNCH (UINT32_MAX - 1) /* "no launch in the trace (stream S)" */
-
-static void wait_label(const struct trace *t, uint64_t key, struct sbuf *b)
-{
-	uint32_t w = (uint32_t)(key >> 32);
-	long long st = (int32_t)(uint32_t)key;
-	if (w == QW_NONE)
-		sbuf_addf(b, "stream %lld: no wait call in the trace", st);
-	else if (w == QW_NOLAUNCH)
-		sbuf_addf(b, "no launch in the trace (stream %lld)", st);
-	else
-		sbuf_addf(b, "%s (stream %lld)", pool_str(t->names, w), st);
-}
-
 
 int64_t gaps_share(gf_ns part, gf_ns whole)
 {
@@ -149,202 +138,603 @@ gf_ns gaps_idle(const struct gap_row *g)
 	return s;
 }
 
-/* The first activity on the device starting at or after ts, or TRACE_NONE. */
-static uint32_t next_act(const struct actx *c, gf_ns ts)
+void gaps_stack(const struct trace *t, uint32_t ri, struct sbuf *b)
 {
-	const struct trace *t = c->t;
-	for (uint32_t i = trace_act_lower(t, ts); i < t->nact; i++)
-		if (actx_on_dev(c, &t->act[i]))
-			return i;
-	return TRACE_NONE;
-}
-
-struct bends {
-	struct bend *v;
-	size_t n;
-};
-
-/* The causes of gaps.h as sorted disjoint intervals of time: gap j's cause
- * does not depend on the step (it is decided on the gap's full extent), so
- * a step's row is the measure of each list inside its window, O(log n)
- * however many steps hold the same gaps (nested or overlapping markers). */
-enum { GC_HTA_HOST = GAP_NCAUSES, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N };
-
-struct gcause {
-	struct actx_pairs p[GC_N];
-	struct actx_span steady; /* the steady step windows */
-	struct actx_span sel;    /* every selected step window (syncs' bubble) */
-	const uint32_t *wait_of; /* per range: the wait-event call before the launch */
-	struct kmap keys[GAP_NCAUSES]; /* host stacks, sync sites, queued waits */
-	VEC(struct gap_call) calls;
-	bool keep;               /* record the pieces (gaps_analyze_pieces) */
-	VEC(struct gap_piece) pieces;
-};
-
-/* Adds [lo, hi) to cause k's list (GAP_*), and to the pieces when they
- * are kept (with the key it is charged to: gaps_key_label). */
-static void piece(struct gcause *gc, int k, gf_ns lo, gf_ns hi, uint32_t ri, uint64_t key)
-{
-	actx_pairs_add(&gc->p[k], lo, hi);
-	if (gc->keep && hi > lo) {
-		struct gap_piece x = { lo, hi, key, ri, (uint8_t)k };
-		vec_push(&gc->pieces, x);
+	uint32_t buf[GAPS_STACK_MAX];
+	size_t depth = trace_ancestors(t, ri, buf, GAPS_STACK_MAX);
+	size_t have = depth < GAPS_STACK_MAX ? depth : GAPS_STACK_MAX;
+	bool first = true;
+	if (depth > GAPS_STACK_MAX) {
+		/* the outermost frames come from a walk up from the innermost kept */
+		uint32_t top[8];
+		size_t nt = 0;
+		for (uint32_t q = buf[0]; q != TRACE_NONE; q = t->r[q].parent) {
+			top[nt % 8] = q;
+			nt++;
+		}
+		for (size_t i = nt > 8 ? 8 : nt; i-- > 0;) {
+			uint32_t q = top[(nt - 1 - i) % 8];
+			if (t->r[q].flags & TRF_STEP)
+				continue;
+			sbuf_addstr(b, first ? "" : " > ");
+			sbuf_addstr(b, trace_rname(t, q));
+			first = false;
+		}
+		sbuf_addstr(b, first ? "..." : " > ...");
+		first = false;
+	}
+	for (size_t i = 0; i < have; i++) {
+		if (t->r[buf[i]].flags & TRF_STEP)
+			continue;
+		sbuf_addstr(b, first ? "" : " > ");
+		sbuf_addstr(b, trace_rname(t, buf[i]));
+		first = false;
 	}
 }
 
-void gaps_key_label(const struct trace *t, int cause, uint64_t key, struct sbuf *b)
+/* ---- what the analysis derives once ---------------------------------- */
+
+/* Per range: the class its stack says (innermost first), whether a Python
+ * frame or an annotation is on it, whether it lies inside the profiler's
+ * own frames. One forward pass (a parent comes before its children). */
+struct rinfo {
+	int8_t *cls;       /* enum host_class or HW_NONE, inherited */
+	uint8_t *flags;    /* RI_* */
+};
+#define RI_PY 1u
+#define RI_PROF 2u
+#define RI_ISSUES 4u
+
+static int hw_class(enum names_hwork w)
 {
-	if (cause == GAP_SYNC || cause == GAP_HOST)
-		host_label(t, key, b);
-	else if (cause == GAP_QUEUED)
-		wait_label(t, key, b);
+	switch (w) {
+	case NAMES_HW_ALLOCATOR: return HW_ALLOCATOR;
+	case NAMES_HW_WARMUP: return HW_WARMUP;
+	case NAMES_HW_DATA: return HW_DATA;
+	default: return HW_NONE;
+	}
 }
 
-/* Charges [lo, hi) of a host-late gap by what the launching thread was
- * doing; each stack gets its time inside the steady steps (once per step
- * holding it). */
-static void charge_host(const struct actx *c, uint32_t th, gf_ns lo, gf_ns hi, struct gcause *gc)
+static void rinfo_init(const struct trace *t, struct rinfo *ri)
+{
+	size_t n = t->nr ? t->nr : 1;
+	uint32_t np = pool_count(t->names);
+	/* per name: 0 unknown, else 1 + (class + 1) + 16 * profiler frame */
+	uint8_t *nc = gf_xcalloc(np ? np : 1, 1);
+	ri->cls = gf_xmalloc(n);
+	ri->flags = gf_xcalloc(n, 1);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *r = &t->r[i];
+		uint32_t p = r->parent;
+		int cls = HW_NONE;
+		uint8_t fl = 0;
+		if (p != TRACE_NONE && p < i) {
+			cls = ri->cls[p];
+			fl = ri->flags[p];
+		}
+		if (r->kind == TR_PYTHON || (r->kind == TR_ANNOTATION && !(r->flags & TRF_STEP)))
+			fl |= RI_PY;
+		int own = HW_NONE;
+		if (r->name < np) {
+			if (!nc[r->name]) {
+				const char *s = pool_str(t->names, r->name);
+				size_t l = pool_len(t->names, r->name);
+				int k = hw_class(names_host_work(s, l));
+				nc[r->name] = (uint8_t)(1 + (k + 1) + (names_profiler_frame(s, l) ? 16 : 0));
+			}
+			own = (int)((nc[r->name] - 1) & 15) - 1;
+			if ((nc[r->name] - 1) & 16)
+				fl |= RI_PROF;
+		}
+		if (own != HW_NONE)
+			cls = own;
+		ri->cls[i] = (int8_t)cls;
+		ri->flags[i] = fl & (uint8_t)~RI_ISSUES;
+	}
+	free(nc);
+	/* a range issues device work when a launch call lies inside it: children
+	 * come after their parents, so one backward pass */
+	for (uint32_t i = t->nr; i-- > 0;) {
+		if (t->r[i].flags & TRF_LAUNCH)
+			ri->flags[i] |= RI_ISSUES;
+		uint32_t p = t->r[i].parent;
+		if ((ri->flags[i] & RI_ISSUES) && p != TRACE_NONE && p < i)
+			ri->flags[p] |= RI_ISSUES;
+	}
+}
+
+static void rinfo_release(struct rinfo *ri)
+{
+	free(ri->cls);
+	free(ri->flags);
+}
+
+/* The class of host work of range r (the innermost open range on T). */
+static int host_class(const struct rinfo *ri, uint32_t r)
+{
+	int k = ri->cls[r];
+	if (k != HW_NONE)
+		return k;
+	return (ri->flags[r] & RI_PY) ? HW_PYTHON : HW_OTHER;
+}
+
+/* Per launch call (TRF_LAUNCH runtime/driver range): the latest wait-event
+ * call on its thread after the thread's previous launch call and at or
+ * before it (thread order is by start), else TRACE_NONE: one pass per
+ * thread, names classified once per pool id. */
+static uint32_t *waits_before(const struct trace *t)
+{
+	uint32_t np = pool_count(t->names);
+	uint8_t *cls = gf_xcalloc(np ? np : 1, 1); /* 0 unknown, 1 no, 2 a wait call */
+	uint32_t *w = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *w);
+	for (uint32_t k = 0; k < t->nth; k++) {
+		uint32_t last = TRACE_NONE;
+		for (uint32_t i = t->th[k].first; i < t->th[k].first + t->th[k].n; i++) {
+			const struct trace_range *x = &t->r[i];
+			w[i] = TRACE_NONE;
+			if (x->kind != TR_RUNTIME && x->kind != TR_DRIVER)
+				continue;
+			if (x->flags & TRF_LAUNCH) {
+				w[i] = last;
+				last = TRACE_NONE;
+				continue;
+			}
+			if (x->name >= np)
+				continue;
+			if (!cls[x->name])
+				cls[x->name] = (names_api(pool_str(t->names, x->name), pool_len(t->names, x->name)) &
+						NAMES_API_WAIT) ? 2 : 1;
+			if (cls[x->name] == 2)
+				last = i;
+		}
+	}
+	free(cls);
+	return w;
+}
+
+struct nd {
+	uint32_t name;
+	gf_ns dur;
+};
+
+static int cmp_nd(const void *a, const void *b)
+{
+	const struct nd *x = a, *y = b;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return (x->dur > y->dur) - (x->dur < y->dur);
+}
+
+/* The median duration of the launch calls of every name that has a call
+ * of at least WARM_CALL_NS (the only ones the warm-up test reads), by pool
+ * id (0 for the others): two passes, the long names' calls sorted. */
+static gf_ns *long_medians(const struct trace *t)
+{
+	uint32_t np = pool_count(t->names);
+	gf_ns *med = gf_xcalloc(np ? np : 1, sizeof *med);
+	uint8_t *mark = gf_xcalloc(np ? np : 1, 1);
+	size_t cnt = 0;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *x = &t->r[i];
+		if ((x->flags & TRF_LAUNCH) && x->end - x->start >= WARM_CALL_NS && x->name < np)
+			mark[x->name] = 1;
+	}
+	for (uint32_t i = 0; i < t->nr; i++)
+		if ((t->r[i].flags & TRF_LAUNCH) && t->r[i].name < np && mark[t->r[i].name])
+			cnt++;
+	if (cnt) {
+		struct nd *v = gf_xmalloc(cnt * sizeof *v);
+		size_t n = 0;
+		for (uint32_t i = 0; i < t->nr; i++) {
+			const struct trace_range *x = &t->r[i];
+			if ((x->flags & TRF_LAUNCH) && x->name < np && mark[x->name])
+				v[n++] = (struct nd){ x->name, x->end - x->start };
+		}
+		qsort(v, n, sizeof *v, cmp_nd);
+		for (size_t a = 0; a < n;) {
+			size_t b = a;
+			while (b < n && v[b].name == v[a].name)
+				b++;
+			size_t m = b - a;
+			med[v[a].name] = m % 2 ? v[a + m / 2].dur : (v[a + m / 2 - 1].dur + v[a + m / 2].dur) / 2;
+			a = b;
+		}
+		free(v);
+	}
+	free(mark);
+	return med;
+}
+
+/* ---- the classification --------------------------------------------- */
+
+enum { GC_HTA_HOST = GAP_NCAUSES, GC_HTA_KERNEL, GC_HTA_OTHER, GC_N };
+
+struct bend {
+	gf_ns end;
+	uint32_t ri;
+};
+
+static int cmp_bend(const void *a, const void *b)
+{
+	const struct bend *x = a, *y = b;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->ri > y->ri) - (x->ri < y->ri);
+}
+
+struct gctx {
+	const struct actx *c;
+	const struct trace *t;
+	struct rinfo ri;
+	const uint32_t *wait_of;
+	const gf_ns *lmed;          /* long_medians */
+	/* the device's activities by start, and the earliest launch return
+	 * among da[k..] (INT64_MAX: none has a call) and which */
+	uint32_t *da;
+	size_t nda;
+	gf_ns *qmin;
+	uint32_t *qarg;
+	struct bend *be;            /* blocking calls by end */
+	size_t nbe;
+	uint8_t *devth;             /* per thread: launches the device's work or holds a step */
+	struct actx_pairs zone;     /* traced work of those threads at the edges */
+	struct actx_pairs p[GC_N];
+	struct actx_span steady, sel;
+	struct cmap charges;        /* (cause, class, id) -> sel, steady */
+	struct cmap qmap;           /* queued label key -> index + 1 (in a) */
+	VEC(struct gap_qlabel) ql;
+	struct cmap drained;        /* drain site key -> steady host time after it */
+	VEC(struct gap_call) calls;
+	gf_ns edge_sel;
+	gf_ns by_class[GAP_NCAUSES][HW_NCLASSES];
+	gf_ns by_class_short[GAP_NCAUSES][HW_NCLASSES];
+	bool short_gap;             /* the gap being classified is shorter than GAPS_SHORT_NS */
+	bool keep;
+	VEC(struct gap_piece) pieces;
+	VEC(struct gap_gap) gaps;
+	size_t gap_j;               /* index of the gap being classified (keep) */
+};
+
+static uint64_t charge_key(int cause, int cls, uint32_t id)
+{
+	return (uint64_t)cause << 56 | (uint64_t)(cls + 1) << 48 | id;
+}
+
+/* Adds [lo, hi) with its cause and class to the lists, the charges and the
+ * pieces. */
+static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32_t ri, uint32_t id, uint32_t act,
+		  uint32_t q, uint32_t drain)
+{
+	if (hi <= lo)
+		return;
+	actx_pairs_add(&g->p[cause], lo, hi);
+	gf_ns s = actx_span_in(&g->sel, lo, hi), w = actx_span_in(&g->steady, lo, hi);
+	if (cause == GAP_EDGE)
+		g->edge_sel += s;
+	else if (s || w)
+		cmap_add(&g->charges, charge_key(cause, cls, id), s, w);
+	if (cls >= 0 && cls < HW_NCLASSES) {
+		g->by_class[cause][cls] += w;
+		if (g->short_gap)
+			g->by_class_short[cause][cls] += w;
+	}
+	if (g->keep) {
+		struct gap_piece x = { lo, hi, (uint32_t)g->gap_j, ri, act, q, drain, (uint8_t)cause, (int8_t)cls };
+		struct gap_piece *l = g->pieces.n ? &g->pieces.v[g->pieces.n - 1] : NULL;
+		/* a sweep may cut one state in two (a child of no time opened) */
+		if (l && l->hi == lo && l->gap == x.gap && l->ri == ri && l->act == act && l->q == q && l->drain == drain &&
+		    l->cause == x.cause && l->hclass == x.hclass)
+			l->hi = hi;
+		else
+			vec_push(&g->pieces, x);
+	}
+}
+
+/* The sync site key of blocking call B (sync_sites' label). */
+static uint64_t site_key(const struct actx *c, uint32_t B)
+{
+	uint32_t site = actx_site(c, B);
+	return site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | c->t->r[B].name
+				  : (uint64_t)c->t->r[site].name << 32 | UINT32_MAX;
+}
+
+/* The host stack key of range ri (host_stacks' label: site > innermost). */
+static uint64_t stack_key(const struct actx *c, uint32_t ri)
+{
+	uint32_t site = actx_site(c, ri);
+	uint32_t sn = site == TRACE_NONE ? UINT32_MAX : c->t->r[site].name;
+	uint32_t in = site == ri ? UINT32_MAX : c->t->r[ri].name;
+	return (uint64_t)sn << 32 | in;
+}
+
+void gaps_piece_label(const struct actx *c, const struct gaps_result *r, const struct gap_piece *p, struct sbuf *b)
 {
 	const struct trace *t = c->t;
+	if (p->cause == GAP_QUEUED) {
+		if (p->q < r->nqlabels)
+			sbuf_addstr(b, r->qlabels[p->q].label);
+		return;
+	}
+	if (p->ri == TRACE_NONE || p->ri >= t->nr)
+		return;
+	if (p->cause == GAP_SYNC) {
+		host_label(t, site_key(c, p->ri), b);
+	} else if (p->cause == GAP_HOST) {
+		host_label(t, stack_key(c, p->ri), b);
+	}
+}
+
+/* One segment [a, b) of T with innermost open range r (TRACE_NONE: none)
+ * outside the queue: launch, sync, host, untraced, or edge in an edge zone
+ * where no thread of the step is in traced work. */
+static void charge_segment(struct gctx *g, uint32_t th, uint32_t r, gf_ns a, gf_ns b, bool zone,
+			   uint32_t drain)
+{
+	const struct trace *t = g->t;
+	bool traced = r != TRACE_NONE && !(t->r[r].flags & TRF_STEP) && !(zone && (g->ri.flags[r] & RI_PROF));
+	if (!traced) {
+		if (!zone) {
+			piece(g, GAP_UNTRACED, HW_NONE, a, b, TRACE_NONE, th, TRACE_NONE, 0, TRACE_NONE);
+			return;
+		}
+		/* edge where no thread of the step is in traced work */
+		gf_ns x = a;
+		while (x < b) {
+			gf_ns in = actx_pairs_in(&g->zone, x, b);
+			if (!in) {
+				piece(g, GAP_EDGE, HW_NONE, x, b, TRACE_NONE, 0, TRACE_NONE, 0, TRACE_NONE);
+				return;
+			}
+			/* the first covered point after x: binary search on the
+			 * pairs (few at the edges) */
+			size_t lo = 0, hi = g->zone.n;
+			while (lo < hi) {
+				size_t m = lo + (hi - lo) / 2;
+				if (g->zone.v[2 * m + 1] <= x)
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			gf_ns cs = g->zone.v[2 * lo] > x ? g->zone.v[2 * lo] : x;
+			gf_ns ce = g->zone.v[2 * lo + 1] < b ? g->zone.v[2 * lo + 1] : b;
+			piece(g, GAP_EDGE, HW_NONE, x, cs, TRACE_NONE, 0, TRACE_NONE, 0, TRACE_NONE);
+			piece(g, GAP_UNTRACED, HW_NONE, cs, ce, TRACE_NONE, th, TRACE_NONE, 0, TRACE_NONE);
+			x = ce;
+		}
+		return;
+	}
+	const struct trace_range *R = &t->r[r];
+	bool call = R->kind == TR_RUNTIME || R->kind == TR_DRIVER;
+	if (call && g->c->blk[r]) {
+		int cls = g->ri.cls[r] == HW_ALLOCATOR ? HW_ALLOCATOR : g->ri.cls[r] == HW_WARMUP ? HW_WARMUP : HW_SYNC;
+		piece(g, GAP_SYNC, cls, a, b, r, r, TRACE_NONE, 0, TRACE_NONE);
+		return;
+	}
+	if (call && (R->flags & TRF_LAUNCH)) {
+		gf_ns d = R->end - R->start, m = R->name < pool_count(t->names) ? g->lmed[R->name] : 0;
+		bool warm = g->ri.cls[r] == HW_WARMUP ||
+			    (d >= WARM_CALL_NS && m > 0 && (__int128)d >= (__int128)m * WARM_CALL_X);
+		piece(g, GAP_LAUNCH, warm ? HW_WARMUP : HW_LAUNCH, a, b, r, r, TRACE_NONE, 0, TRACE_NONE);
+		return;
+	}
+	uint32_t dr = drain != TRACE_NONE && b > t->r[drain].end ? drain : TRACE_NONE;
+	piece(g, GAP_HOST, host_class(&g->ri, r), a, b, r, r, TRACE_NONE, 0, dr);
+	if (dr != TRACE_NONE) {
+		gf_ns w = actx_span_in(&g->steady, a, b);
+		if (w)
+			cmap_add(&g->drained, site_key(g->c, dr), w, 0);
+	}
+}
+
+/* [lo, hi) outside the queue: the state of T through it. */
+static void charge_thread(struct gctx *g, uint32_t th, gf_ns lo, gf_ns hi, bool zone, uint32_t drain)
+{
+	const struct trace *t = g->t;
+	if (th == TRACE_NONE || th >= t->nth || !t->th[th].n) {
+		charge_segment(g, th, TRACE_NONE, lo, hi, zone, drain);
+		return;
+	}
 	struct trace_wsweep s;
 	gf_ns a, b;
 	uint32_t r;
 	/* O(log depth) to start: one sweep per gap stays linear on deep stacks */
-	trace_wsweep_init(&s, &c->walk, th, lo, hi);
-	while (trace_wsweep_next(&s, &a, &b, &r)) {
-		if (r == TRACE_NONE || (t->r[r].flags & TRF_STEP)) {
-			piece(gc, GAP_UNTRACED, a, b, TRACE_NONE, 0);
-			continue;
-		}
-		gf_ns w = actx_span_in(&gc->steady, a, b);
-		uint64_t key = 0;
-		if (w || gc->keep) {
-			uint32_t site = actx_site(c, r);
-			uint32_t sn = site == TRACE_NONE ? UINT32_MAX : t->r[site].name;
-			uint32_t in = site == r ? UINT32_MAX : t->r[r].name;
-			key = (uint64_t)sn << 32 | in;
-		}
-		piece(gc, GAP_HOST, a, b, r, key);
-		if (w)
-			kmap_add(&gc->keys[GAP_HOST], key, w);
-	}
+	trace_wsweep_init(&s, &g->c->walk, th, lo, hi);
+	while (trace_wsweep_next(&s, &a, &b, &r))
+		charge_segment(g, th, r, a, b, zone, drain);
 	trace_wsweep_release(&s);
 }
 
-/* A queued piece [lo, hi) before activity na (launched by L, or none). */
-static void charge_queued(const struct actx *c, uint32_t na, uint32_t L, gf_ns lo, gf_ns hi, struct gcause *gc)
+/* The label of queued work X (launched by call LX), in a gap [af, bf). */
+static uint32_t qlabel(struct gctx *g, uint32_t X, gf_ns af, gf_ns bf)
+{
+	const struct trace *t = g->t;
+	const struct trace_act *x = &t->act[X];
+	uint32_t LX = x->launch, w = g->wait_of[LX];
+	int kind;
+	uint32_t hi;
+	if (w != TRACE_NONE) {
+		kind = GQ_WAIT;
+		hi = t->r[w].name;
+	} else if (x->start - t->r[LX].end < ACTX_KERNEL_WAIT_NS) {
+		kind = GQ_LATENCY;
+	} else if (af != INT64_MIN && bf - af < ACTX_KERNEL_WAIT_NS && t->r[LX].end <= af) {
+		kind = GQ_B2B;
+	} else {
+		kind = GQ_NONE;
+	}
+	if (kind != GQ_WAIT)
+		hi = UINT32_MAX - 3 + (uint32_t)kind;
+	uint64_t key = (uint64_t)hi << 32 | (uint32_t)x->stream;
+	struct cslot *s = cmap_get(&g->qmap, key);
+	if (!s->a) {
+		struct sbuf b = SBUF_INIT;
+		long long st = x->stream;
+		switch (kind) {
+		case GQ_WAIT: sbuf_addf(&b, "%s (stream %lld)", pool_str(t->names, hi), st); break;
+		case GQ_LATENCY: sbuf_addf(&b, "launch latency (stream %lld)", st); break;
+		case GQ_B2B: sbuf_addf(&b, "back-to-back on stream %lld", st); break;
+		default: sbuf_addf(&b, "stream %lld: no wait in the trace", st); break;
+		}
+		struct gap_qlabel q = { sbuf_detach(&b, NULL), kind, 0, 0 };
+		vec_push(&g->ql, q);
+		s->a = (gf_ns)g->ql.n;
+	}
+	return (uint32_t)(s->a - 1);
+}
+
+static void charge_queued(struct gctx *g, uint32_t X, gf_ns lo, gf_ns hi, gf_ns af, gf_ns bf)
 {
 	if (hi <= lo)
 		return;
-	gf_ns w = actx_span_in(&gc->steady, lo, hi);
-	uint32_t wc = L == TRACE_NONE ? QW_NOLAUNCH : gc->wait_of[L];
-	if (wc == TRACE_NONE)
-		wc = QW_NONE;
-	else if (wc != QW_NOLAUNCH)
-		wc = c->t->r[wc].name;
-	uint64_t key = (uint64_t)wc << 32 | (uint32_t)c->t->act[na].stream;
-	piece(gc, GAP_QUEUED, lo, hi, L, key);
-	if (w)
-		kmap_add(&gc->keys[GAP_QUEUED], key, w);
+	uint32_t q = qlabel(g, X, af, bf);
+	g->ql.v[q].sel += actx_span_in(&g->sel, lo, hi);
+	g->ql.v[q].steady += actx_span_in(&g->steady, lo, hi);
+	piece(g, GAP_QUEUED, HW_NONE, lo, hi, g->t->act[X].launch, q, X, q, TRACE_NONE);
 }
 
 /* The blocking call that drained the device into the gap at af: B.start <
  * af <= B.end <= h, the smallest end, then the lowest index (be is sorted
  * so); only the calls ending in [af, h] are looked at. TRACE_NONE. */
-static uint32_t drain_call(const struct actx *c, const struct bends *be, gf_ns af, gf_ns h)
+static uint32_t drain_call(const struct gctx *g, gf_ns af, gf_ns h)
 {
-	size_t lo = 0, hi = be->n;
+	size_t lo = 0, hi = g->nbe;
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
-		if (be->v[m].end < af)
+		if (g->be[m].end < af)
 			lo = m + 1;
 		else
 			hi = m;
 	}
-	for (size_t k = lo; k < be->n && be->v[k].end <= h; k++)
-		if (c->t->r[be->v[k].ri].start < af)
-			return be->v[k].ri;
+	for (size_t k = lo; k < g->nbe && g->be[k].end <= h; k++)
+		if (g->t->r[g->be[k].ri].start < af)
+			return g->be[k].ri;
 	return TRACE_NONE;
 }
 
-/* The sync piece [lo, hi) charged to blocking call B (returned at bend). */
-static void charge_sync(const struct actx *c, uint32_t B, gf_ns lo, gf_ns hi, struct gcause *gc)
+/* The first activity on the device starting at bf: one with a launch call
+ * first, then the lowest index; TRACE_NONE. */
+static uint32_t next_act(const struct gctx *g, size_t k0, gf_ns bf)
 {
-	const struct trace *t = c->t;
-	if (hi <= lo)
-		return;
-	uint32_t site = actx_site(c, B);
-	uint64_t key = site == TRACE_NONE ? (uint64_t)UINT32_MAX << 32 | t->r[B].name
-					  : (uint64_t)t->r[site].name << 32 | UINT32_MAX;
-	piece(gc, GAP_SYNC, lo, hi, B, key);
-	gf_ns w = actx_span_in(&gc->steady, lo, hi);
-	if (w)
-		kmap_add(&gc->keys[GAP_SYNC], key, w);
-	gf_ns in = actx_span_in(&gc->sel, lo, hi);
-	gf_ns be = t->r[B].end > lo ? t->r[B].end : lo;
-	gf_ns after = actx_span_in(&gc->sel, be, hi);
+	uint32_t first = TRACE_NONE;
+	for (size_t k = k0; k < g->nda && g->t->act[g->da[k]].start == bf; k++) {
+		uint32_t a = g->da[k];
+		if (first == TRACE_NONE)
+			first = a;
+		if (g->t->act[a].launch != TRACE_NONE)
+			return a;
+	}
+	return first;
+}
+
+/* The first index of da whose activity starts at or after ts. */
+static size_t da_lower(const struct gctx *g, gf_ns ts)
+{
+	size_t lo = 0, hi = g->nda;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (g->t->act[g->da[m]].start < ts)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+/* The thread holding the step marker whose window holds ts, else the
+ * device's launching thread. */
+static uint32_t step_thread(const struct gctx *g, gf_ns ts)
+{
+	const struct trace *t = g->t;
+	uint32_t s = trace_step_at(t, ts);
+	if (s != TRACE_NONE)
+		return t->steps[s].thread;
+	return g->c->dev == TRACE_NONE ? TRACE_NONE : t->dev[g->c->dev].launch_thread;
+}
+
+/* The bubble of blocking call B that drained the device at af, the next
+ * work issued at h. */
+static void bubble(struct gctx *g, uint32_t B, gf_ns af, gf_ns h)
+{
+	const struct trace_range *R = &g->t->r[B];
+	gf_ns busy = actx_busy_in(g->c, R->start, af);
+	gf_ns len = h - af < busy ? h - af : busy;
+	gf_ns in = actx_span_in(&g->sel, af, af + len);
+	gf_ns be = R->end > af ? R->end : af;
+	gf_ns after = be < h ? actx_span_in(&g->sel, be, h) : 0;
 	/* one gap per call: B.end lies in exactly one gap's [a, h] */
 	if (in) {
-		struct gap_call x = { B, in, after, w };
-		vec_push(&gc->calls, x);
+		struct gap_call x = { B, in, after, actx_span_in(&g->steady, af, af + len) };
+		vec_push(&g->calls, x);
 	}
 }
 
 /* Classifies the idle gap [af, bf) (busy pair ends and starts; INT64_MIN /
  * INT64_MAX at the trace's ends), as far as [cur, e) (the steps' span):
- * the rules of gaps.h, in that order. */
-static void gap_classify(const struct actx *c, const struct bends *be, gf_ns af, gf_ns bf, gf_ns cur,
-			 gf_ns e, struct gcause *gc)
+ * the rule of gaps.h. */
+static void gap_classify(struct gctx *g, gf_ns af, gf_ns bf, gf_ns cur, gf_ns e)
 {
-	const struct trace *t = c->t;
+	const struct trace *t = g->t;
 	bool finite = af != INT64_MIN && bf != INT64_MAX;
-	bool full_short = finite && bf - af < ACTX_KERNEL_WAIT_NS;
-	/* the next activity and its launch */
-	uint32_t na = bf == INT64_MAX ? TRACE_NONE : next_act(c, bf);
-	uint32_t L = na == TRACE_NONE ? TRACE_NONE : t->act[na].launch;
-	bool late = L != TRACE_NONE && t->r[L].start > af;
+	size_t k0 = bf == INT64_MAX ? g->nda : da_lower(g, bf);
+	uint32_t N = bf == INT64_MAX ? TRACE_NONE : next_act(g, k0, bf);
+	uint32_t L = N == TRACE_NONE ? TRACE_NONE : t->act[N].launch;
 	/* HTA's rule */
-	actx_pairs_add(&gc->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
-	if (!finite || (!full_short && na != TRACE_NONE && (t->act[na].flags & TAF_BEFORE))) {
-		piece(gc, GAP_EDGE, cur, e, TRACE_NONE, 0);
-		return;
-	}
-	if (full_short) {
-		piece(gc, GAP_LAUNCH, cur, e, L, 0);
-		return;
-	}
-	if (!late) {
-		/* no launch in the trace, or issued before the GPU went idle */
-		charge_queued(c, na, L, cur, e, gc);
-		return;
-	}
-	gf_ns i = t->r[L].start, h = i < bf ? i : bf;
-	gf_ns hlo = cur, hhi = h < e ? h : e;
-	if (hhi > hlo) {
-		uint32_t B = drain_call(c, be, af, h);
-		if (B != TRACE_NONE)
-			charge_sync(c, B, hlo, hhi, gc);
+	bool late = L != TRACE_NONE && t->r[L].start > af;
+	bool full_short = finite && bf - af < ACTX_KERNEL_WAIT_NS;
+	actx_pairs_add(&g->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
+	size_t p0 = g->pieces.n;
+	g->short_gap = finite && bf - af < GAPS_SHORT_NS;
+	/* the queue: issued from q on (the earliest return among the work to come) */
+	gf_ns q = k0 < g->nda ? g->qmin[k0] : INT64_MAX;
+	uint32_t qa = k0 < g->nda ? g->qarg[k0] : TRACE_NONE;
+	gf_ns h = q < bf ? q : bf;
+	uint32_t B = af != INT64_MIN && h != INT64_MAX && h > af ? drain_call(g, af, h) : TRACE_NONE;
+	if (B != TRACE_NONE)
+		bubble(g, B, af, h);
+	/* outside the queue: the state of T */
+	gf_ns nq = q > cur ? (q < e ? q : e) : cur;
+	if (nq > cur) {
+		bool zone = !finite;
+		if (bf != INT64_MAX && L == TRACE_NONE)
+			piece(g, GAP_EDGE, HW_NONE, cur, nq, TRACE_NONE, 0, TRACE_NONE, 0, TRACE_NONE);
 		else
-			charge_host(c, t->r[L].thread, hlo, hhi, gc);
+			charge_thread(g, L != TRACE_NONE ? t->r[L].thread : step_thread(g, cur), cur, nq, zone, B);
 	}
-	if (i < bf) {
-		gf_ns dlo = h > cur ? h : cur;
-		if (bf - i < ACTX_KERNEL_WAIT_NS) {
-			piece(gc, GAP_LAUNCH, dlo, e, L, 0);
-			return;
+	/* the queue: named by N once N is issued, before that by the first issued */
+	gf_ns q0 = q > cur ? q : cur;
+	if (q0 < e && qa != TRACE_NONE && af == INT64_MIN) {
+		/* before the device's first activity: what the queued work waits
+		 * on is not in the trace */
+		piece(g, GAP_EDGE, HW_NONE, q0, e, TRACE_NONE, 0, TRACE_NONE, 0, TRACE_NONE);
+	} else if (q0 < e && qa != TRACE_NONE) {
+		gf_ns ni = L != TRACE_NONE ? t->r[L].end : INT64_MAX;
+		if (ni <= q0) {
+			charge_queued(g, N, q0, e, af, bf);
+		} else if (ni < e) {
+			charge_queued(g, qa, q0, ni, af, bf);
+			charge_queued(g, N, ni, e, af, bf);
+		} else {
+			charge_queued(g, qa, q0, e, af, bf);
 		}
-		/* while the host is still inside the launch call (a launch that
-		 * loads code, allocates or blocks), the work is not issued yet:
-		 * host, charged to that call; after its return, launch or queued */
-		gf_ns r = t->r[L].end < bf ? t->r[L].end : bf;
-		gf_ns rr = r < e ? r : e;
-		if (rr > dlo)
-			charge_host(c, t->r[L].thread, dlo, rr, gc);
-		dlo = rr > dlo ? rr : dlo;
-		if (bf - r < ACTX_KERNEL_WAIT_NS)
-			piece(gc, GAP_LAUNCH, dlo, e, L, 0);
-		else
-			charge_queued(c, na, L, dlo, e, gc);
+	}
+	if (g->keep) {
+		uint32_t prev = TRACE_NONE;
+		if (af != INT64_MIN) {
+			/* the activity that ended at af (the last one by start) */
+			for (size_t k = k0; k-- > 0;)
+				if (t->act[g->da[k]].end == af) {
+					prev = g->da[k];
+					break;
+				} else if (k0 - k > 64) {
+					break;
+				}
+		}
+		struct gap_gap x = { af, bf, cur, e, 0, prev, N, L != TRACE_NONE ? t->r[L].thread : step_thread(g, cur),
+				     p0, g->pieces.n - p0 };
+		for (size_t i = p0; i < g->pieces.n; i++)
+			x.idle += actx_span_in(&g->sel, g->pieces.v[i].lo, g->pieces.v[i].hi);
+		vec_push(&g->gaps, x);
+		g->gap_j++;
 	}
 }
 
@@ -365,7 +755,6 @@ static void gap_span(const struct actx *c, gf_ns lo, gf_ns hi, size_t *jf, size_
 {
 	size_t i = actx_busy_after(c, lo);
 	*jf = (i < c->nbusy && c->busy[2 * i] <= lo) ? i + 1 : i;
-	/* jl: pairs ending before hi */
 	size_t l = 0, h = c->nbusy;
 	while (l < h) {
 		size_t m = l + (h - l) / 2;
@@ -376,6 +765,103 @@ static void gap_span(const struct actx *c, gf_ns lo, gf_ns hi, size_t *jf, size_
 	}
 	*jl = l;
 }
+
+/* The device's activities by start and the suffix minimum of their calls'
+ * returns. */
+static void queue_init(struct gctx *g)
+{
+	const struct trace *t = g->t;
+	const struct actx *c = g->c;
+	size_t n = 0;
+	for (uint32_t a = 0; a < t->nact; a++)
+		if (actx_on_dev(c, &t->act[a]))
+			n++;
+	g->da = gf_xmalloc((n ? n : 1) * sizeof *g->da);
+	g->qmin = gf_xmalloc((n ? n : 1) * sizeof *g->qmin);
+	g->qarg = gf_xmalloc((n ? n : 1) * sizeof *g->qarg);
+	for (uint32_t a = 0; a < t->nact; a++)
+		if (actx_on_dev(c, &t->act[a]))
+			g->da[g->nda++] = a;
+	gf_ns m = INT64_MAX;
+	uint32_t arg = TRACE_NONE;
+	for (size_t k = g->nda; k-- > 0;) {
+		const struct trace_act *x = &t->act[g->da[k]];
+		/* ties: the activity that starts first (the lower k) */
+		if (x->launch != TRACE_NONE && t->r[x->launch].end <= m) {
+			m = t->r[x->launch].end;
+			arg = g->da[k];
+		}
+		g->qmin[k] = m;
+		g->qarg[k] = arg;
+	}
+}
+
+/* The threads of the step (they launch the device's work or hold a step),
+ * and their traced work at the device's edges (before its first and after
+ * its last activity, inside [slo, shi)). */
+static void zone_init(struct gctx *g, gf_ns slo, gf_ns shi)
+{
+	const struct trace *t = g->t;
+	const struct actx *c = g->c;
+	g->devth = gf_xcalloc(t->nth ? t->nth : 1, 1);
+	for (size_t k = 0; k < g->nda; k++) {
+		uint32_t L = t->act[g->da[k]].launch;
+		if (L != TRACE_NONE)
+			g->devth[t->r[L].thread] = 1;
+	}
+	for (uint32_t s = 0; s < t->nsteps; s++)
+		g->devth[t->steps[s].thread] = 1;
+	gf_ns z[2][2] = { { slo, c->nbusy ? c->busy[0] : shi }, { c->nbusy ? c->busy[2 * c->nbusy - 1] : shi, shi } };
+	VEC(gf_ns) v = VEC_INIT;
+	for (int zi = 0; zi < 2; zi++) {
+		gf_ns lo = z[zi][0], hi = z[zi][1];
+		if (zi == 1 && lo < z[0][1])
+			lo = z[0][1];
+		if (hi <= lo)
+			continue;
+		for (uint32_t th = 0; th < t->nth; th++) {
+			if (!g->devth[th] || !t->th[th].n)
+				continue;
+			struct trace_wsweep s;
+			gf_ns a, b;
+			uint32_t r;
+			trace_wsweep_init(&s, &c->walk, th, lo, hi);
+			while (trace_wsweep_next(&s, &a, &b, &r))
+				if (r != TRACE_NONE && !(t->r[r].flags & TRF_STEP) && !(g->ri.flags[r] & RI_PROF)) {
+					vec_push(&v, a);
+					vec_push(&v, b);
+				}
+			trace_wsweep_release(&s);
+		}
+	}
+	/* sort the intervals by start, merge */
+	size_t n = v.n / 2;
+	struct actx_kv *kv = gf_xmalloc((n ? n : 1) * sizeof *kv);
+	for (size_t i = 0; i < n; i++)
+		kv[i] = (struct actx_kv){ v.v[2 * i], (uint64_t)v.v[2 * i + 1] };
+	actx_sort_kv(kv, n);
+	gf_ns ca = 0, cb = 0;
+	bool open = false;
+	for (size_t i = 0; i < n; i++) {
+		gf_ns a = kv[i].k, b = (gf_ns)kv[i].v;
+		if (open && a <= cb) {
+			cb = b > cb ? b : cb;
+			continue;
+		}
+		if (open)
+			actx_pairs_add(&g->zone, ca, cb);
+		ca = a;
+		cb = b;
+		open = true;
+	}
+	if (open)
+		actx_pairs_add(&g->zone, ca, cb);
+	actx_pairs_seal(&g->zone);
+	free(kv);
+	vec_free(&v);
+}
+
+/* ---- the launch diagnosis --------------------------------------------- */
 
 static void launch_diag(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
 {
@@ -390,7 +876,6 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	VEC(struct actx_wval) ldur = VEC_INIT;
 	VEC(struct actx_wval) lat = VEC_INIT;
 	uint64_t nkd = 0, nldur = 0, nlat = 0;
-	/* activities by start, each thread's calls by start: sweeps */
 	struct actx_cover_sweep sa = { 0 }, sr = { 0 };
 	if (c->dev != TRACE_NONE && cv.n) {
 		for (uint32_t k = 0; k < t->nact; k++) {
@@ -443,53 +928,37 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	ld->kernels_per_step = (gf_ns)st->steady.kernels;
 	ld->launches_per_step = (gf_ns)st->steady.launches;
 	ld->graphs = ld->graph_launches > 0;
+	ld->most_short = ld->compared && 2 * ld->short_kernels > ld->compared;
 	vec_free(&kd);
 	vec_free(&ldur);
 	vec_free(&lat);
+	/* launch-bound: time inside launch calls plus the launch latency of
+	 * queued work is the largest part of the idle time, the GPU is busy
+	 * under 80% of the step, the kernels are short, and the step is not
+	 * graph replays whose work was queued deep already */
+	gf_ns lat_q = 0;
+	for (size_t i = 0; i < r->nqlabels; i++)
+		if (r->qlabels[i].kind == GQ_LATENCY)
+			lat_q += r->qlabels[i].steady;
+	ld->latency_queued = gaps_mean(lat_q, r->nsteady);
 	const struct step_row *s = &st->steady;
-	const struct gap_row *g = &r->steady;
+	const gf_ns *v = r->steady_sum.c;
+	gf_ns lw = v[GAP_LAUNCH] + lat_q;
+	bool largest = lw > 0;
+	for (int k = 0; k < GAP_NCAUSES && largest; k++) {
+		gf_ns o = k == GAP_QUEUED ? v[k] - lat_q : v[k];
+		if (k != GAP_LAUNCH && o >= lw)
+			largest = false;
+	}
 	bool low_busy = (__int128)s->busy * 5 < (__int128)s->wall * 4;
 	bool short_k = ld->kernels && ld->launch_calls && ld->median_kernel < ld->median_launch;
 	if (ld->graphs && !ld->launch_calls)
 		short_k = ld->kernels_per_step > 0 && ld->median_kernel < ACTX_KERNEL_WAIT_NS;
-	const gf_ns *v = g->c;
-	ld->launch_bound = low_busy && short_k && v[GAP_LAUNCH] + v[GAP_HOST] + v[GAP_UNTRACED] > v[GAP_SYNC] &&
-			   v[GAP_LAUNCH] + v[GAP_HOST] > 0;
+	ld->deep_queue = ld->graphs && ld->latency_launches && ld->median_latency >= DEEP_QUEUE_NS;
+	ld->launch_bound = largest && low_busy && short_k && !ld->deep_queue;
 }
 
-/* Per launch call (TRF_LAUNCH runtime/driver range): the latest wait-event
- * call on its thread after the thread's previous launch call and at or
- * before it (thread order is by start), else TRACE_NONE: one pass per
- * thread, names classified once per pool id. */
-static uint32_t *waits_before(const struct trace *t)
-{
-	uint32_t np = pool_count(t->names);
-	uint8_t *cls = gf_xcalloc(np ? np : 1, 1); /* 0 unknown, 1 no, 2 a wait call */
-	uint32_t *w = gf_xmalloc((t->nr ? t->nr : 1) * sizeof *w);
-	for (uint32_t k = 0; k < t->nth; k++) {
-		uint32_t last = TRACE_NONE;
-		for (uint32_t i = t->th[k].first; i < t->th[k].first + t->th[k].n; i++) {
-			const struct trace_range *x = &t->r[i];
-			w[i] = TRACE_NONE;
-			if (x->kind != TR_RUNTIME && x->kind != TR_DRIVER)
-				continue;
-			if (x->flags & TRF_LAUNCH) {
-				w[i] = last;
-				last = TRACE_NONE;
-				continue;
-			}
-			if (x->name >= np)
-				continue;
-			if (!cls[x->name])
-				cls[x->name] = (names_api(pool_str(t->names, x->name), pool_len(t->names, x->name)) &
-						NAMES_API_WAIT) ? 2 : 1;
-			if (cls[x->name] == 2)
-				last = i;
-		}
-	}
-	free(cls);
-	return w;
-}
+/* ---- the analysis ------------------------------------------------------ */
 
 static int cmp_call(const void *a, const void *b)
 {
@@ -539,31 +1008,110 @@ static void steady_rows(const struct steps_result *st, struct gaps_result *r)
 	r->steady.hta_other = gaps_mean(sum.hta_other, m);
 }
 
-/* Each step's row: the measure of every cause inside its window. */
-static void step_rows(const struct actx *c, const struct steps_result *st, const struct gcause *gc,
+/* Each step's row: the measure of every cause inside its window; the causes
+ * add up to the step's idle time exactly. */
+static void step_rows(const struct actx *c, const struct steps_result *st, const struct gctx *g,
 		      struct gaps_result *r)
 {
 	for (size_t ri = 0; ri < st->n; ri++) {
 		const struct step_row *row = &st->rows[ri];
-		struct gap_row *g = &r->rows[ri];
+		struct gap_row *gr = &r->rows[ri];
 		gf_ns lo = row->start, hi = row->end;
 		if (c->dev == TRACE_NONE) {
-			g->c[GAP_EDGE] = hi > lo ? hi - lo : 0;
-			g->hta_other = g->c[GAP_EDGE];
+			gr->c[GAP_EDGE] = hi > lo ? hi - lo : 0;
+			gr->hta_other = gr->c[GAP_EDGE];
 			continue;
 		}
 		gf_ns v[GC_N];
 		for (int k = 0; k < GC_N; k++)
-			v[k] = actx_pairs_in(&gc->p[k], lo, hi);
+			v[k] = actx_pairs_in(&g->p[k], lo, hi);
 		for (int k = 0; k < GAP_NCAUSES; k++)
-			g->c[k] = v[k];
-		g->hta_host = v[GC_HTA_HOST];
-		g->hta_kernel = v[GC_HTA_KERNEL];
-		g->hta_other = v[GC_HTA_OTHER];
+			gr->c[k] = v[k];
+		gr->hta_host = v[GC_HTA_HOST];
+		gr->hta_kernel = v[GC_HTA_KERNEL];
+		gr->hta_other = v[GC_HTA_OTHER];
 		/* the causes split the step's idle time exactly, and so does HTA's rule */
-		GF_ASSERT(gaps_idle(g) == (hi - lo) - actx_busy_in(c, lo, hi));
-		GF_ASSERT(g->hta_host + g->hta_kernel + g->hta_other == gaps_idle(g));
+		if (hi > lo)
+			GF_ASSERT(gaps_idle(gr) == (hi - lo) - actx_busy_in(c, lo, hi));
+		GF_ASSERT(gr->hta_host + gr->hta_kernel + gr->hta_other == gaps_idle(gr));
 	}
+}
+
+static int cmp_charge(const void *a, const void *b)
+{
+	const struct gap_charge *x = a, *y = b;
+	if (x->cause != y->cause)
+		return x->cause < y->cause ? -1 : 1;
+	if (x->hclass != y->hclass)
+		return x->hclass < y->hclass ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The charges as an array, and the keys of the sync, host and queued causes
+ * over the steady steps. */
+static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
+{
+	const struct trace *t = c->t;
+	struct gap_charge *v = gf_xcalloc(g->charges.n ? g->charges.n : 1, sizeof *v);
+	size_t n = 0;
+	struct cmap hk = { 0 }, sk = { 0 };
+	for (size_t i = 0; i < g->charges.cap; i++) {
+		const struct cslot *s = &g->charges.s[i];
+		if (!s->used)
+			continue;
+		struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
+					0, s->a, s->b };
+		if ((x.cause == GAP_HOST || x.cause == GAP_SYNC || x.cause == GAP_LAUNCH) && x.id < t->nr &&
+		    (g->ri.flags[x.id] & RI_ISSUES))
+			x.flags |= GCF_ISSUES;
+		v[n++] = x;
+		if (!x.steady)
+			continue;
+		if (x.cause == GAP_HOST) {
+			cmap_add(&hk, stack_key(c, x.id), x.steady, 0);
+		} else if (x.cause == GAP_SYNC) {
+			cmap_add(&sk, site_key(c, x.id), x.steady, 0);
+		}
+	}
+	cmap_free(&g->charges);
+	if (n)
+		qsort(v, n, sizeof *v, cmp_charge);
+	r->charges = v;
+	r->ncharges = n;
+	r->keys[GAP_HOST] = map_keys(t, &hk, &r->nkeys[GAP_HOST]);
+	r->keys[GAP_SYNC] = map_keys(t, &sk, &r->nkeys[GAP_SYNC]);
+	struct gap_key *qk = gf_xcalloc(g->ql.n ? g->ql.n : 1, sizeof *qk);
+	size_t nq = 0;
+	for (size_t i = 0; i < g->ql.n; i++)
+		if (g->ql.v[i].steady > 0) {
+			qk[nq].label = gf_xstrdup(g->ql.v[i].label);
+			qk[nq++].ns = g->ql.v[i].steady;
+		}
+	if (nq)
+		qsort(qk, nq, sizeof *qk, cmp_key);
+	r->keys[GAP_QUEUED] = qk;
+	r->nkeys[GAP_QUEUED] = nq;
+	r->qlabels = g->ql.v;
+	r->nqlabels = g->ql.n;
+	r->drained = map_keys(t, &g->drained, &r->ndrained);
+}
+
+/* Launch calls starting in the selected steps that the warm-up test (a call
+ * far above its name's median) marks. */
+static uint32_t warm_calls(const struct gctx *g, const struct actx_span *sel)
+{
+	const struct trace *t = g->t;
+	uint32_t n = 0, np = pool_count(t->names);
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct trace_range *x = &t->r[i];
+		if (!(x->flags & TRF_LAUNCH) || x->name >= np || !g->lmed[x->name])
+			continue;
+		gf_ns d = x->end - x->start;
+		if (d >= WARM_CALL_NS && (__int128)d >= (__int128)g->lmed[x->name] * WARM_CALL_X &&
+		    actx_span_in(sel, x->start, x->start + 1))
+			n++;
+	}
+	return n;
 }
 
 static int analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r, bool keep)
@@ -572,6 +1120,12 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	memset(r, 0, sizeof *r);
 	r->n = st->n;
 	r->rows = gf_xcalloc(st->n ? st->n : 1, sizeof *r->rows);
+	struct gctx G;
+	memset(&G, 0, sizeof G);
+	struct gctx *g = &G;
+	g->c = c;
+	g->t = t;
+	g->keep = keep;
 	VEC(struct bend) be = VEC_INIT;
 	for (uint32_t i = 0; i < t->nr; i++)
 		if (c->blk[i]) {
@@ -583,72 +1137,93 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	if (GF_CHECKS) /* drain_call's binary search */
 		for (size_t i = 1; i < be.n; i++)
 			GF_ASSERT(cmp_bend(&be.v[i - 1], &be.v[i]) < 0);
-	struct bends bs = { be.v, be.n };
+	g->be = be.v;
+	g->nbe = be.n;
 	/*
 	 * Each gap is classified once, on its full extent, as far as the steps
 	 * reach (only gaps meeting a step); a step's row is then the measure of
-	 * each cause inside its window, and a stack, site or wait counts its
-	 * time inside each steady step (actx_span): O(n log n) even when every
+	 * each cause inside its window, and a charge counts its time inside
+	 * each selected and steady step (actx_span): O(n log n) even when every
 	 * step holds most of the trace.
 	 */
-	struct gcause gc;
-	memset(&gc, 0, sizeof gc);
-	gc.keep = keep;
-	uint32_t *wait_of = waits_before(t);
-	gc.wait_of = wait_of;
 	size_t ng = c->dev == TRACE_NONE ? 0 : c->nbusy + 1;
 	int64_t *dall = gf_xcalloc(ng + 1, sizeof *dall);
 	gf_ns slo = INT64_MAX, shi = INT64_MIN;
-	for (size_t ri = 0; ri < st->n && ng; ri++) {
+	for (size_t ri = 0; ri < st->n; ri++) {
 		const struct step_row *row = &st->rows[ri];
 		size_t jf, jl;
 		if (row->end <= row->start)
 			continue;
 		if (!row->warmup || !st->nsteady)
-			actx_span_add(&gc.steady, row->start, row->end);
-		actx_span_add(&gc.sel, row->start, row->end);
+			actx_span_add(&g->steady, row->start, row->end);
+		actx_span_add(&g->sel, row->start, row->end);
 		slo = row->start < slo ? row->start : slo;
 		shi = row->end > shi ? row->end : shi;
+		if (!ng)
+			continue;
 		gap_span(c, row->start, row->end, &jf, &jl);
 		if (jf > jl)
 			continue;
 		dall[jf]++;
 		dall[jl + 1]--;
 	}
-	actx_span_seal(&gc.steady);
-	actx_span_seal(&gc.sel);
-	int64_t call = 0;
-	for (size_t j = 0; j < ng; j++) {
-		call += dall[j];
-		gf_ns af = gap_af(c, j), bf = gap_bf(c, j);
-		gf_ns cur = af > slo ? af : slo, e = bf < shi ? bf : shi;
-		if (!call || e <= cur)
-			continue;
-		gap_classify(c, &bs, af, bf, cur, e, &gc);
+	actx_span_seal(&g->steady);
+	actx_span_seal(&g->sel);
+	if (ng) {
+		rinfo_init(t, &g->ri);
+		uint32_t *wait_of = waits_before(t);
+		gf_ns *lmed = long_medians(t);
+		g->wait_of = wait_of;
+		g->lmed = lmed;
+		queue_init(g);
+		if (shi > slo)
+			zone_init(g, slo, shi);
+		int64_t call = 0;
+		for (size_t j = 0; j < ng; j++) {
+			call += dall[j];
+			gf_ns af = gap_af(c, j), bf = gap_bf(c, j);
+			gf_ns cur = af > slo ? af : slo, e = bf < shi ? bf : shi;
+			if (!call || e <= cur)
+				continue;
+			gap_classify(g, af, bf, cur, e);
+		}
+		r->warm_calls = warm_calls(g, &g->sel);
+		free(wait_of);
+		free(lmed);
+		free(g->da);
+		free(g->qmin);
+		free(g->qarg);
+		free(g->devth);
 	}
 	free(dall);
-	free(wait_of);
 	for (int k = 0; k < GC_N; k++)
-		actx_pairs_seal(&gc.p[k]);
-	step_rows(c, st, &gc, r);
+		actx_pairs_seal(&g->p[k]);
+	step_rows(c, st, g, r);
 	for (int k = 0; k < GC_N; k++)
-		actx_pairs_release(&gc.p[k]);
-	actx_span_release(&gc.steady);
-	actx_span_release(&gc.sel);
+		actx_pairs_release(&g->p[k]);
+	actx_pairs_release(&g->zone);
+	actx_span_release(&g->steady);
+	actx_span_release(&g->sel);
 	vec_free(&be);
 	steady_rows(st, r);
-	for (int k = 0; k < GAP_NCAUSES; k++)
-		if (causes_gap[k].keys)
-			r->keys[k] = map_keys(t, &gc.keys[k], &r->nkeys[k], k == GAP_QUEUED ? wait_label : host_label);
-	if (gc.calls.n)
-		qsort(gc.calls.v, gc.calls.n, sizeof *gc.calls.v, cmp_call);
-	if (GF_CHECKS) /* gaps_call's binary search: one sync piece per call */
-		for (size_t i = 1; i < gc.calls.n; i++)
-			GF_ASSERT(gc.calls.v[i - 1].ri < gc.calls.v[i].ri);
-	r->calls = gc.calls.v;
-	r->ncalls = gc.calls.n;
-	r->pieces = gc.pieces.v;
-	r->npieces = gc.pieces.n;
+	memcpy(r->by_class, g->by_class, sizeof r->by_class);
+	memcpy(r->by_class_short, g->by_class_short, sizeof r->by_class_short);
+	r->edge_sel = g->edge_sel;
+	keys_of(c, g, r);
+	if (ng)
+		rinfo_release(&g->ri);
+	cmap_free(&g->qmap);
+	if (g->calls.n)
+		qsort(g->calls.v, g->calls.n, sizeof *g->calls.v, cmp_call);
+	if (GF_CHECKS) /* gaps_call's binary search: one entry per call */
+		for (size_t i = 1; i < g->calls.n; i++)
+			GF_ASSERT(g->calls.v[i - 1].ri < g->calls.v[i].ri);
+	r->calls = g->calls.v;
+	r->ncalls = g->calls.n;
+	r->pieces = g->pieces.v;
+	r->npieces = g->pieces.n;
+	r->gaps = g->gaps.v;
+	r->ngaps = g->gaps.n;
 	launch_diag(c, st, r);
 	return GF_OK;
 }
@@ -670,8 +1245,16 @@ void gaps_release(struct gaps_result *r)
 			free(r->keys[k][i].label);
 		free(r->keys[k]);
 	}
+	for (size_t i = 0; i < r->nqlabels; i++)
+		free(r->qlabels[i].label);
+	free(r->qlabels);
+	for (size_t i = 0; i < r->ndrained; i++)
+		free(r->drained[i].label);
+	free(r->drained);
+	free(r->charges);
 	free(r->calls);
 	free(r->pieces);
+	free(r->gaps);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
 }

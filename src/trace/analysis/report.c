@@ -1,6 +1,7 @@
 /* report.c — one trace's report and its verdict (see report.h). */
 #include "trace/analysis/report.h"
 
+#include "base/names.h"
 #include "base/vec.h"
 #include "trace/analysis/fold.h"
 
@@ -15,6 +16,7 @@ void report_opts_init(struct report_opts *o)
 	o->expect_ns = -1;
 	o->parts = RP_ALL;
 	o->gap_pieces = false;
+	o->explain = 0;
 }
 
 /* A top call while counting: its pool id (the order among equal counts). */
@@ -91,9 +93,10 @@ static int cmp_key(const void *a, const void *b)
 }
 
 /*
- * Host stacks by GPU idle time on the analysed device: fold's idle weight,
- * innermost 3 frames, over the same step selection; the top REPORT_IDLE_TOP.
- * A fold error only drops them (r->idle_err).
+ * Host stacks by GPU idle time on the analysed device: fold's idle weight
+ * (the gap model's charges, rooted in their cause and class), innermost 3
+ * frames, over the same step selection; the top REPORT_IDLE_TOP. A fold
+ * error only drops them (r->idle_err).
  */
 static void idle_stacks(struct report *r, const struct actx *c, const struct trace_sel *so)
 {
@@ -109,7 +112,7 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 	struct fold_stats fs;
 	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
 	memset(&fs, 0, sizeof fs);
-	if (fold_trace(c->t, &fo, &tr, &fs, &err)) {
+	if (fold_idle_tree(c->t, &fo, &r->gp, false, &tr, &fs, &err)) {
 		r->idle_err = sbuf_detach(&err, NULL);
 		ftree_release(&tr); /* initialised even on error */
 		sbuf_release(&path);
@@ -141,6 +144,8 @@ const char *report_verdict_key(const struct report_verdict *v)
 {
 	if (v->kind == VERDICT_CAUSE && v->cause >= 0 && v->cause < GAP_NCAUSES)
 		return causes_gap[v->cause].key;
+	if (v->kind == VERDICT_COMM)
+		return causes_busy[BUSY_COMM].key;
 	return v->kind == VERDICT_GPU_BOUND ? "gpu_bound" : "none";
 }
 
@@ -157,12 +162,13 @@ static const struct sync_site *sync_site_of(const struct report *r, const char *
 	return NULL;
 }
 
-/* GPU-bound: busy >= 90% of the step outside the window edges, which hold
- * under half of it. */
-static bool gpu_bound(const struct step_row *s, gf_ns edge)
+/* GPU-bound: busy >= 90% of the steady steps outside the window edges
+ * (sums over the same steps, so the share is at most 100%), and the edges
+ * hold under half of them. */
+static bool gpu_bound(gf_ns wall, gf_ns busy, gf_ns edge)
 {
-	gf_ns inner = s->wall - edge;
-	return inner > 0 && (__int128)edge * 2 < (__int128)s->wall && (__int128)s->busy * 10 >= (__int128)inner * 9;
+	gf_ns inner = wall - edge;
+	return inner > 0 && (__int128)edge * 2 < (__int128)wall && (__int128)busy * 10 >= (__int128)inner * 9;
 }
 
 /* The largest cause of g (ties: the table's order) and the other causes
@@ -193,6 +199,246 @@ static void rank_causes(const struct gap_row *g, gf_ns wall, struct report_verdi
 	}
 }
 
+/* ---- the verdict's path through the idle-weighted tree ---------------- */
+
+/* name id -> weight, for the groupings below */
+struct nw {
+	uint32_t name;
+	gf_ns w;
+};
+
+static int cmp_nw(const void *a, const void *b)
+{
+	const struct nw *x = a, *y = b;
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+/* The heaviest name of v[0..n) summed by name (ties: the lower pool id, so
+ * the first seen in the trace): sorts v. */
+static uint32_t heaviest(struct nw *v, size_t n, gf_ns *w)
+{
+	if (!n) {
+		*w = 0;
+		return UINT32_MAX;
+	}
+	qsort(v, n, sizeof *v, cmp_nw);
+	uint32_t best = UINT32_MAX;
+	gf_ns bw = -1;
+	for (size_t a = 0; a < n;) {
+		size_t b = a;
+		gf_ns s = 0;
+		while (b < n && v[b].name == v[a].name)
+			s += v[b++].w;
+		if (s > bw) {
+			bw = s;
+			best = v[a].name;
+		}
+		a = b;
+	}
+	*w = bw;
+	return best;
+}
+
+/* The nearest ancestor of ri that is not the step marker (TRACE_NONE). */
+static uint32_t up(const struct trace *t, uint32_t ri)
+{
+	uint32_t p = t->r[ri].parent;
+	while (p != TRACE_NONE && (t->r[p].flags & TRF_STEP))
+		p = t->r[p].parent;
+	return p;
+}
+
+#define ROOT_NAME (UINT32_MAX - 1)
+
+/* The verdict's stack inside (cause, class): the innermost frame name
+ * holding most of its steady idle, then its callers (the heaviest at each
+ * level) up to the outermost frame; frames stops where the heaviest caller
+ * holds under half of what the frames so far hold. */
+static void verdict_path(const struct report *r, const struct actx *c, struct report_verdict *v)
+{
+	const struct trace *t = c->t;
+	const struct gaps_result *gp = &r->gp;
+	VEC(uint32_t) cur = VEC_INIT;
+	VEC(gf_ns) cw = VEC_INIT;
+	VEC(struct nw) g = VEC_INIT;
+	for (size_t i = 0; i < gp->ncharges; i++) {
+		const struct gap_charge *x = &gp->charges[i];
+		if (x->cause != v->cause || x->hclass != v->hclass || x->steady <= 0 || x->id >= t->nr)
+			continue;
+		struct nw e = { t->r[x->id].name, x->steady };
+		vec_push(&g, e);
+	}
+	gf_ns w;
+	bool leaf_call = false;
+	uint32_t leaf = heaviest(g.v, g.n, &w);
+	if (leaf == UINT32_MAX)
+		goto out;
+	for (size_t i = 0; i < gp->ncharges; i++) {
+		const struct gap_charge *x = &gp->charges[i];
+		if (x->cause != v->cause || x->hclass != v->hclass || x->steady <= 0 || x->id >= t->nr ||
+		    t->r[x->id].name != leaf)
+			continue;
+		vec_push(&cur, x->id);
+		vec_push(&cw, x->steady);
+		leaf_call = t->r[x->id].kind == TR_RUNTIME || t->r[x->id].kind == TR_DRIVER;
+	}
+	/* names innermost first */
+	VEC(uint32_t) path = VEC_INIT;
+	vec_push(&path, leaf);
+	size_t nframes = 1;
+	bool dominant = true;
+	gf_ns have = w;
+	v->frames_ns = w;
+	for (size_t level = 1; level < GAPS_STACK_MAX && cur.n; level++) {
+		g.n = 0;
+		for (size_t i = 0; i < cur.n; i++) {
+			uint32_t p = up(t, cur.v[i]);
+			struct nw e = { p == TRACE_NONE ? ROOT_NAME : t->r[p].name, cw.v[i] };
+			vec_push(&g, e);
+		}
+		gf_ns pw;
+		uint32_t pn = heaviest(g.v, g.n, &pw);
+		if (pn == ROOT_NAME)
+			break;
+		size_t k = 0;
+		for (size_t i = 0; i < cur.n; i++) {
+			uint32_t p = up(t, cur.v[i]);
+			if (p != TRACE_NONE && t->r[p].name == pn) {
+				cur.v[k] = p;
+				cw.v[k++] = cw.v[i];
+			}
+		}
+		cur.n = cw.n = k;
+		vec_push(&path, pn);
+		if (dominant && (__int128)pw * 2 >= (__int128)have) {
+			nframes++;
+			v->frames_ns = pw;
+		} else {
+			dominant = false;
+		}
+		have = pw;
+	}
+	struct sbuf b = SBUF_INIT;
+	for (size_t i = path.n; i-- > 0;) {
+		sbuf_addstr(&b, i + 1 < path.n ? " > " : "");
+		sbuf_addstr(&b, pool_str(t->names, path.v[i]));
+	}
+	v->stack = sbuf_detach(&b, NULL);
+	/* the prose names at most the innermost 3 of the dominant frames */
+	size_t shown = nframes < 3 ? nframes : 3;
+	for (size_t i = shown; i-- > 0;) {
+		sbuf_addstr(&b, i + 1 < shown ? " > " : "");
+		sbuf_addstr(&b, pool_str(t->names, path.v[i]));
+	}
+	v->frames = sbuf_detach(&b, NULL);
+	/* the frame that gives the class, outermost first */
+	if (v->hclass == HW_DATA || v->hclass == HW_WARMUP || v->hclass == HW_ALLOCATOR) {
+		int want = v->hclass == HW_DATA ? NAMES_HW_DATA : v->hclass == HW_WARMUP ? NAMES_HW_WARMUP : NAMES_HW_ALLOCATOR;
+		for (size_t i = path.n; i-- > 0;) {
+			const char *s = pool_str(t->names, path.v[i]);
+			if ((int)names_host_work(s, pool_len(t->names, path.v[i])) == want) {
+				v->anchor = gf_xstrdup(s);
+				break;
+			}
+		}
+	}
+	/* the call behind the class: the innermost frame when it is a call */
+	if (leaf_call)
+		v->call = gf_xstrdup(pool_str(t->names, leaf));
+	sbuf_release(&b);
+	vec_free(&path);
+out:
+	vec_free(&cur);
+	vec_free(&cw);
+	vec_free(&g);
+}
+
+/* The evidence of the verdict's call: its calls starting in the steady
+ * steps, their time, the longest, and the median duration of its name's
+ * calls in the whole trace. */
+static void call_evidence(const struct report *r, const struct actx *c, struct report_verdict *v)
+{
+	const struct trace *t = c->t;
+	if (!v->call)
+		return;
+	struct actx_cover cv;
+	actx_cover_init(&cv, &r->st);
+	VEC(gf_ns) d = VEC_INIT;
+	for (uint32_t th = 0; th < t->nth; th++) {
+		struct actx_cover_sweep sw = { 0 };
+		for (uint32_t i = t->th[th].first; i < t->th[th].first + t->th[th].n; i++) {
+			const struct trace_range *x = &t->r[i];
+			if ((x->kind != TR_RUNTIME && x->kind != TR_DRIVER) || strcmp(pool_str(t->names, x->name), v->call))
+				continue;
+			gf_ns dur = x->end - x->start;
+			vec_push(&d, dur);
+			uint64_t w = actx_cover_next(&cv, &sw, x->start);
+			if (!w)
+				continue;
+			v->call_n += w;
+			v->call_ns += dur * (gf_ns)w;
+			if (dur > v->call_max)
+				v->call_max = dur;
+		}
+	}
+	v->call_median = actx_median(d.v, d.n);
+	vec_free(&d);
+	actx_cover_release(&cv);
+}
+
+/* Host time of the verdict's class inside frames that issue device work
+ * (the host work IS launching: eager dispatch, compiled wrappers, graph
+ * replays), and that time per launch call. */
+static void issuing(const struct report *r, struct report_verdict *v)
+{
+	const struct gaps_result *gp = &r->gp;
+	gf_ns in = 0, all = 0;
+	for (size_t i = 0; i < gp->ncharges; i++) {
+		const struct gap_charge *x = &gp->charges[i];
+		if (x->cause != v->cause || x->hclass != v->hclass)
+			continue;
+		all += x->steady;
+		if (x->flags & GCF_ISSUES)
+			in += x->steady;
+	}
+	uint64_t launches = gp->ld.launch_calls + gp->ld.graph_launches;
+	/* most of it between launches, in issuing frames: not one long piece */
+	gf_ns sh = gp->by_class_short[v->cause][v->hclass];
+	if (!launches || in * 2 < all || sh * 2 < all)
+		return;
+	v->per_launch = in / (gf_ns)launches;
+	v->issuing = v->per_launch < REPORT_ISSUE_NS;
+}
+
+static void verdict_findings(struct report *r, const struct actx *c);
+
+
+/* Exposed communication leads (report.h, causes.h BUSY_COMM): at least a
+ * quarter of the mean steady step, and no less than its idle time. */
+static bool comm_leads(const struct comm_result *cm)
+{
+	const struct comm_row *x = &cm->steady;
+	return cm->kernels && cm->nsteady && x->wall > 0 && (__int128)x->exposed * 4 >= (__int128)x->wall &&
+	       x->exposed >= x->wall - x->busy;
+}
+
+static void verdict_comm(struct report *r)
+{
+	struct report_verdict *v = &r->verdict;
+	v->kind = VERDICT_COMM;
+	v->advice = causes_busy[BUSY_COMM].advice;
+	if (r->cm.ncoll) {
+		const struct comm_coll *x = &r->cm.coll[0];
+		v->coll = x;
+		for (size_t i = 0; i < r->cm.ncoll && x->kind == NAMES_COLL_UNKNOWN; i++)
+			if (r->cm.coll[i].kind != NAMES_COLL_UNKNOWN && r->cm.coll[i].exposed > 0)
+				x = &r->cm.coll[i];
+		v->advise = x;
+		/* >= 8 calls per step, each under 100 us of communication */
+		v->coll_small = x->calls >= 8 * (uint64_t)r->cm.nsteady && (__int128)x->comm * 10 < (__int128)x->calls * 1000000;
+	}
+}
+
 static void verdict(struct report *r, const struct actx *c)
 {
 	struct report_verdict *v = &r->verdict;
@@ -205,22 +451,37 @@ static void verdict(struct report *r, const struct actx *c)
 	v->busy = s->busy;
 	v->whole_trace = r->st.whole_trace;
 	v->legacy = c->t->meta.legacy;
+	verdict_findings(r, c);
 	if (c->dev == TRACE_NONE) {
 		v->kind = VERDICT_NO_GPU;
-		v->advice = v->legacy ? ADV_LEGACY : ADV_NO_GPU;
+		v->advice = v->legacy ? ADV_LEGACY : ADV_CPU_ONLY;
 		return;
 	}
+	for (size_t i = 0; i < r->st.n; i++) {
+		const struct step_row *row = &r->st.rows[i];
+		if (row->warmup && r->st.nsteady)
+			continue;
+		v->wall_sum += row->wall;
+		v->busy_sum += row->busy;
+	}
+	v->edge_sum = r->gp.steady_sum.c[GAP_EDGE];
 	v->edge = g->c[GAP_EDGE];
 	v->comm_exposed = r->cm.kernels ? r->cm.steady.exposed : 0;
-	if (gpu_bound(s, v->edge)) {
+	v->comm_wall = r->cm.kernels ? r->cm.steady.wall : 0;
+	if (comm_leads(&r->cm)) {
+		verdict_comm(r);
+		return;
+	}
+	v->comm_noted = r->cm.kernels && (__int128)v->comm_exposed * 10 > (__int128)v->comm_wall;
+	if (gpu_bound(v->wall_sum, v->busy_sum, v->edge_sum)) {
 		v->kind = VERDICT_GPU_BOUND;
 		v->advice = ADV_KERNELS;
 		v->edge_noted = (__int128)v->edge * 100 >= (__int128)s->wall;
-		v->comm_noted = r->cm.kernels && r->cm.steady.exposed * 10 > s->wall;
 		return;
 	}
 	rank_causes(g, s->wall, v);
 	if (v->cause < 0) {
+		v->comm_noted = false;
 		v->kind = VERDICT_NO_GAPS;
 		v->advice = ADV_NONE;
 		return;
@@ -228,13 +489,225 @@ static void verdict(struct report *r, const struct actx *c)
 	v->kind = VERDICT_CAUSE;
 	v->advice = causes_gap[v->cause].advice;
 	const struct gaps_result *gp = &r->gp;
-	if (gp->nkeys[v->cause]) {
+	if (v->cause == GAP_HOST || v->cause == GAP_SYNC || v->cause == GAP_LAUNCH) {
+		int best = HW_NONE;
+		for (int k = 0; k < HW_NCLASSES; k++)
+			if (gp->by_class[v->cause][k] > 0 && (best < 0 || gp->by_class[v->cause][k] > gp->by_class[v->cause][best]))
+				best = k;
+		v->hclass = best;
+		if (best >= 0) {
+			v->class_ns = gp->by_class[v->cause][best];
+			v->advice = causes_class[best].advice;
+			verdict_path(r, c, v);
+			call_evidence(r, c, v);
+		}
+	}
+	v->key_total = gp->steady_sum.c[v->cause];
+	if (v->frames)
+		v->key_dominant = (__int128)v->frames_ns * 4 >= (__int128)v->key_total;
+	if ((v->cause == GAP_SYNC || v->cause == GAP_QUEUED) && gp->nkeys[v->cause]) {
 		v->key = &gp->keys[v->cause][0];
-		v->key_total = gp->steady_sum.c[v->cause];
-		v->key_dominant = (__int128)v->key->ns * 4 >= (__int128)v->key_total;
 		if (v->cause == GAP_SYNC)
 			v->site = sync_site_of(r, v->key->label);
+		if (v->cause == GAP_QUEUED)
+			v->key_dominant = (__int128)v->key->ns * 4 >= (__int128)v->key_total;
 	}
+	if (v->cause == GAP_HOST) {
+		/* the GPU drained at a sync before most of this host time */
+		if (gp->ndrained && (__int128)gp->drained[0].ns * 2 >= (__int128)v->key_total) {
+			v->drain = &gp->drained[0];
+			v->drain_site = sync_site_of(r, v->drain->label);
+			if (v->hclass == HW_PYTHON || v->hclass == HW_OTHER)
+				v->advice = ADV_HOST;
+		}
+		/* the drain is the story when there is one (the sync threw the
+		 * host's lead away); else the host work may be the issuing itself */
+		if (!v->drain && (v->hclass == HW_PYTHON || v->hclass == HW_OTHER)) {
+			issuing(r, v);
+			if (v->issuing)
+				v->advice = ADV_ISSUE;
+		}
+	}
+}
+
+/* ---- the failure modes ---------------------------------------------- */
+
+static void finding(struct report_verdict *v, int kind, uint64_t n, uint64_t m, gf_ns ns, gf_ns of)
+{
+	if (v->nfindings < REPORT_MAX_FINDINGS) {
+		struct report_finding f = { kind, n, m, ns, of };
+		v->findings[v->nfindings++] = f;
+	}
+}
+
+/* Host ranges per launch call and Python frames per op inside the selected
+ * steps' windows (each range once). */
+static void overhead_counts(const struct report *r, const struct trace *t, uint64_t *ranges, uint64_t *launches,
+			    uint64_t *py, uint64_t *ops)
+{
+	struct actx_cover cv;
+	actx_cover_init(&cv, &r->st);
+	for (uint32_t th = 0; th < t->nth; th++) {
+		struct actx_cover_sweep sw = { 0 };
+		for (uint32_t i = t->th[th].first; i < t->th[th].first + t->th[th].n; i++) {
+			const struct trace_range *x = &t->r[i];
+			if (!actx_cover_next(&cv, &sw, x->start))
+				continue;
+			if (x->flags & TRF_STEP)
+				continue;
+			if ((x->kind == TR_RUNTIME || x->kind == TR_DRIVER) && (x->flags & TRF_LAUNCH))
+				(*launches)++;
+			else
+				(*ranges)++;
+			if (x->kind == TR_PYTHON)
+				(*py)++;
+			if (x->kind == TR_OP)
+				(*ops)++;
+		}
+	}
+	actx_cover_release(&cv);
+}
+
+static void verdict_findings(struct report *r, const struct actx *c)
+{
+	struct report_verdict *v = &r->verdict;
+	const struct trace *t = c->t;
+	const struct steps_result *st = &r->st;
+	/* warm-up inside the window: flagged steps, or one-time calls */
+	if (st->nwarm) {
+		gf_ns w = 0;
+		for (size_t i = 0; i < st->n; i++)
+			if (st->rows[i].warmup)
+				w += st->rows[i].wall;
+		finding(v, FINDING_WARMUP, st->nwarm, 0, w, st->steady.wall);
+	} else if (r->gp.warm_calls) {
+		gf_ns w = 0;
+		for (int k = 0; k < GAP_NCAUSES; k++)
+			w += r->gp.by_class[k][HW_WARMUP];
+		finding(v, FINDING_WARMUP, 0, r->gp.warm_calls, w, r->gp.steady_sum.c[GAP_EDGE] + gaps_idle(&r->gp.steady_sum));
+	}
+	/* profiler overhead: many host ranges per launch (with_stack, record_function) */
+	uint64_t ranges = 0, launches = 0, py = 0, ops = 0;
+	overhead_counts(r, t, &ranges, &launches, &py, &ops);
+	if (launches && ranges >= REPORT_RANGES_PER_LAUNCH * launches)
+		finding(v, FINDING_OVERHEAD, ranges * 100 / launches, ops ? py * 100 / ops : 0, 0, 0);
+	/* too few steps to tell the steady state */
+	if (!st->whole_trace && st->nsteady < 3)
+		finding(v, FINDING_FEW_STEPS, st->nsteady, st->n, 0, 0);
+	/* several ranks or devices merged in one trace */
+	uint32_t ndev = 0;
+	for (uint32_t i = 0; i < t->ndev; i++)
+		ndev += t->dev[i].nact > 0;
+	if (t->warn.processes > 1 || ndev > 1)
+		finding(v, FINDING_RANKS, t->warn.processes, ndev, 0, 0);
+	/* asynchrony: blocking calls hold a large share of the step's host time */
+	if (c->dev != TRACE_NONE && (__int128)st->steady.sync_wait * 4 >= (__int128)st->steady.wall &&
+	    st->steady.sync_wait > 0)
+		finding(v, FINDING_ASYNC, st->steady.syncs, 0, st->steady.sync_wait, st->steady.wall);
+}
+
+/* ---- CPU-only traces ------------------------------------------------- */
+
+static int cmp_hs(const void *a, const void *b)
+{
+	const struct host_stack *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+/* The host side of a trace without device activity: the largest host
+ * stacks by self time (cpu fold, innermost 3 frames) and the calls that
+ * would synchronise on a GPU, over the selected steps. */
+static void cpu_report(struct report *r, const struct actx *c, const struct trace_sel *so)
+{
+	struct cpu_report *cr = &r->cpu;
+	const struct trace *t = c->t;
+	struct fold_opts fo;
+	fold_opts_init(&fo);
+	fo.weight = FW_CPU;
+	fo.unit = FU_NS;
+	fo.max_depth = 3;
+	fo.steps = *so;
+	fo.walk = &c->walk;
+	fo.no_thread_frames = true;
+	struct ftree tr;
+	struct fold_stats fs;
+	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
+	memset(&fs, 0, sizeof fs);
+	if (!fold_trace(c->t, &fo, &tr, &fs, &err)) {
+		VEC(struct host_stack) v = VEC_INIT;
+		for (uint32_t nd = 1; nd < tr.n; nd++) {
+			int64_t w = ftree_self(&tr, nd, 0);
+			if (w <= 0)
+				continue;
+			sbuf_reset(&path);
+			ftree_path(&tr, nd, &path);
+			struct host_stack k = { gf_xstrdup(path.buf), w };
+			vec_push(&v, k);
+			cr->host_ns += w;
+		}
+		if (v.n)
+			qsort(v.v, v.n, sizeof *v.v, cmp_hs);
+		for (size_t i = 0; i < v.n; i++) {
+			if (i < REPORT_HOST_TOP)
+				cr->top[cr->ntop++] = v.v[i];
+			else
+				free(v.v[i].label);
+		}
+		vec_free(&v);
+	}
+	ftree_release(&tr);
+	sbuf_release(&err);
+	sbuf_release(&path);
+	cr->steps = (uint32_t)r->st.n;
+	/* the ops that read a device value (names_op_sync: NAMES_OP_READS) */
+	uint32_t np = pool_count(t->names);
+	uint64_t *cnt = gf_xcalloc(np ? np : 1, sizeof *cnt);
+	uint8_t *reads = gf_xcalloc(np ? np : 1, 1);
+	struct actx_cover cv;
+	actx_cover_init(&cv, &r->st);
+	for (uint32_t th = 0; th < t->nth; th++) {
+		struct actx_cover_sweep sw = { 0 };
+		for (uint32_t i = t->th[th].first; i < t->th[th].first + t->th[th].n; i++) {
+			const struct trace_range *x = &t->r[i];
+			if (x->kind != TR_OP || x->name >= np)
+				continue;
+			if (!reads[x->name])
+				reads[x->name] = names_op_sync(pool_str(t->names, x->name), pool_len(t->names, x->name)) ==
+							 NAMES_OP_READS ? 2 : 1;
+			if (reads[x->name] != 2)
+				continue;
+			/* the outermost of a chain (aten::item > _local_scalar_dense) counts */
+			uint32_t p = x->parent;
+			if (p != TRACE_NONE && p < i && t->r[p].kind == TR_OP && reads[t->r[p].name] == 2)
+				continue;
+			cnt[x->name] += actx_cover_next(&cv, &sw, x->start);
+		}
+	}
+	actx_cover_release(&cv);
+	for (uint32_t k = 0; k < np; k++) {
+		if (!cnt[k])
+			continue;
+		struct host_sync x = { gf_xstrdup(pool_str(t->names, k)), cnt[k] };
+		size_t i = cr->nsyncs;
+		if (i == REPORT_HOST_TOP) {
+			if (cr->syncs[i - 1].count >= x.count) {
+				free(x.name);
+				continue;
+			}
+			free(cr->syncs[--i].name);
+			cr->nsyncs--;
+		}
+		while (i > 0 && cr->syncs[i - 1].count < x.count) {
+			cr->syncs[i] = cr->syncs[i - 1];
+			i--;
+		}
+		cr->syncs[i] = x;
+		cr->nsyncs++;
+	}
+	free(cnt);
+	free(reads);
 }
 
 /* Below this many ranges and activities a thread costs more than it saves. */
@@ -246,16 +719,172 @@ struct side {
 	const struct report_opts *o;
 };
 
-/* The parts that may run on another thread: they write r->st's
- * median_kernel fields and r->idle* only. */
+/* ---- the explain view ------------------------------------------------ */
+
+static char *xdup_name(const struct trace *t, uint32_t name)
+{
+	return gf_xstrdup(pool_str(t->names, name));
+}
+
+static void act_of(const struct trace *t, uint32_t a, struct report_act *x)
+{
+	if (a == TRACE_NONE)
+		return;
+	const struct trace_act *A = &t->act[a];
+	x->have = true;
+	x->name = xdup_name(t, A->name);
+	x->kind = A->kind;
+	x->stream = A->stream;
+	x->start = A->start;
+	x->end = A->end;
+	if (A->launch != TRACE_NONE) {
+		x->call = xdup_name(t, t->r[A->launch].name);
+		x->call_start = t->r[A->launch].start;
+		x->call_end = t->r[A->launch].end;
+	}
+}
+
+static void piece_of(const struct report *r, const struct actx *c, const struct gap_piece *gp, gf_ns lo, gf_ns hi,
+		     struct report_piece *p)
+{
+	const struct trace *t = c->t;
+	struct sbuf b = SBUF_INIT;
+	p->lo = lo;
+	p->hi = hi;
+	p->cause = gp->cause;
+	p->hclass = gp->hclass;
+	bool range = gp->ri != TRACE_NONE && gp->ri < t->nr;
+	if (range && gp->cause != GAP_QUEUED) {
+		p->frame = xdup_name(t, t->r[gp->ri].name);
+		gaps_stack(t, gp->ri, &b);
+		p->stack = sbuf_detach(&b, NULL);
+		if (gp->cause == GAP_SYNC || gp->cause == GAP_LAUNCH)
+			p->call = xdup_name(t, t->r[gp->ri].name);
+	}
+	if (gp->cause == GAP_QUEUED) {
+		if (range)
+			p->call = xdup_name(t, t->r[gp->ri].name);
+		if (gp->q < r->gp.nqlabels)
+			p->waits = gf_xstrdup(r->gp.qlabels[gp->q].label);
+	}
+	if (gp->drain != TRACE_NONE) {
+		uint32_t site = actx_site(c, gp->drain);
+		if (site == TRACE_NONE) {
+			sbuf_addstr(&b, "[no Python frame] > ");
+			sbuf_addstr(&b, trace_rname(t, gp->drain));
+		} else {
+			sbuf_addstr(&b, trace_rname(t, site));
+		}
+		p->drained = sbuf_detach(&b, NULL);
+	}
+	sbuf_release(&b);
+}
+
+static int cmp_gapidx(const void *a, const void *b, void *ctx)
+{
+	const struct gap_gap *g = ctx;
+	const uint32_t *x = a, *y = b;
+	if (g[*x].idle != g[*y].idle)
+		return g[*x].idle > g[*y].idle ? -1 : 1;
+	return (*x > *y) - (*x < *y);
+}
+
+/* The merged windows of the selected steps (sorted, disjoint). */
+static size_t sel_windows(const struct steps_result *st, gf_ns **out)
+{
+	gf_ns *w = gf_xmalloc(2 * (st->n ? st->n : 1) * sizeof *w);
+	size_t n = 0;
+	/* rows are by start */
+	for (size_t i = 0; i < st->n; i++) {
+		gf_ns a = st->rows[i].start, b = st->rows[i].end;
+		if (b <= a)
+			continue;
+		if (n && a <= w[2 * n - 1]) {
+			if (b > w[2 * n - 1])
+				w[2 * n - 1] = b;
+			continue;
+		}
+		w[2 * n] = a;
+		w[2 * n + 1] = b;
+		n++;
+	}
+	*out = w;
+	return n;
+}
+
+/* The step number whose window holds ts, else -1. */
+static int64_t step_at(const struct steps_result *st, gf_ns ts)
+{
+	if (st->whole_trace)
+		return -1;
+	for (size_t i = 0; i < st->n; i++)
+		if (st->rows[i].start <= ts && ts < st->rows[i].end)
+			return st->rows[i].number;
+	return -1;
+}
+
+static void explain(struct report *r, const struct actx *c, size_t want)
+{
+	const struct trace *t = c->t;
+	const struct gaps_result *gp = &r->gp;
+	uint32_t *ix = gf_xmalloc((gp->ngaps ? gp->ngaps : 1) * sizeof *ix);
+	size_t n = 0;
+	for (size_t i = 0; i < gp->ngaps; i++)
+		if (gp->gaps[i].idle > 0)
+			ix[n++] = (uint32_t)i;
+	r->ngaps_all = n;
+	qsort_r(ix, n, sizeof *ix, cmp_gapidx, gp->gaps);
+	if (want < n)
+		n = want;
+	gf_ns *w;
+	size_t nw = sel_windows(&r->st, &w);
+	r->gaps = gf_xcalloc(n ? n : 1, sizeof *r->gaps);
+	r->ngaps = n;
+	for (size_t k = 0; k < n; k++) {
+		const struct gap_gap *g = &gp->gaps[ix[k]];
+		struct report_gap *x = &r->gaps[k];
+		x->a = g->a;
+		x->b = g->b;
+		x->idle = g->idle;
+		x->pid = x->tid = KEV_NONE;
+		act_of(t, g->prev, &x->prev);
+		act_of(t, g->next, &x->next);
+		if (g->thread != TRACE_NONE && g->thread < t->nth) {
+			x->pid = t->th[g->thread].pid;
+			x->tid = t->th[g->thread].tid;
+			if (t->th[g->thread].name != TRACE_NONE)
+				x->thread = xdup_name(t, t->th[g->thread].name);
+		}
+		/* the pieces clipped to the selected steps' windows */
+		VEC(struct report_piece) ps = VEC_INIT;
+		for (size_t i = g->first; i < g->first + g->n; i++) {
+			const struct gap_piece *q = &gp->pieces[i];
+			for (size_t j = 0; j < nw; j++) {
+				gf_ns lo = q->lo > w[2 * j] ? q->lo : w[2 * j];
+				gf_ns hi = q->hi < w[2 * j + 1] ? q->hi : w[2 * j + 1];
+				if (hi <= lo)
+					continue;
+				piece_of(r, c, q, lo, hi, vec_add(&ps));
+			}
+		}
+		x->p = ps.v;
+		x->np = ps.n;
+		x->lo = ps.n ? ps.v[0].lo : g->lo;
+		x->hi = ps.n ? ps.v[ps.n - 1].hi : g->hi;
+		x->step = step_at(&r->st, x->lo);
+	}
+	free(w);
+	free(ix);
+}
+
+/* The part that may run on another thread: it writes r->st's
+ * median_kernel fields only. */
 static void *side_parts(void *arg)
 {
 	struct side *sd = arg;
 	struct report *r = sd->r;
 	if (r->parts & RP_STEPS)
 		steps_medians(sd->c, &r->st);
-	if ((r->parts & RP_IDLE) && sd->c->dev != TRACE_NONE)
-		idle_stacks(r, sd->c, &sd->o->steps);
 	return NULL;
 }
 
@@ -267,6 +896,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	r->meta.rank = t->meta.rank;
 	r->meta.world_size = t->meta.world_size;
 	r->meta.device = c->device;
+	r->meta.dev_kinds = t->meta.dev_kinds;
 	r->meta.unattributed = t->warn.unattributed;
 	r->meta.before_window = t->warn.before_window;
 	r->meta.clipped = t->warn.clipped;
@@ -276,35 +906,44 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	unsigned parts = o->parts & RP_ALL;
 	if (parts & RP_VERDICT)
 		parts |= RP_GAPS | RP_SYNCS | RP_COMM;
+	if (parts & RP_IDLE)
+		parts |= RP_GAPS; /* the idle tree is the gap model's charges */
 	/* the step table's sums unless only the sync sites are asked (they read
 	 * the windows); its medians below */
 	int rc = steps_analyze_part(c, &o->steps, (parts & ~(unsigned)RP_SYNCS) ? STEPS_SUMS : 0, &r->st, err);
 	if (rc)
 		return rc;
 	r->parts = parts;
-	/* the step medians and idle stacks on the second core (t->cores)
-	 * while this one does gaps, syncs, comm and the top calls: each side
-	 * reads the model and the step windows and writes its own fields of r */
+	/* the step medians on the second core (t->cores) while this one does
+	 * gaps, syncs, comm and the top calls: each side reads the model and
+	 * the step windows and writes its own fields of r */
 	struct side sd = { r, c, o };
 	pthread_t th;
-	bool par = t->cores >= 2 && (parts & (RP_STEPS | RP_IDLE)) &&
-		   (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) && t->nr + t->nact >= REPORT_PAR_MIN &&
-		   pthread_create(&th, NULL, side_parts, &sd) == 0;
+	bool par = t->cores >= 2 && (parts & RP_STEPS) && (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) &&
+		   t->nr + t->nact >= REPORT_PAR_MIN && pthread_create(&th, NULL, side_parts, &sd) == 0;
 	if (!par)
 		side_parts(&sd);
-	/* the sync bubbles are the gap model's sync pieces: syncs needs it */
+	/* the sync bubbles are the gap model's: syncs needs it */
 	if (parts & (RP_GAPS | RP_SYNCS))
-		(o->gap_pieces ? gaps_analyze_pieces : gaps_analyze)(c, &r->st, &r->gp);
+		(o->gap_pieces || o->explain ? gaps_analyze_pieces : gaps_analyze)(c, &r->st, &r->gp);
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->gp, &r->sy);
 	if (parts & RP_COMM)
 		comm_analyze(c, &r->st, &r->cm);
 	if (parts & RP_TOP)
 		top_calls(r, c);
+	if ((parts & RP_IDLE) && c->dev != TRACE_NONE)
+		idle_stacks(r, c, &o->steps);
 	if (par)
 		pthread_join(th, NULL);
-	if (parts & RP_VERDICT)
+	if (parts & RP_VERDICT) {
 		verdict(r, c);
+		if (c->dev == TRACE_NONE)
+			cpu_report(r, c, &o->steps);
+	}
+	r->explained = o->explain > 0;
+	if (o->explain && r->gp.gaps)
+		explain(r, c, o->explain);
 	return GF_OK;
 }
 
@@ -320,5 +959,30 @@ void report_release(struct report *r)
 		free(r->idle[i].label);
 	free(r->idle);
 	free(r->idle_err);
+	free(r->verdict.stack);
+	free(r->verdict.frames);
+	free(r->verdict.anchor);
+	free(r->verdict.call);
+	for (size_t i = 0; i < r->cpu.ntop; i++)
+		free(r->cpu.top[i].label);
+	for (size_t i = 0; i < r->cpu.nsyncs; i++)
+		free(r->cpu.syncs[i].name);
+	for (size_t k = 0; k < r->ngaps; k++) {
+		struct report_gap *x = &r->gaps[k];
+		free(x->prev.name);
+		free(x->prev.call);
+		free(x->next.name);
+		free(x->next.call);
+		free(x->thread);
+		for (size_t i = 0; i < x->np; i++) {
+			free(x->p[i].frame);
+			free(x->p[i].stack);
+			free(x->p[i].call);
+			free(x->p[i].waits);
+			free(x->p[i].drained);
+		}
+		free(x->p);
+	}
+	free(r->gaps);
 	memset(r, 0, sizeof *r);
 }

@@ -32,8 +32,9 @@ static long row_at(const struct steps_result *st, gf_ns ts)
 	return ts < r->end ? (long)(lo - 1) : -1;
 }
 
-/* A device-to-host async copy before sync call si under the same parent. */
-static uint32_t dtoh_before(const struct actx *c, uint32_t si)
+/* An async copy in direction dir (TAF_DTOH, TAF_HTOD) before sync call si
+ * under the same parent. */
+static uint32_t copy_before(const struct actx *c, uint32_t si, unsigned dir)
 {
 	const struct trace *t = c->t;
 	uint32_t p = t->r[si].parent;
@@ -46,7 +47,7 @@ static uint32_t dtoh_before(const struct actx *c, uint32_t si)
 		if (!(t->r[k].flags & TRF_MEMCPY) || (t->r[k].flags & TRF_SYNC))
 			continue;
 		uint32_t a = c->first_act[k];
-		if (a != TRACE_NONE && (t->act[a].flags & TAF_DTOH))
+		if (a != TRACE_NONE && (t->act[a].flags & dir))
 			return k;
 	}
 	return TRACE_NONE;
@@ -63,11 +64,16 @@ static unsigned copy_dir(const struct actx *c, uint32_t si, uint32_t memcpy_call
 	return a == TRACE_NONE ? 0 : t->act[a].flags & (TAF_DTOH | TAF_HTOD | TAF_DTOD);
 }
 
+/* The fix of a blocking call: what the op asked for first (a value, a
+ * check, a copy and its direction), then what the call is. memcpy_call: a
+ * device-to-host copy before it; h2d_call: a host-to-device one. */
 static int pick_fix(const struct actx *c, uint32_t si, const char *api, const char *op,
-		    uint32_t memcpy_call)
+		    uint32_t memcpy_call, uint32_t h2d_call)
 {
-	if (c->blk[si] & ACTX_B_PAGEABLE)
-		return SF_PAGEABLE;
+	if (names_sync_kind(api, strlen(api)) == NAMES_SYNC_FREE)
+		return SF_FREE;
+	if ((c->blk[si] & ACTX_B_H2D) || (h2d_call != TRACE_NONE && memcpy_call == TRACE_NONE))
+		return SF_H2D_INPUT; /* an input copy that waited for the GPU */
 	if (!strcmp(op, "aten::is_nonzero"))
 		return SF_BOOL;
 	if (!strcmp(op, "aten::item") || !strcmp(op, "aten::_local_scalar_dense"))
@@ -77,6 +83,8 @@ static int pick_fix(const struct actx *c, uint32_t si, const char *api, const ch
 		return copy_dir(c, si, memcpy_call) & TAF_HTOD ? SF_TO_DEVICE : SF_TO_HOST;
 	if (known_op(op))
 		return SF_NONZERO;
+	if (c->blk[si] & ACTX_B_PAGEABLE)
+		return SF_PAGEABLE;
 	switch (names_sync_kind(api, strlen(api))) {
 	case NAMES_SYNC_DEVICE:
 		return SF_DEVICE_SYNC;
@@ -195,7 +203,8 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, const str
 		const struct trace_range *s = &t->r[i];
 		if (row_at(st, s->start) < 0)
 			continue;
-		uint32_t mc = (s->flags & TRF_SYNC) ? dtoh_before(c, i) : TRACE_NONE;
+		uint32_t mc = (s->flags & TRF_SYNC) ? copy_before(c, i, TAF_DTOH) : TRACE_NONE;
+		uint32_t hc = (s->flags & TRF_SYNC) ? copy_before(c, i, TAF_HTOD) : TRACE_NONE;
 		/* the op chain: contiguous cpu_op ancestors above the call (the
 		 * runtime/driver calls between are skipped without a walk) */
 		size_t nops = 0;
@@ -217,10 +226,13 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, const str
 		const struct gap_call *gcall = gaps_call(gp, i);
 		gf_ns bubble = gcall ? gcall->ns : 0, after = gcall ? gcall->after : 0;
 		gf_ns bsteady = gcall ? gcall->steady : 0;
+		/* one row per call site: a Python site with its op is one line of
+		 * code whatever calls it makes (.tolist(): a pageable copy, then a
+		 * stream sync); without a site the call tells rows apart */
 		uint32_t key[3] = {
 			site == TRACE_NONE ? no_site : canon_of(&sm, t, t->r[site].name),
 			op == TRACE_NONE ? no_op : canon_of(&sm, t, t->r[op].name),
-			canon_of(&sm, t, s->name),
+			site == TRACE_NONE ? canon_of(&sm, t, s->name) : no_op,
 		};
 		struct skey *slot = smap_slot(&sm, key);
 		struct sync_site *g;
@@ -246,7 +258,7 @@ int syncs_analyze(const struct actx *c, const struct steps_result *st, const str
 			g->api = gf_xstrdup(api);
 			g->copy = mc == TRACE_NONE ? NULL : gf_xstrdup(trace_rname(t, mc));
 			g->pageable = c->blk[i] & ACTX_B_PAGEABLE;
-			g->fix = pick_fix(c, i, api, op_name, mc);
+			g->fix = pick_fix(c, i, api, op_name, mc, hc);
 		}
 		g->count++;
 		g->wait += wait;

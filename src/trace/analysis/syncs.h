@@ -18,13 +18,18 @@
  *   copy    the device-to-host async copy call that precedes the sync inside
  *           the same op (the .item() / .cpu() signature), else NULL
  *   wait    host time inside the blocking call(s)
- *   bubble  the gap model's sync pieces charged to the call (gaps.h): the
- *           device's idle from the moment its work ran out while the call
- *           waited until the next launch was issued, inside the selected
- *           steps (each step its own part); 0 when the call drained nothing.
- *           So the gap table's sync site and this table give the same
- *           number for the same site.
- * Sites are ranked by bubble, then wait, then count.
+ *   bubble  the idle the call exposes (gaps.h): when it returned into an
+ *           idle gap of the device it had waited on while the device was
+ *           busy, the idle from the moment the device's work ran out until
+ *           the next work was issued, at most the call's wait while the
+ *           device was busy (the lead the host threw away), inside the
+ *           selected steps (each step its own part); 0 when the call
+ *           drained nothing. The gap table's `sync` cause is something
+ *           else: the idle while the issuing thread is inside a blocking
+ *           call.
+ * A site is one row per (Python site, op) when there is a Python site (a
+ * .tolist() that copies then synchronises is one row, one fix), else per
+ * (op, api). Sites are ranked by bubble, then wait, then count.
  *
  * Layer: trace/analysis. Never prints.
  */
@@ -44,6 +49,8 @@ enum sync_fix {
 	SF_EVENT_SYNC,   /* event.synchronize() */
 	SF_STREAM_SYNC,  /* stream.synchronize() */
 	SF_PAGEABLE,     /* async copy with pageable memory */
+	SF_H2D_INPUT,    /* a host-to-device input copy from pageable memory that waited */
+	SF_FREE,         /* cudaFree/hipFree: waits for the device */
 	SF_COUNT_
 };
 

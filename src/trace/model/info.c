@@ -147,9 +147,34 @@ int info_event(void *ctx, const struct kev *e)
 				in->rt_ext_eq_corr++;
 		}
 		break;
+	case KC_CUDA_SYNC:
+		in->dev_syncs++;
+		in->dev_sync_kind[trace_sync_kind_of(pool_str(in->names, e->name), pool_len(in->names, e->name))]++;
+		if (e->wait_stream != KEV_NONE && e->wait_stream >= 0)
+			in->dev_sync_wait_stream++;
+		if (e->wait_corr != KEV_NONE && e->wait_corr > 0)
+			in->dev_sync_wait_corr++;
+		break;
+	case KC_INSTANT:
+		if (pool_len(in->names, e->name) == 8 && !memcmp(pool_str(in->names, e->name), "[memory]", 8)) {
+			in->mem_events++;
+			int64_t by = e->bytes == KEV_NONE ? 0 : e->bytes;
+			if (by > 0) {
+				in->mem_allocs++;
+				in->mem_overflow |= __builtin_add_overflow(in->mem_alloc_bytes, by, &in->mem_alloc_bytes);
+			} else if (by < 0 && by != INT64_MIN) {
+				in->mem_frees++;
+				in->mem_overflow |= __builtin_add_overflow(in->mem_freed_bytes, -by, &in->mem_freed_bytes);
+			}
+			if (e->total_alloc != KEV_NONE && e->total_alloc > in->mem_peak)
+				in->mem_peak = e->total_alloc;
+		}
+		break;
 	case KC_KERNEL:
 	case KC_GPU_MEMCPY:
 	case KC_GPU_MEMSET:
+		if (e->kc == KC_KERNEL && (e->grid[0] >= 0 || e->block[0] >= 0 || e->regs >= 0 || e->occupancy != KEV_NONE))
+			in->kernels_with_config++;
 		in->gpu_activities++;
 		if (e->kc == KC_KERNEL && (f & NF_NCCL))
 			in->nccl_kernels++;

@@ -95,6 +95,15 @@ struct info {
 	VEC(struct info_corr) gpu_corr; /* GPU activities with a correlation */
 	VEC(struct info_hev) host;      /* host X events for the overlap check */
 
+	/* device sync records (cuda_sync; MTIA's event_wait/event_record): by
+	 * enum trace_sync_kind, and how many name what they waited on */
+	uint64_t dev_syncs, dev_sync_kind[TS_N], dev_sync_wait_stream, dev_sync_wait_corr;
+	/* [memory] instant events (profile_memory=True): allocations (Bytes >
+	 * 0) and frees (Bytes < 0), their bytes, the largest "Total Allocated" */
+	uint64_t mem_events, mem_allocs, mem_frees;
+	int64_t mem_alloc_bytes, mem_freed_bytes, mem_peak;
+	bool mem_overflow;      /* a byte sum beyond int64: the sums are not shown */
+	uint64_t kernels_with_config; /* kernels with grid/block/registers/occupancy args */
 	uint64_t rt_events, rt_with_ext, rt_ext_eq_corr;
 	uint64_t gpu_with_ext, gpu_ext_eq_corr;
 

@@ -6,10 +6,12 @@
 #include "trace/model/trace.h"
 
 #include "base/names.h"
+#include "base/num.h"
 #include "base/vec.h"
 #include "trace/model/trace_coll.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +30,9 @@ struct trace_build {
 	int64_t min_rt_corr;
 	trace_coll_notes coll;      /* events with communication args (trace_coll.h) */
 	bool finished;
+	VEC(struct trace_sync) syncs;
+	VEC(struct trace_kcfg) kcfg;
+	struct pool *kcfg_keys;     /* (name, configuration) bytes -> index into kcfg */
 };
 
 void trace_init(struct trace *t, struct pool *names)
@@ -54,6 +59,9 @@ static void build_free(struct trace_build *b)
 	vec_free(&b->thread_track);
 	vec_free(&b->nflags);
 	vec_free(&b->coll);
+	vec_free(&b->syncs);
+	vec_free(&b->kcfg);
+	pool_free(b->kcfg_keys);
 	free(b->py);
 	free(b);
 }
@@ -71,6 +79,8 @@ void trace_release(struct trace *t)
 	free(t->steps);
 	free(t->coll);
 	free(t->meta.pgs);
+	free(t->syncs);
+	free(t->kcfg);
 	if (t->own_names)
 		pool_free(t->names);
 	memset(t, 0, sizeof *t);
@@ -144,6 +154,73 @@ static uint32_t name_flags(struct trace *t, struct trace_build *b, uint32_t name
 	return f;
 }
 
+const struct trace_sync_kind_def trace_sync_kinds[TS_N] = {
+	[TS_OTHER] = { "other", "other" },
+	[TS_STREAM] = { "Stream Sync", "stream_sync" },
+	[TS_EVENT] = { "Event Sync", "event_sync" },
+	[TS_STREAM_WAIT] = { "Stream Wait Event", "stream_wait_event" },
+	[TS_CONTEXT] = { "Context Sync", "context_sync" },
+};
+
+int trace_sync_kind_of(const char *name, size_t n)
+{
+	for (int k = TS_OTHER + 1; k < TS_N; k++)
+		if (n == strlen(trace_sync_kinds[k].name) && !memcmp(name, trace_sync_kinds[k].name, n))
+			return k;
+	if (n == 10 && !memcmp(name, "event_wait", 10)) /* MTIA's: a stream waits for another (wait_on_stream) */
+		return TS_STREAM_WAIT;
+	return TS_OTHER;
+}
+
+static int32_t i32_or(int64_t v, int32_t none)
+{
+	return v == KEV_NONE || v < INT32_MIN || v > INT32_MAX ? none : (int32_t)v;
+}
+
+/* A device sync record (cuda_sync; MTIA's event_wait/event_record). */
+static void add_sync(struct trace *t, struct trace_build *b, const struct kev *e, gf_ns dur,
+		     const struct ktrack *track)
+{
+	struct trace_sync y;
+	memset(&y, 0, sizeof y);
+	y.start = e->ts;
+	y.end = e->ts + dur;
+	y.corr = e->correlation;
+	y.wait_corr = e->wait_corr;
+	int64_t dv = e->device != KEV_NONE ? e->device : track ? track->pid : KEV_NONE;
+	y.device = dv == KEV_NONE || dv < -1 || dv > INT16_MAX ? -1 : (int16_t)dv;
+	y.stream = i32_or(e->stream, -1);
+	y.wait_stream = i32_or(e->wait_stream, -1);
+	y.name = e->name;
+	y.kind = (uint8_t)trace_sync_kind_of(pool_str(t->names, e->name), pool_len(t->names, e->name));
+	vec_push(&b->syncs, y);
+}
+
+/* Counts a kernel's launch configuration under (name, configuration). */
+static void add_kcfg(struct trace_build *b, const struct kev *e, gf_ns dur)
+{
+	struct trace_kcfg k;
+	memset(&k, 0, sizeof k);
+	k.name = e->name;
+	memcpy(k.grid, e->grid, sizeof k.grid);
+	memcpy(k.block, e->block, sizeof k.block);
+	if (k.grid[0] < 0)
+		k.grid[1] = k.grid[2] = -1;
+	if (k.block[0] < 0)
+		k.block[1] = k.block[2] = -1;
+	k.regs = e->regs;
+	k.occupancy = e->occupancy;
+	if (!b->kcfg_keys)
+		b->kcfg_keys = pool_new();
+	/* the key: everything but the counts */
+	uint32_t id = pool_intern(b->kcfg_keys, (const char *)&k, offsetof(struct trace_kcfg, count));
+	if (id >= b->kcfg.n)
+		vec_push(&b->kcfg, k);
+	b->kcfg.v[id].count++;
+	if (b->kcfg.v[id].time <= INT64_MAX - dur)
+		b->kcfg.v[id].time += dur;
+}
+
 int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *track)
 {
 	struct trace_build *b = t->priv_;
@@ -173,6 +250,9 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 	case KC_CPU_OP: kind = TR_OP; break;
 	case KC_CUDA_RUNTIME: kind = TR_RUNTIME; break;
 	case KC_CUDA_DRIVER: kind = TR_DRIVER; break;
+	case KC_CUDA_SYNC:
+		add_sync(t, b, e, dur, track);
+		return GF_OK;
 	case KC_KERNEL: case KC_GPU_MEMCPY: case KC_GPU_MEMSET: case KC_GPU_USER_ANNOTATION: {
 		struct trace_act a;
 		memset(&a, 0, sizeof a);
@@ -191,6 +271,8 @@ int trace_add_event(struct trace *t, const struct kev *e, const struct ktrack *t
 			a.flags |= nf & TAF_NCCL;
 			if (a.flags & TAF_NCCL)
 				trace_coll_add(&b->coll, e, TRACE_NONE, a.device);
+			if (e->grid[0] >= 0 || e->block[0] >= 0 || e->regs >= 0 || e->occupancy != KEV_NONE)
+				add_kcfg(b, e, dur);
 		} else if (e->kc == KC_GPU_MEMCPY) {
 			a.kind = TA_MEMCPY;
 			a.flags |= nf & (TAF_DTOH | TAF_HTOD | TAF_DTOD);
@@ -1109,6 +1191,12 @@ int trace_finish(struct trace *t, const struct trace_opts *o, struct sbuf *err)
 	t->nth = (uint32_t)b->th.n;
 	t->th = b->th.v;
 	b->th.v = NULL;
+	t->nsyncs = (uint32_t)b->syncs.n;
+	t->syncs = b->syncs.v;
+	b->syncs.v = NULL;
+	t->nkcfg = (uint32_t)b->kcfg.n;
+	t->kcfg = b->kcfg.v;
+	b->kcfg.v = NULL;
 
 	/* every sum of durations below (per device, unattributed, and the
 	 * analyses' per-step GPU, sync and launch times) is a part of one of
@@ -1369,3 +1457,49 @@ uint32_t trace_range_upper(const struct trace *t, uint32_t th, gf_ns ts)
 	return range_bound(t, th, ts, true);
 }
 
+
+const char *trace_device_kind(unsigned k, char buf[64])
+{
+	buf[0] = 0;
+	size_t n = 0;
+	if (k & KDEV_HIP) /* a "cuda_runtime" category holding hip* calls is ROCm's */
+		k &= ~KDEV_CUDA;
+	for (size_t i = 0; i < KDEV_N; i++) {
+		if (!(k & kdev_defs[i].bit))
+			continue;
+		int w = snprintf(buf + n, 64 - n, "%s%s", n ? "+" : "", kdev_defs[i].name);
+		if (w < 0 || (size_t)w >= 64 - n)
+			break;
+		n += (size_t)w;
+	}
+	return buf;
+}
+
+const struct trace_kcfg *trace_kcfg_top(const struct trace *t, uint32_t name)
+{
+	const struct trace_kcfg *best = NULL;
+	for (uint32_t i = 0; i < t->nkcfg; i++) {
+		const struct trace_kcfg *c = &t->kcfg[i];
+		if (c->name != name)
+			continue;
+		if (!best || c->count > best->count || (c->count == best->count && c->time > best->time))
+			best = c;
+	}
+	return best;
+}
+
+void trace_kcfg_text(const struct trace_kcfg *c, struct sbuf *b)
+{
+	size_t at = b->len;
+	if (c->grid[0] >= 0)
+		sbuf_addf(b, "grid %dx%dx%d", c->grid[0], c->grid[1], c->grid[2]);
+	if (c->block[0] >= 0)
+		sbuf_addf(b, "%sblock %dx%dx%d", b->len > at ? ", " : "", c->block[0], c->block[1], c->block[2]);
+	if (c->regs >= 0)
+		sbuf_addf(b, "%s%d regs", b->len > at ? ", " : "", c->regs);
+	if (c->occupancy != KEV_NONE) {
+		sbuf_addstr(b, b->len > at ? ", " : "");
+		num_fmt(b, c->occupancy, 3);
+		sbuf_addstr(b, "% occupancy");
+	}
+}

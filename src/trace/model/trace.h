@@ -179,6 +179,52 @@ struct trace_act {
 	uint8_t flags;     /* TAF_* */
 };
 
+/*
+ * A device-side sync record (Kineto's cuda_sync: CUPTI's synchronization
+ * activity; MTIA's event_wait/event_record, names_device_event): kept so the
+ * gap model can name what a queued kernel waited on. Not busy time.
+ */
+enum trace_sync_kind {
+	TS_OTHER = 0,
+	TS_STREAM,        /* "Stream Sync": cudaStreamSynchronize's device side */
+	TS_EVENT,         /* "Event Sync": cudaEventSynchronize */
+	TS_STREAM_WAIT,   /* "Stream Wait Event": cudaStreamWaitEvent, the stream waits for wait_stream */
+	TS_CONTEXT,       /* "Context Sync": cudaDeviceSynchronize */
+	TS_N
+};
+/* The kinds, one row each (indexed by the enum): info's text and JSON loop
+ * over them (writers list TS_OTHER last). */
+struct trace_sync_kind_def {
+	const char *name; /* Kineto's event name, as info's text says it ("other" for TS_OTHER) */
+	const char *key;  /* info's JSON field ("stream_sync") */
+};
+extern const struct trace_sync_kind_def trace_sync_kinds[TS_N];
+struct trace_sync {
+	gf_ns start, end;
+	int64_t corr;        /* its call's correlation, KEV_NONE */
+	int64_t wait_corr;   /* the correlation of the event record it waited for (wait_on_cuda_event_record_corr_id), KEV_NONE */
+	int32_t stream;      /* args.stream, -1 for none (Kineto writes -1 for an event or context sync) */
+	int32_t wait_stream; /* the stream it waited on (wait_on_stream), -1 */
+	int16_t device;      /* args.device, -1 */
+	uint8_t kind;        /* enum trace_sync_kind */
+	uint32_t name;       /* pool id of the record's name */
+};
+
+/*
+ * A kernel's launch configuration (args grid, block, registers per thread,
+ * est. achieved occupancy %), per distinct (kernel name, configuration):
+ * how often it ran and for how long (weighted kernels only). Kept aside, so
+ * an activity stays 40 bytes; trace_kcfg_top gives a name's most frequent.
+ */
+struct trace_kcfg {
+	uint32_t name;       /* pool id of the kernel name */
+	int32_t grid[3], block[3];
+	int32_t regs;        /* -1 when absent */
+	int64_t occupancy;   /* thousandths of a percent, KEV_NONE when absent */
+	uint64_t count;
+	gf_ns time;
+};
+
 struct trace_thread {
 	int64_t pid, tid;     /* numeric (KEV_NONE when written as a non-numeric string) */
 	uint32_t name;        /* thread_name pool id, TRACE_NONE */
@@ -216,6 +262,7 @@ struct trace_meta {
 	uint64_t bytes_in, bytes_file, events;
 	bool truncated;            /* the reader stopped at a cut-off array */
 	bool legacy;               /* the legacy autograd profiler's export (no Kineto; kmeta.legacy_events) */
+	unsigned dev_kinds;        /* KDEV_* (kineto.h): the accelerators the trace's categories name */
 };
 
 /* Warning counters (the CLI prints the non-zero ones). */
@@ -268,6 +315,10 @@ struct trace {
 	uint32_t ndev;
 	struct trace_step *steps;  /* sorted by start */
 	uint32_t nsteps;
+	struct trace_sync *syncs;  /* device sync records (cuda_sync...), in file order */
+	uint32_t nsyncs;
+	struct trace_kcfg *kcfg;   /* kernel launch configurations, in order of first appearance */
+	uint32_t nkcfg;
 	gf_ns win_start, win_end;  /* earliest start, latest end over ranges and activities (0,0 if none) */
 	struct trace_coll *coll;   /* NCCL kernels with communication args, by act */
 	uint32_t ncoll;
@@ -422,5 +473,19 @@ const struct trace_coll *trace_coll_of(const struct trace *t, uint32_t ai);
 
 /* Name of a range kind ("annotation", "python", "op", "runtime", "driver"). */
 const char *trace_kind_name(int kind);
+
+/* The most frequent launch configuration of kernel name `name` (ties: the
+ * longest total time, then the first seen), NULL when none was recorded. */
+const struct trace_kcfg *trace_kcfg_top(const struct trace *t, uint32_t name);
+/* Appends "grid 128x1x1, block 256x1x1, 32 regs, 37.5% occupancy" (the parts
+ * c has). */
+void trace_kcfg_text(const struct trace_kcfg *c, struct sbuf *b);
+/* The kind of a device sync record from its name ("Stream Sync", ...). */
+int trace_sync_kind_of(const char *name, size_t n);
+
+/* The accelerator kind of KDEV_* bits (kmeta.dev_kinds, trace_meta.dev_kinds)
+ * for info and report: "CUDA", "ROCm", "XPU", "PrivateUse1", "MTIA",
+ * several joined by "+", "" for none. */
+const char *trace_device_kind(unsigned dev_kinds, char buf[64]);
 
 #endif

@@ -102,6 +102,7 @@ static int load(struct trace *t, struct input *in, const char *name, const void 
 	t->meta.pgs = kt.meta.pgs;
 	t->meta.npgs = kt.meta.npgs;
 	kt.meta.pgs = NULL;
+	t->meta.dev_kinds = kt.meta.dev_kinds;
 	/* thread names may be declared after the events: take the final ones */
 	trace_update_thread_names(t, kt.tracks, kt.ntracks);
 	kineto_release(&kt);

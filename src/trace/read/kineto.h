@@ -71,6 +71,34 @@ enum kcat {
 	KC_COUNT_
 };
 
+/*
+ * The accelerators a trace's categories name (kmeta.dev_kinds), each linked
+ * the same way (the one category table, kineto_schema.c): runtime calls
+ * cuda_runtime (HIP calls too: KDEV_HIP when their names start "hip"),
+ * xpu_runtime, privateuse1_runtime, mtia_runtime are KC_CUDA_RUNTIME;
+ * cuda_driver, xpu_driver, privateuse1_driver are KC_CUDA_DRIVER; device
+ * work is kernel/gpu_memcpy/gpu_memset, or MTIA's mtia_ccp_events, whose
+ * name says what it is (names_device_event: a copy, a stream sync, else a
+ * kernel).
+ */
+#define KDEV_CUDA 1u
+#define KDEV_HIP 2u
+#define KDEV_XPU 4u
+#define KDEV_PRIVATEUSE1 8u
+#define KDEV_MTIA 16u
+
+/* The accelerator kinds, one row per KDEV_* bit (the reader sets the bit of
+ * a category starting with prefix; info, report and their JSON name a kind
+ * by its name, trace_device_kind): adding a backend is one row here and its
+ * categories' rows in the category table. */
+struct kdev_def {
+	unsigned bit;       /* KDEV_* */
+	const char *prefix; /* "xpu_": its categories ("" for HIP: cuda_runtime calls named hip*) */
+	const char *name;   /* "XPU": info's devices.kind, the report's device kind */
+};
+#define KDEV_N 5
+extern const struct kdev_def kdev_defs[KDEV_N];
+
 /* Name of a kcat for reports ("cpu_op", "kernel", ...). */
 const char *kcat_name(int kc);
 
@@ -81,8 +109,16 @@ struct ktrack {
 	uint32_t thread_name;      /* from M thread_name, UINT32_MAX if none */
 	uint32_t process_name;     /* from M process_name of its pid, UINT32_MAX if none */
 	uint32_t process_label;    /* from M process_labels ("CPU", "GPU 0"), UINT32_MAX */
-	bool is_device;            /* carried GPU activities (kernel/memcpy/memset/gpu annotation) */
+	bool is_device;            /* carried GPU activities (kernel/memcpy/memset/gpu annotation) or
+				    * device sync records (cuda_sync) */
+	bool gpu_work;             /* carried kernels, memcpys, memsets or GPU annotations: a stream;
+				    * a device track without (Kineto's "stream 7 (sync)" row of Stream
+				    * Sync records, tid = stream + KINETO_SYNC_TID_OFFSET) is not */
 };
+
+/* Kineto (output_json.cpp, kSyncStreamTidOffset) moves a stream's Stream Sync
+ * records to a row of their own, tid = stream + this. */
+#define KINETO_SYNC_TID_OFFSET 1000000
 
 /* One event. Integer fields are KEV_NONE when absent. */
 struct kev {
@@ -102,7 +138,15 @@ struct kev {
 	int64_t python_thread;    /* args["Python thread"] */
 	int64_t stream;           /* args.stream */
 	int64_t device;           /* args.device */
-	int64_t bytes;            /* args.bytes (memcpy/memset) */
+	int64_t bytes;            /* args.bytes (memcpy/memset), args.Bytes ([memory] events: + allocated,
+				   * - freed) */
+	int64_t total_alloc;      /* args["Total Allocated"] ([memory] events) */
+	int64_t wait_stream;      /* args.wait_on_stream (cuda_sync: the stream an event sync waited on) */
+	int64_t wait_corr;        /* args.wait_on_cuda_event_record_corr_id (cuda_sync: the correlation
+				   * of the cudaEventRecord it waited for) */
+	int64_t occupancy;        /* args["est. achieved occupancy %"] in thousandths of a percent */
+	int32_t grid[3], block[3];/* args.grid, args.block (kernels); grid[0] = -1 when absent */
+	int32_t regs;             /* args["registers per thread"], -1 when absent */
 	uint32_t arg_name;        /* M events: args.name / args.labels text (pool id), else UINT32_MAX */
 	/* Communication (record_param_comms cpu_op, and NCCL kernels since 2024;
 	 * docs/trace-reader.md): pool ids (UINT32_MAX when absent) and integers
@@ -158,6 +202,8 @@ struct kmeta {
 	uint32_t device_name[16];    /* pool ids of the first 16 device names */
 	int ts_gen;                  /* enum kts_gen */
 	bool is_array;               /* bare array container */
+	unsigned dev_kinds;          /* KDEV_*: the accelerators whose runtime, driver or device
+				      * event categories the trace holds */
 	uint64_t legacy_events;      /* events read as the legacy autograd profiler's (no "cat", pid
 				      * "CPU functions": cpu_op; "CUDA functions": kernel, device = tid);
 				      * non-zero: a legacy (non-Kineto) trace */

@@ -130,3 +130,34 @@ bool kineto_fields_text(struct rd *r, struct jcur *c, int ch, bool compact, uint
 	*id = intern(r, r->scratch.buf, r->scratch.len);
 	return true;
 }
+
+bool kineto_fields_dim3(struct jcur *c, int ch, int32_t out[3])
+{
+	const char *s = c->p;
+	out[0] = -1;
+	if (!jfast_skip(c, ch, 2))
+		return false;
+	if (ch != '[')
+		return true;
+	/* the span just skipped: '[' int ',' int ',' int ']' with blanks */
+	const char *p = s + 1, *e = c->p;
+	int32_t v[3];
+	for (int i = 0; i < 3; i++) {
+		while (p < e && jscan_cls[(unsigned char)*p] == 1)
+			p++;
+		int64_t x = 0;
+		const char *d = p;
+		while (p < e && *p >= '0' && *p <= '9' && x <= INT32_MAX)
+			x = x * 10 + (*p++ - '0');
+		if (p == d || x > INT32_MAX)
+			return true;
+		v[i] = (int32_t)x;
+		while (p < e && jscan_cls[(unsigned char)*p] == 1)
+			p++;
+		if (p >= e || *p != (i < 2 ? ',' : ']'))
+			return true;
+		p++;
+	}
+	memcpy(out, v, sizeof v);
+	return true;
+}

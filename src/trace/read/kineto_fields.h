@@ -124,4 +124,8 @@ static inline __attribute__((always_inline)) bool kineto_fields_key(struct rd *r
 	return *ch >= 0;
 }
 
+/* A kernel's "grid" or "block": an array of three non-negative integers
+ * ("[128, 1, 1]"); anything else is skipped and leaves out[0] = -1. */
+bool kineto_fields_dim3(struct jcur *c, int ch, int32_t out[3]);
+
 #endif

@@ -32,6 +32,10 @@
 #include "trace/read/jscan.h"
 #include "trace/read/kineto.h"
 
+/* A category whose events are classified by name (kineto_schema.c: MTIA's
+ * mtia_ccp_events); never an event's kc. */
+#define KC_BY_NAME 0xfe
+
 _Static_assert(KEV_NONE == JFAST_NONE, "jfast's absent integer is kineto's");
 
 struct source;

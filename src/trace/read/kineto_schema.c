@@ -15,6 +15,7 @@
  */
 #include "trace/read/kineto_fields.h"
 
+#include "base/names.h"
 #include "base/num.h"
 
 #include <stdio.h>
@@ -43,6 +44,36 @@ const char *kts_gen_name(int g)
 	}
 }
 
+/* The accelerator a category belongs to (KDEV_*), 0 for none. */
+const struct kdev_def kdev_defs[KDEV_N] = {
+	{ KDEV_CUDA, "cuda_", "CUDA" },
+	{ KDEV_HIP, "", "ROCm" }, /* cuda_runtime calls named hip*: kineto_schema_commit */
+	{ KDEV_XPU, "xpu_", "XPU" },
+	{ KDEV_PRIVATEUSE1, "privateuse1_", "PrivateUse1" },
+	{ KDEV_MTIA, "mtia_", "MTIA" },
+};
+
+static unsigned dev_of_cat(const char *s, size_t n)
+{
+	for (size_t i = 0; i < KDEV_N; i++) {
+		size_t k = strlen(kdev_defs[i].prefix);
+		if (k && n > k && !memcmp(s, kdev_defs[i].prefix, k))
+			return kdev_defs[i].bit;
+	}
+	return 0;
+}
+
+/* An event of a KC_BY_NAME category (MTIA's mtia_ccp_events): its name
+ * decides (the one classifier, base/names.h). */
+static int kc_by_name(const struct rd *r, uint32_t name)
+{
+	switch (names_device_event(pool_str(r->kt->names, name), pool_len(r->kt->names, name))) {
+	case NAMES_DEV_COPY: return KC_GPU_MEMCPY;
+	case NAMES_DEV_SYNC: return KC_CUDA_SYNC;
+	default: return KC_KERNEL;
+	}
+}
+
 static int kc_of_cat(const char *s, size_t n)
 {
 	static const struct { const char *s; int kc; } tab[] = {
@@ -56,6 +87,10 @@ static int kc_of_cat(const char *s, size_t n)
 		{ "gpu_memcpy", KC_GPU_MEMCPY }, { "Memcpy", KC_GPU_MEMCPY },
 		{ "gpu_memset", KC_GPU_MEMSET }, { "Memset", KC_GPU_MEMSET },
 		{ "cuda_sync", KC_CUDA_SYNC },
+		/* other accelerators' launches, linked as CUDA's (issue 26) */
+		{ "xpu_runtime", KC_CUDA_RUNTIME }, { "xpu_driver", KC_CUDA_DRIVER }, { "xpu_sync", KC_CUDA_SYNC },
+		{ "privateuse1_runtime", KC_CUDA_RUNTIME }, { "privateuse1_driver", KC_CUDA_DRIVER },
+		{ "mtia_runtime", KC_CUDA_RUNTIME }, { "mtia_ccp_events", KC_BY_NAME },
 		{ "ac2g", KC_FLOW }, { "fwdbwd", KC_FLOW }, { "async", KC_FLOW }, { "async_gpu", KC_FLOW },
 		{ "async_cpu_to_gpu", KC_FLOW }, { "cpu_to_cuda", KC_FLOW },
 		{ "cpu_instant_event", KC_INSTANT },
@@ -80,6 +115,8 @@ static inline void evtmp_init(const struct rd *r, struct evtmp *t)
 	e->ph = '?';
 	e->id = e->correlation = e->external_id = e->python_id = e->python_parent_id = KEV_NONE;
 	e->python_thread = e->stream = e->device = e->bytes = KEV_NONE;
+	e->total_alloc = e->wait_stream = e->wait_corr = e->occupancy = KEV_NONE;
+	e->grid[0] = e->block[0] = e->regs = -1;
 	e->arg_name = UINT32_MAX;
 	e->pg_name = e->pg_desc = e->pg_ranks = e->coll_name = e->dtype = UINT32_MAX;
 	e->seq = e->nelems = e->group_size = KEV_NONE;
@@ -150,6 +187,7 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 		"one \"dtype\" key in \"args\"", "one \"Seq\" or \"seq\" key in \"args\"",
 		"one \"In msg nelems\" key in \"args\"", "one \"Group size\" key in \"args\"",
 	};
+	int64_t tmp;
 	struct kev *e = &t->e;
 	unsigned seen = 0;
 	int in = jfast_obj_enter(c, "a key string or '}' in \"args\"");
@@ -180,15 +218,38 @@ static bool parse_args(struct rd *r, struct jcur *c, struct evtmp *t)
 			iv = &e->bytes, b = 7;
 		else if (KEY("name") || KEY("labels"))
 			b = 8;
+		else if (KEY("Bytes"))
+			iv = &e->bytes;
+		else if (KEY("Total Allocated"))
+			iv = &e->total_alloc;
+		else if (KEY("wait_on_stream"))
+			iv = &e->wait_stream;
+		else if (KEY("wait_on_cuda_event_record_corr_id"))
+			iv = &e->wait_corr;
 		else if (kn >= 3 && (k[0] == 'P' || k[0] == 'C' || k[0] == 'd' || k[0] == 'S' || k[0] == 's' ||
 				     k[0] == 'I' || k[0] == 'G'))
 			b = comm_arg(e, k, kn, &iv);
 		if (b >= 0 && JFAST_SEEN_TWICE(seen, b))
 			return jfast_dup_key(c, kp, dups[b]);
-		bool ok = iv	   ? jfast_read_int(c, ch, iv)
-			  : b == 8 ? kineto_fields_str(r, c, ch, &e->arg_name)
-			  : b > 8  ? kineto_fields_text(r, c, ch, b == 11, comm_text(e, b))
-				   : jfast_skip(c, ch, 2);
+		bool ok;
+		if (iv || b == 8)
+			ok = iv ? jfast_read_int(c, ch, iv) : kineto_fields_str(r, c, ch, &e->arg_name);
+		else if (b > 8)
+			ok = kineto_fields_text(r, c, ch, b == 11, comm_text(e, b));
+		else if (KEY("grid"))
+			ok = kineto_fields_dim3(c, ch, e->grid);
+		else if (KEY("block"))
+			ok = kineto_fields_dim3(c, ch, e->block);
+		else if (KEY("registers per thread")) {
+			ok = jfast_read_int(c, ch, &tmp);
+			e->regs = tmp >= 0 && tmp <= INT32_MAX ? (int32_t)tmp : -1;
+		} else if (KEY("est. achieved occupancy %")) {
+			int dec, stt;
+			ok = jfast_read_us(c, ch, &e->occupancy, &dec, &stt);
+			if (stt != NUM_OK)
+				e->occupancy = KEV_NONE;
+		} else
+			ok = jfast_skip(c, ch, 2);
 		if (!ok)
 			return false;
 		int m = jfast_next_member(c, '}', "',' or '}' in \"args\"");
@@ -406,6 +467,7 @@ static struct cat_cache *cat_lookup(struct rd *r, uint32_t id)
 	cc->id = id;
 	cc->idx = idx;
 	cc->kc = (uint8_t)kc_of_cat(pool_str(r->kt->names, id), pool_len(r->kt->names, id));
+	r->kt->meta.dev_kinds |= dev_of_cat(pool_str(r->kt->names, id), pool_len(r->kt->names, id));
 	return cc;
 }
 
@@ -447,6 +509,11 @@ int kineto_schema_commit(struct rd *r, struct evtmp *t)
 		struct cat_cache *cc = cat_lookup(r, e->cat);
 		st->cat_events[cc->idx]++;
 		kc = cc->kc;
+		if (GF_UNLIKELY(kc == KC_BY_NAME))
+			kc = kc_by_name(r, e->name);
+		else if (kc == KC_CUDA_RUNTIME && !(kt->meta.dev_kinds & KDEV_HIP) &&
+			 pool_len(kt->names, e->name) > 3 && !memcmp(pool_str(kt->names, e->name), "hip", 3))
+			kt->meta.dev_kinds |= KDEV_HIP;
 	} else {
 		st->no_cat++;
 		if (GF_UNLIKELY(t->pid.kind == 1) && e->ph == 'X')
@@ -494,9 +561,12 @@ int kineto_schema_commit(struct rd *r, struct evtmp *t)
 		e->flags |= KEV_F_DUR_CLAMPED;
 	}
 	e->track = kineto_tracks_get(kt, r->pv, &t->pid, &t->tid);
-	if (kc == KC_KERNEL || kc == KC_GPU_MEMCPY || kc == KC_GPU_MEMSET || kc == KC_GPU_USER_ANNOTATION ||
-	    kc == KC_CUDA_SYNC)
+	if (kc == KC_KERNEL || kc == KC_GPU_MEMCPY || kc == KC_GPU_MEMSET || kc == KC_GPU_USER_ANNOTATION) {
 		kt->tracks[e->track].is_device = true;
+		kt->tracks[e->track].gpu_work = true;
+	} else if (kc == KC_CUDA_SYNC) {
+		kt->tracks[e->track].is_device = true;
+	}
 	if (kc == KC_METADATA) {
 		if (e->arg_name != UINT32_MAX) {
 			if (e->name == r->id_thread_name)

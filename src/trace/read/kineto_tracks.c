@@ -63,6 +63,7 @@ uint32_t kineto_tracks_get(struct kineto_trace *kt, struct priv *pv, const struc
 	t->tid_str = tid->str;
 	t->thread_name = t->process_name = t->process_label = UINT32_MAX;
 	t->is_device = false;
+	t->gpu_work = false;
 	pv->keys[i] = k;
 	pv->slot[j] = i + 1;
 	return pv->last = i;

@@ -16,7 +16,9 @@
 struct pout {
 	struct ozip z;
 	struct sbuf b;
-	const struct actx *c;
+	const struct export_perfetto_dev *devs;
+	size_t ndev;
+	const struct actx *c;    /* the device being written */
 	const struct report *r;
 	int64_t pid;
 	uint64_t nflow;
@@ -56,17 +58,37 @@ static void meta(struct pout *o, const char *what, int tid, const char *val)
 			 "\"args\":{\"name\":\"%s\"}}", what, (long long)o->pid, tid, val);
 }
 
+/*
+ * Slices are written as B/E pairs, never X (ts, dur): Perfetto reads a
+ * fractional ts as a double and truncates ts * 1000 to ns, so on absolute
+ * microseconds (1.7e15: a double's step is 0.25 us) the start of an X slice
+ * moves while its dur does not, and abutting slices overlapped (833 of
+ * 6,529 on one trace, spilled to overflow tracks). Both ends of a B/E pair
+ * go through the same monotonic rounding: an end can equal the next start,
+ * never pass it. An E is written before a B at the same time.
+ */
+static void begin(struct pout *o, const char *name, int tid, gf_ns at)
+{
+	ev_start(o);
+	sbuf_addf(&o->b, "{\"ph\":\"B\",\"cat\":\"gpuflame\",\"name\":\"%s\",\"pid\":%lld,\"tid\":%d,\"ts\":", name,
+		  (long long)o->pid, tid);
+	us(&o->b, at);
+}
+
+static void end(struct pout *o, int tid, gf_ns at)
+{
+	ev_start(o);
+	sbuf_addf(&o->b, "{\"ph\":\"E\",\"cat\":\"gpuflame\",\"pid\":%lld,\"tid\":%d,\"ts\":", (long long)o->pid, tid);
+	us(&o->b, at);
+	sbuf_addch(&o->b, '}');
+}
+
 /* One idle slice [lo, hi) of piece p inside step row `row`. */
 static void slice(struct pout *o, const struct gap_piece *p, gf_ns lo, gf_ns hi, const struct step_row *row)
 {
 	const struct trace *t = o->c->t;
 	const char *cause = causes_gap[p->cause].key;
-	ev_start(o);
-	sbuf_addf(&o->b, "{\"ph\":\"X\",\"cat\":\"gpuflame\",\"name\":\"%s\",\"pid\":%lld,\"tid\":1,\"ts\":", cause,
-		  (long long)o->pid);
-	us(&o->b, lo);
-	sbuf_addstr(&o->b, ",\"dur\":");
-	us(&o->b, hi - lo);
+	begin(o, cause, 1, lo);
 	sbuf_addf(&o->b, ",\"args\":{\"cause\":\"%s\",\"step\":%lld,\"dur_ns\":%lld", cause, (long long)row->number,
 		  (long long)(hi - lo));
 	if (p->ri != TRACE_NONE) {
@@ -89,6 +111,7 @@ static void slice(struct pout *o, const struct gap_piece *p, gf_ns lo, gf_ns hi,
 		us(&o->b, lo);
 		sbuf_addch(&o->b, '}');
 	}
+	end(o, 1, hi);
 	flush(o, false);
 }
 
@@ -148,6 +171,22 @@ static void idle_slices(struct pout *o)
 	free(ord);
 }
 
+/* The busy counter: named "GPU busy" with its one series "%" (Perfetto
+ * names a JSON counter track "NAME SERIES": "GPU busy %"). */
+static void counter(struct pout *o, gf_ns at, int64_t milli)
+{
+	ev_start(o);
+	sbuf_addf(&o->b, "{\"ph\":\"C\",\"cat\":\"gpuflame\",\"name\":\"GPU busy\",\"pid\":%lld,\"tid\":2,\"ts\":",
+		  (long long)o->pid);
+	us(&o->b, at);
+	sbuf_addstr(&o->b, ",\"args\":{\"%\":");
+	num_fmt(&o->b, milli, 3);
+	sbuf_addstr(&o->b, "}}");
+}
+
+/* Per step: the counter (a JSON counter is the process's in Perfetto, whatever
+ * its tid) and a slice on the steps thread with the step's busy share, so the
+ * thread shows it too. Steps that overlap are cut where the next starts. */
 static void counters(struct pout *o)
 {
 	const struct steps_result *st = &o->r->st;
@@ -156,42 +195,54 @@ static void counters(struct pout *o)
 		int64_t v = 0;
 		if (row->wall > 0 && !num_muldiv(row->busy, 100000, row->wall, &v))
 			v = 0;
-		ev_start(o);
-		sbuf_addf(&o->b, "{\"ph\":\"C\",\"cat\":\"gpuflame\",\"name\":\"GPU busy %%\",\"pid\":%lld,\"tid\":2,\"ts\":",
-			  (long long)o->pid);
-		us(&o->b, row->start);
-		sbuf_addstr(&o->b, ",\"args\":{\"busy %\":");
-		num_fmt(&o->b, v, 3);
-		sbuf_addstr(&o->b, "}}");
+		counter(o, row->start, v);
+		gf_ns e = row->end;
 		bool starts = false;
-		for (size_t j = i + 1; j < st->n && st->rows[j].start <= row->end && !starts; j++)
+		for (size_t j = i + 1; j < st->n && st->rows[j].start <= row->end && !starts; j++) {
 			starts = st->rows[j].start == row->end;
-		if (!starts) {
-			ev_start(o);
-			sbuf_addf(&o->b, "{\"ph\":\"C\",\"cat\":\"gpuflame\",\"name\":\"GPU busy %%\",\"pid\":%lld,"
-					 "\"tid\":2,\"ts\":", (long long)o->pid);
-			us(&o->b, row->end);
-			sbuf_addstr(&o->b, ",\"args\":{\"busy %\":0}}");
+			if (st->rows[j].start > row->start && st->rows[j].start < e)
+				e = st->rows[j].start;
 		}
+		char nm[64];
+		snprintf(nm, sizeof nm, "step %lld", (long long)row->number);
+		begin(o, nm, 2, row->start);
+		sbuf_addstr(&o->b, ",\"args\":{\"GPU busy %\":");
+		num_fmt(&o->b, v, 3);
+		sbuf_addf(&o->b, ",\"busy_ns\":%lld,\"wall_ns\":%lld}}", (long long)row->busy, (long long)row->wall);
+		end(o, 2, e);
+		if (!starts)
+			counter(o, row->end, 0);
 		flush(o, false);
 	}
 }
 
-/* gpuflame's events, after the original ones (first: the array was empty). */
+/* gpuflame's events, after the original ones (first: the array was empty):
+ * one process per device, beside the device's own row. */
 static void added(struct pout *o, bool first)
 {
 	o->first = first;
-	char pname[64];
-	if (o->c->device >= 0)
-		snprintf(pname, sizeof pname, "gpuflame: GPU %d", o->c->device);
-	else
-		snprintf(pname, sizeof pname, "gpuflame: no GPU activity");
-	meta(o, "process_name", 0, pname);
-	meta(o, "thread_name", 1, "idle by cause (gap model)");
-	meta(o, "thread_name", 2, "steps");
-	if (o->c->dev != TRACE_NONE)
-		idle_slices(o);
-	counters(o);
+	for (size_t d = 0; d < o->ndev; d++) {
+		o->c = o->devs[d].c;
+		o->r = o->devs[d].r;
+		o->pid = EXPORT_PERFETTO_PID + (o->c->device >= 0 ? o->c->device : 0);
+		char pname[64];
+		if (o->c->device >= 0)
+			snprintf(pname, sizeof pname, "gpuflame: GPU %d", o->c->device);
+		else
+			snprintf(pname, sizeof pname, "gpuflame: no GPU activity");
+		meta(o, "process_name", 0, pname);
+		/* Kineto sorts GPU N's row at 5000000 + N: the same index puts this
+		 * process right after it (the lower pid first) */
+		ev_start(o);
+		sbuf_addf(&o->b, "{\"ph\":\"M\",\"cat\":\"gpuflame\",\"name\":\"process_sort_index\",\"pid\":%lld,"
+				 "\"tid\":0,\"args\":{\"sort_index\":%lld}}",
+			  (long long)o->pid, (long long)EXPORT_PERFETTO_SORT + (o->c->device >= 0 ? o->c->device : 0));
+		meta(o, "thread_name", 1, "idle by cause (gap model)");
+		meta(o, "thread_name", 2, "steps");
+		if (o->c->dev != TRACE_NONE)
+			idle_slices(o);
+		counters(o);
+	}
 	sbuf_addch(&o->b, '\n');
 	flush(o, true);
 }
@@ -315,14 +366,13 @@ static void copy(struct pout *o, struct scan *s, const char *buf, size_t n)
 	ozip_write(&o->z, buf + from, n - from);
 }
 
-int export_perfetto_write(const struct actx *c, const struct report *r, struct input *in, FILE *fp,
+int export_perfetto_write(const struct export_perfetto_dev *devs, size_t ndev, struct input *in, FILE *fp,
 			  int zkind, struct sbuf *err)
 {
 	struct pout o;
 	memset(&o, 0, sizeof o);
-	o.c = c;
-	o.r = r;
-	o.pid = EXPORT_PERFETTO_PID + (c->device >= 0 ? c->device : 0);
+	o.devs = devs;
+	o.ndev = ndev;
 	if (ozip_open(&o.z, fp, zkind)) {
 		sbuf_addstr(err, "out of memory starting the compressor");
 		return GF_EINTERNAL;

@@ -11,9 +11,11 @@
  * is kept exactly as written; the added events go at the end of the
  * "traceEvents" array (or of a top-level array of events; an object without
  * "traceEvents" gets one). Added, all with "cat":"gpuflame", on a process of
- * their own (pid EXPORT_PERFETTO_PID + device, named "gpuflame: GPU N"):
+ * their own for each device (pid EXPORT_PERFETTO_PID + device, named
+ * "gpuflame: GPU N", sorted beside the GPU's row: process_sort_index
+ * EXPORT_PERFETTO_SORT + device):
  *  - tid 1 "idle by cause": each piece of the gap model (trace/analysis/
- *    gaps.h) as a complete event named by its cause (edge, sync, host,
+ *    gaps.h) as a B/E slice pair named by its cause (edge, sync, host,
  *    untraced, queued, launch), cut at every step boundary and kept only
  *    inside a step, so the slices inside a step's window sum to its idle
  *    time exactly, cause by cause; args: cause, step, and the call (sync:
@@ -22,9 +24,14 @@
  *  - a flow (ph s -> f, "sync bubble") from each sync slice's blocking call
  *    (on the host thread that made it, when its pid and tid are numbers) to
  *    the slice;
- *  - tid 2 "steps": a counter "GPU busy %" set at each step's start to
- *    100 * busy / wall (3 decimals, rounded half to even) and to 0 at a step end
- *    where no step starts.
+ *  - tid 2 "steps": a counter "GPU busy" (series "%") set at each step's
+ *    start to 100 * busy / wall (3 decimals, rounded half to even) and to 0
+ *    at a step end where no step starts, and a slice "step N" per step with
+ *    that share, so the thread shows it (Perfetto makes JSON counters the
+ *    process's).
+ * Slices are B/E pairs: both ends round alike in Perfetto's double reading
+ * of absolute microseconds, so they never cross (an X's start rounds, its
+ * dur does not).
  * Times are written as the trace's microseconds, exactly (ns / 1000 with 3
  * decimals: the model's times are the trace's, see trace.h).
  * Output goes through base/ozip.h: gzip or zstd by the output's name.
@@ -40,13 +47,22 @@
 #include <stdio.h>
 
 #define EXPORT_PERFETTO_PID 1000000000
+/* Kineto's process_sort_index of GPU N's row is this + N */
+#define EXPORT_PERFETTO_SORT 5000000
 
 struct input;
 
-/* @return GF_OK; GF_EINPUT (read error, a trace that ends before its
- * top-level value closes: a cut-off file), GF_EOUTPUT (write or
- * compression error), all with err set. */
-int export_perfetto_write(const struct actx *c, const struct report *r, struct input *in, FILE *fp,
+/* One device's analysis: its gap model (report with RP_GAPS, gap_pieces). */
+struct export_perfetto_dev {
+	const struct actx *c;
+	const struct report *r;
+};
+
+/* Writes the trace with the tracks of every device in devs[0..ndev) (its
+ * own process each). @return GF_OK; GF_EINPUT (read error, a trace that
+ * ends before its top-level value closes: a cut-off file), GF_EOUTPUT
+ * (write or compression error), all with err set. */
+int export_perfetto_write(const struct export_perfetto_dev *devs, size_t ndev, struct input *in, FILE *fp,
 			  int zkind, struct sbuf *err);
 
 #endif

@@ -202,8 +202,8 @@ static void json_tracks(struct sbuf *b, const struct kineto_trace *kt, const str
 	for (uint32_t i = 0; i < kt->ntracks; i++) {
 		const struct ktrack *t = &kt->tracks[i];
 		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
-		if (t->is_device != device || (!device && !ev))
-			continue;
+		if (t->is_device != device || (!device && !ev) || (device && !t->gpu_work))
+			continue; /* a device track of sync records only is a sync row (json_sync_rows) */
 		sbuf_addstr(b, first ? "\n    {" : ",\n    {");
 		sbuf_addstr(b, device ? "\"device\": " : "\"pid\": ");
 		json_idv(b, kt, t->pid, t->pid_str);
@@ -213,6 +213,36 @@ static void json_tracks(struct sbuf *b, const struct kineto_trace *kt, const str
 		json_name(b, kt, t->thread_name);
 		sbuf_addstr(b, device ? ", \"label\": " : ", \"process\": ");
 		json_name(b, kt, device ? t->process_label : t->process_name);
+		sbuf_addf(b, ", \"events\": %llu}", (unsigned long long)ev);
+		first = false;
+	}
+}
+
+/* The stream whose sync row a device track of sync records only is: Kineto
+ * puts a stream's Stream Sync records on tid = stream + 1000000. */
+static int64_t sync_row_stream(const struct ktrack *t)
+{
+	return t->tid != KEV_NONE && t->tid >= KINETO_SYNC_TID_OFFSET ? t->tid - KINETO_SYNC_TID_OFFSET : t->tid;
+}
+
+/* The sync_rows array: device tracks holding sync records only (not a GPU
+ * stream: no kernel, memcpy or memset runs there). */
+static void json_sync_rows(struct sbuf *b, const struct kineto_trace *kt, const struct info *in)
+{
+	bool first = true;
+	for (uint32_t i = 0; i < kt->ntracks; i++) {
+		const struct ktrack *t = &kt->tracks[i];
+		if (!t->is_device || t->gpu_work)
+			continue;
+		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
+		sbuf_addstr(b, first ? "\n    {\"device\": " : ",\n    {\"device\": ");
+		json_idv(b, kt, t->pid, t->pid_str);
+		sbuf_addstr(b, ", \"tid\": ");
+		json_idv(b, kt, t->tid, t->tid_str);
+		sbuf_addstr(b, ", \"stream\": ");
+		json_i64(b, t->tid_str == UINT32_MAX ? sync_row_stream(t) : KEV_NONE);
+		sbuf_addstr(b, ", \"name\": ");
+		json_name(b, kt, t->thread_name);
 		sbuf_addf(b, ", \"events\": %llu}", (unsigned long long)ev);
 		first = false;
 	}
@@ -315,7 +345,14 @@ static void json_meta(struct sbuf *b, const struct info_file *f)
 		esc_json_str(b, m->backend, strlen(m->backend));
 	else
 		sbuf_addstr(b, "null");
-	sbuf_addf(b, "},\n  \"devices\": {\"count\": %u, \"names\": [", m->ndevices);
+	char kind[64];
+	trace_device_kind(m->dev_kinds, kind);
+	sbuf_addstr(b, "},\n  \"devices\": {\"kind\": ");
+	if (kind[0])
+		esc_json_str(b, kind, strlen(kind));
+	else
+		sbuf_addstr(b, "null");
+	sbuf_addf(b, ", \"count\": %u, \"names\": [", m->ndevices);
 	for (unsigned i = 0; i < m->ndevices && i < 16; i++) {
 		sbuf_addstr(b, i ? ", " : "");
 		json_name(b, kt, m->device_name[i]);
@@ -331,6 +368,8 @@ static void json_counts(struct sbuf *b, const struct info_file *f)
 	json_tracks(b, kt, in, false);
 	sbuf_addstr(b, "],\n  \"gpu_streams\": [");
 	json_tracks(b, kt, in, true);
+	sbuf_addstr(b, "],\n  \"sync_rows\": [");
+	json_sync_rows(b, kt, in);
 	sbuf_addf(b, "],\n  \"steps\": {\"count\": %zu, \"events\": %llu, \"numbers\": [", in->steps.n,
 		  (unsigned long long)in->step_events);
 	for (size_t i = 0; i < in->steps.n; i++)
@@ -359,6 +398,22 @@ static void json_counts(struct sbuf *b, const struct info_file *f)
 		  (unsigned long long)in->rt_with_ext, (unsigned long long)in->rt_ext_eq_corr,
 		  (unsigned long long)in->gpu_with_ext, (unsigned long long)in->gpu_ext_eq_corr,
 		  in->external_id_bogus ? "true" : "false");
+	sbuf_addf(b, ",\n  \"device_syncs\": {\"count\": %llu", (unsigned long long)in->dev_syncs);
+	for (int i = 0; i < TS_N; i++) { /* the kinds, other last */
+		int k = (i + 1) % TS_N;
+		sbuf_addf(b, ", \"%s\": %llu", trace_sync_kinds[k].key, (unsigned long long)in->dev_sync_kind[k]);
+	}
+	sbuf_addf(b, ", \"with_wait_on_stream\": %llu, \"with_wait_on_event_record\": %llu}",
+		  (unsigned long long)in->dev_sync_wait_stream, (unsigned long long)in->dev_sync_wait_corr);
+	sbuf_addf(b, ",\n  \"memory_events\": {\"count\": %llu, \"allocations\": %llu, \"frees\": %llu, "
+		     "\"bytes_allocated\": ",
+		  (unsigned long long)in->mem_events, (unsigned long long)in->mem_allocs, (unsigned long long)in->mem_frees);
+	json_i64(b, in->mem_overflow ? KEV_NONE : in->mem_alloc_bytes);
+	sbuf_addstr(b, ", \"bytes_freed\": ");
+	json_i64(b, in->mem_overflow ? KEV_NONE : in->mem_freed_bytes);
+	sbuf_addstr(b, ", \"peak_total_allocated\": ");
+	json_i64(b, in->mem_events ? in->mem_peak : KEV_NONE);
+	sbuf_addf(b, "},\n  \"kernels_with_launch_config\": %llu", (unsigned long long)in->kernels_with_config);
 }
 
 /* the first overlap and the warnings; closes the trace object */
@@ -491,6 +546,9 @@ static void text_meta(struct sbuf *b, const struct info_file *f)
 	sbuf_addf(b, "\ndevices: %u", m->ndevices);
 	for (unsigned i = 0; i < m->ndevices && i < 16; i++)
 		text_name(b, kt, m->device_name[i]);
+	char kind[64];
+	if (*trace_device_kind(m->dev_kinds, kind))
+		sbuf_addf(b, "  kind: %s", kind);
 }
 
 /* host threads and GPU streams */
@@ -512,15 +570,39 @@ static void text_tracks(struct sbuf *b, const struct info_file *f)
 		sbuf_addf(b, ": %llu events\n", (unsigned long long)ev);
 	}
 	sbuf_addstr(b, "GPU streams:\n");
+	bool rows = false;
 	for (uint32_t i = 0; i < kt->ntracks; i++) {
 		const struct ktrack *t = &kt->tracks[i];
 		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
 		if (!t->is_device)
 			continue;
+		if (!t->gpu_work) {
+			rows = true;
+			continue;
+		}
 		sbuf_addstr(b, "  device ");
 		text_idv(b, kt, t->pid, t->pid_str);
 		sbuf_addstr(b, " stream ");
 		text_idv(b, kt, t->tid, t->tid_str);
+		text_name(b, kt, t->thread_name);
+		sbuf_addf(b, ": %llu events\n", (unsigned long long)ev);
+	}
+	if (!rows)
+		return;
+	/* Kineto's rows of sync records (Stream Sync on tid = stream + 1000000):
+	 * not streams, no GPU work runs there */
+	sbuf_addstr(b, "sync rows (device sync records only, not streams):\n");
+	for (uint32_t i = 0; i < kt->ntracks; i++) {
+		const struct ktrack *t = &kt->tracks[i];
+		uint64_t ev = i < in->track_events.n ? in->track_events.v[i] : 0;
+		if (!t->is_device || t->gpu_work)
+			continue;
+		sbuf_addstr(b, "  device ");
+		text_idv(b, kt, t->pid, t->pid_str);
+		sbuf_addstr(b, " tid ");
+		text_idv(b, kt, t->tid, t->tid_str);
+		if (t->tid_str == UINT32_MAX && t->tid != KEV_NONE && t->tid >= KINETO_SYNC_TID_OFFSET)
+			sbuf_addf(b, " (stream %lld)", (long long)sync_row_stream(t));
 		text_name(b, kt, t->thread_name);
 		sbuf_addf(b, ": %llu events\n", (unsigned long long)ev);
 	}
@@ -554,6 +636,27 @@ static void text_counts(struct sbuf *b, const struct info_file *f)
 	}
 	sbuf_addf(b, " in %llu activities (%llu unweighted: dur missing or out of range)\n",
 		  (unsigned long long)in->gpu_weighted, (unsigned long long)in->gpu_unweighted);
+	if (in->dev_syncs) {
+		sbuf_addf(b, "device syncs: %llu (", (unsigned long long)in->dev_syncs);
+		for (int i = 0; i < TS_N; i++) { /* the kinds, other last */
+			int k = (i + 1) % TS_N;
+			sbuf_addf(b, "%s%s %llu", i ? ", " : "", trace_sync_kinds[k].name,
+				  (unsigned long long)in->dev_sync_kind[k]);
+		}
+		sbuf_addf(b, "); %llu name the stream they waited on, %llu the event record's correlation\n",
+			  (unsigned long long)in->dev_sync_wait_stream, (unsigned long long)in->dev_sync_wait_corr);
+	}
+	if (in->mem_events) {
+		sbuf_addf(b, "memory events: %llu ([memory]: %llu allocations, %llu frees", (unsigned long long)in->mem_events,
+			  (unsigned long long)in->mem_allocs, (unsigned long long)in->mem_frees);
+		if (!in->mem_overflow)
+			sbuf_addf(b, ", %lld bytes allocated, %lld freed", (long long)in->mem_alloc_bytes,
+				  (long long)in->mem_freed_bytes);
+		sbuf_addf(b, ", peak total allocated %lld bytes)\n", (long long)in->mem_peak);
+	}
+	if (in->kernels_with_config)
+		sbuf_addf(b, "kernel launch configurations: %llu kernels with grid, block, registers or occupancy\n",
+			  (unsigned long long)in->kernels_with_config);
 	sbuf_addf(b, "correlation coverage: %llu of %zu GPU activities link to a runtime call (",
 		  (unsigned long long)in->gpu_linked, in->gpu_corr.n);
 	if (in->gpu_corr.n) {

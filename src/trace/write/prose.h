@@ -47,22 +47,29 @@ void prose_cause_line(struct sbuf *b, int k);
  * words the page's step timeline shows when a gap is hovered (and a text
  * view of the pieces can print): its cause's line, then what the piece is
  * charged to, named exactly as the report's key tables name it (sync sites,
- * host stacks, queued waits: gaps_key_label), so a gap reads as the row of
+ * host stacks, queued waits: gaps_piece_label), so a gap reads as the row of
  * the report it adds to. No duration: the caller says how long. c: the
- * analysis context the pieces come from.
+ * analysis context and r the result the pieces come from.
  *   "sync: a blocking call drained the GPU, until the next launch. The host
  *    waited in cudaStreamSynchronize at engine.py(251): check_eos while the
  *    GPU ran out of work, and launched again only after it returned."
  */
-void prose_piece(struct sbuf *b, const struct actx *c, const struct gap_piece *p);
+void prose_piece(struct sbuf *b, const struct actx *c, const struct gaps_result *r, const struct gap_piece *p);
 
 /* A fix pattern's advice (enum sync_fix), one clause: the JSON's "fix". */
 const char *prose_fix(int fix);
 /* A sync site's fix as report and syncs say it: the pattern's advice, and
  * when host work follows the sync before the next launch, to move it. */
 void prose_sync_fix(struct sbuf *b, const struct sync_site *s);
-/* The recommendation for a launch-bound step (graphs already used or not). */
-const char *prose_launch_advice(const struct launch_diag *ld);
+/* The recommendation for fewer, larger launches (graphs already used or
+ * not); most_short: say that most kernels are shorter than their call
+ * (only when more than half of the compared kernels are). */
+const char *prose_launch_advice(const struct launch_diag *ld, bool most_short);
+
+/* A failure mode of the profile (report.h: struct report_finding): its
+ * JSON key and its one sentence. */
+const char *prose_finding_key(int kind);
+void prose_finding(struct sbuf *b, const struct report *r, const struct report_finding *f);
 
 /* Numbers in prose: a duration "38.0 ms" (>= 1 ms, 1 decimal) or "7.3 us";
  * part/whole as a whole percentage rounded half up ("29%", "-" when whole

@@ -47,7 +47,15 @@ static void families(struct sbuf *b, const struct flames *f, const struct pool *
 			esc_json_str(b, pool_str(f->names, fm->top[k].name), pool_len(f->names, fm->top[k].name));
 			sbuf_addstr(b, ",\"us\":");
 			us(b, fm->top[k].ns);
-			sbuf_addf(b, ",\"count\":%llu}", (unsigned long long)fm->top[k].count);
+			sbuf_addf(b, ",\"count\":%llu", (unsigned long long)fm->top[k].count);
+			if (fm->top[k].cfg.count) { /* its launch configuration: the tooltip shows it */
+				struct sbuf c = SBUF_INIT;
+				trace_kcfg_text(&fm->top[k].cfg, &c);
+				sbuf_addstr(b, ",\"cfg\":");
+				esc_json_str(b, c.buf, c.len);
+				sbuf_release(&c);
+			}
+			sbuf_addch(b, '}');
 		}
 		sbuf_addstr(b, "]}");
 	}
@@ -89,8 +97,14 @@ static void idle_words(struct sbuf *b, const struct tl_lane *l, const struct act
 	sbuf_addstr(b, ",\"x\":[");
 	for (size_t i = 0; i < l->n; i++) {
 		sbuf_reset(&w);
-		prose_piece(&w, c, &gp->pieces[l->seg[i].ref]);
+		prose_piece(&w, c, gp, &gp->pieces[l->seg[i].ref]);
 		sbuf_addf(b, i ? ",%u" : "%u", pool_intern(texts, w.buf, w.len));
+	}
+	/* the class of host work of a single piece (causes_class, -1 none or merged) */
+	sbuf_addstr(b, "],\"h\":[");
+	for (size_t i = 0; i < l->n; i++) {
+		int h = l->seg[i].count == 1 ? gp->pieces[l->seg[i].ref].hclass : -1;
+		sbuf_addf(b, i ? ",%d" : "%d", h >= 0 && h < HW_NCLASSES ? h : -1);
 	}
 	sbuf_addstr(b, "],\"m\":[");
 	for (size_t i = 0; i < l->n; i++) {

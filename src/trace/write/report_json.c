@@ -3,6 +3,8 @@
 #include "trace/write/report_fmt.h"
 #include "trace/write/report_json.h"
 
+#include "base/names.h"
+
 #include "base/jsonw.h"
 #include "trace/write/prose.h"
 
@@ -163,6 +165,19 @@ static void j_verdict(struct jsonw *j, const struct report *r)
 		jsonw_str(j, report_verdict_key(&r->verdict));
 	else
 		jsonw_null(j);
+	const struct report_verdict *v = &r->verdict;
+	jsonw_key(j, "verdict_class");
+	if (have && v->hclass >= 0 && v->hclass < HW_NCLASSES)
+		jsonw_str(j, causes_class[v->hclass].key);
+	else
+		jsonw_null(j);
+	jsonw_key(j, "verdict_stack");
+	if (have && v->stack)
+		jsonw_str(j, v->stack);
+	else if (have && v->key && v->cause == GAP_QUEUED)
+		jsonw_str(j, v->key->label);
+	else
+		jsonw_null(j);
 	jsonw_key(j, "action");
 	if (have) {
 		sbuf_reset(&b);
@@ -176,6 +191,239 @@ static void j_verdict(struct jsonw *j, const struct report *r)
 
 static void j_launch(struct jsonw *j, const struct launch_diag *ld);
 static void j_tail(struct jsonw *j, const struct report *r, size_t ns);
+
+static void j_nstr(struct jsonw *j, const char *k, const char *s)
+{
+	jsonw_key(j, k);
+	if (s)
+		jsonw_str(j, s);
+	else
+		jsonw_null(j);
+}
+
+/* The failure modes: their key, their sentence and the numbers in it. */
+static void j_findings(struct jsonw *j, const struct report *r)
+{
+	const struct report_verdict *v = &r->verdict;
+	struct sbuf b = SBUF_INIT;
+	jsonw_key(j, "findings");
+	jsonw_arr(j);
+	for (size_t i = 0; (r->parts & RP_VERDICT) && i < v->nfindings; i++) {
+		const struct report_finding *f = &v->findings[i];
+		jsonw_obj(j);
+		jsonw_key(j, "kind");
+		jsonw_str(j, prose_finding_key(f->kind));
+		sbuf_reset(&b);
+		prose_finding(&b, r, f);
+		jsonw_key(j, "text");
+		jsonw_str(j, b.buf);
+		switch (f->kind) {
+		case FINDING_WARMUP:
+			jsonw_key(j, "steps");
+			jsonw_int(j, (int64_t)f->n);
+			jsonw_key(j, "calls");
+			jsonw_int(j, (int64_t)f->m);
+			jsonw_key(j, f->n ? "wall_us" : "idle_us");
+			jsonw_ns_us(j, f->ns);
+			break;
+		case FINDING_OVERHEAD:
+			jsonw_key(j, "ranges_per_launch");
+			jsonw_dec(j, (int64_t)f->n, 2);
+			jsonw_key(j, "python_frames_per_op");
+			jsonw_dec(j, (int64_t)f->m, 2);
+			break;
+		case FINDING_FEW_STEPS:
+			jsonw_key(j, "steady_steps");
+			jsonw_int(j, (int64_t)f->n);
+			jsonw_key(j, "steps");
+			jsonw_int(j, (int64_t)f->m);
+			break;
+		case FINDING_RANKS:
+			jsonw_key(j, "processes");
+			jsonw_int(j, (int64_t)f->n);
+			jsonw_key(j, "devices");
+			jsonw_int(j, (int64_t)f->m);
+			break;
+		case FINDING_ASYNC:
+			jsonw_key(j, "sync_wait_us");
+			jsonw_ns_us(j, f->ns);
+			jsonw_key(j, "step_us");
+			jsonw_ns_us(j, f->of);
+			break;
+		default:
+			break;
+		}
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
+	sbuf_release(&b);
+}
+
+/* The steady idle of each cause by class of host work (sums over the
+ * steady steps as means, and each one's share of its cause). */
+static void j_classes(struct jsonw *j, const struct gaps_result *gp)
+{
+	jsonw_key(j, "classes");
+	jsonw_arr(j);
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		for (int c = 0; c < HW_NCLASSES; c++) {
+			gf_ns w = gp->by_class[k][c];
+			if (w <= 0)
+				continue;
+			jsonw_obj(j);
+			jsonw_key(j, "cause");
+			jsonw_str(j, causes_gap[k].key);
+			jsonw_key(j, "class");
+			jsonw_str(j, causes_class[c].key);
+			jsonw_key(j, "idle_per_step_us");
+			jsonw_ns_us(j, gaps_mean(w, gp->nsteady));
+			jsonw_key(j, "share");
+			jsonw_dec(j, gaps_share(w, gp->steady_sum.c[k]), 4);
+			jsonw_end(j, '}');
+		}
+	jsonw_end(j, ']');
+}
+
+static void j_act(struct jsonw *j, const char *role, const struct report_act *a)
+{
+	static const char *const kinds[] = { "kernel", "memcpy", "memset", "annotation" };
+	if (!a->have)
+		return;
+	jsonw_obj(j);
+	jsonw_key(j, "role");
+	jsonw_str(j, role);
+	jsonw_key(j, "kind");
+	jsonw_str(j, kinds[a->kind >= 0 && a->kind < 4 ? a->kind : 0]);
+	jsonw_key(j, "name");
+	jsonw_str(j, a->name);
+	jsonw_key(j, "stream");
+	jsonw_int(j, a->stream);
+	jsonw_key(j, "start_us");
+	jsonw_ns_us(j, a->start);
+	jsonw_key(j, "end_us");
+	jsonw_ns_us(j, a->end);
+	j_nstr(j, "call", a->call);
+	if (a->call) {
+		jsonw_key(j, "call_start_us");
+		jsonw_ns_us(j, a->call_start);
+		jsonw_key(j, "issued_us");
+		jsonw_ns_us(j, a->call_end);
+	}
+	jsonw_end(j, '}');
+}
+
+/* --explain: the largest gaps with their pieces and short timelines. */
+static void j_explain(struct jsonw *j, const struct report *r)
+{
+	jsonw_key(j, "explain");
+	jsonw_arr(j);
+	for (size_t k = 0; k < r->ngaps; k++) {
+		const struct report_gap *g = &r->gaps[k];
+		jsonw_obj(j);
+		jsonw_key(j, "step");
+		if (g->step < 0)
+			jsonw_null(j);
+		else
+			jsonw_int(j, g->step);
+		jsonw_key(j, "start_us");
+		jsonw_ns_us(j, g->lo);
+		jsonw_key(j, "end_us");
+		jsonw_ns_us(j, g->hi);
+		jsonw_key(j, "idle_us");
+		jsonw_ns_us(j, g->idle);
+		jsonw_key(j, "pieces");
+		jsonw_arr(j);
+		for (size_t i = 0; i < g->np; i++) {
+			const struct report_piece *p = &g->p[i];
+			jsonw_obj(j);
+			jsonw_key(j, "start_us");
+			jsonw_ns_us(j, p->lo);
+			jsonw_key(j, "end_us");
+			jsonw_ns_us(j, p->hi);
+			jsonw_key(j, "us");
+			jsonw_ns_us(j, p->hi - p->lo);
+			jsonw_key(j, "cause");
+			jsonw_str(j, causes_gap[p->cause].key);
+			j_nstr(j, "class", p->hclass >= 0 && p->hclass < HW_NCLASSES ? causes_class[p->hclass].key : NULL);
+			j_nstr(j, "frame", p->frame);
+			j_nstr(j, "stack", p->stack);
+			j_nstr(j, "call", p->call);
+			j_nstr(j, "waits_on", p->waits);
+			j_nstr(j, "drained_by", p->drained);
+			jsonw_end(j, '}');
+		}
+		jsonw_end(j, ']');
+		jsonw_key(j, "device");
+		jsonw_arr(j);
+		j_act(j, "before", &g->prev);
+		j_act(j, "next", &g->next);
+		jsonw_end(j, ']');
+		jsonw_key(j, "thread");
+		jsonw_arr(j);
+		if (g->tid != KEV_NONE || g->thread) {
+			jsonw_obj(j);
+			jsonw_key(j, "pid");
+			if (g->pid == KEV_NONE)
+				jsonw_null(j);
+			else
+				jsonw_int(j, g->pid);
+			jsonw_key(j, "tid");
+			if (g->tid == KEV_NONE)
+				jsonw_null(j);
+			else
+				jsonw_int(j, g->tid);
+			j_nstr(j, "name", g->thread);
+			jsonw_end(j, '}');
+		}
+		jsonw_end(j, ']');
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
+}
+
+/* A trace without device activity: the host side. */
+static void j_host(struct jsonw *j, const struct report *r)
+{
+	const struct cpu_report *c = &r->cpu;
+	jsonw_key(j, "host_side");
+	if (!(r->parts & RP_VERDICT) || r->verdict.kind != VERDICT_NO_GPU) {
+		jsonw_null(j);
+		return;
+	}
+	size_t ns = c->steps ? c->steps : 1;
+	jsonw_obj(j);
+	jsonw_key(j, "traced_us");
+	jsonw_ns_us(j, c->host_ns);
+	jsonw_key(j, "stacks");
+	jsonw_arr(j);
+	for (size_t i = 0; i < c->ntop; i++) {
+		jsonw_obj(j);
+		jsonw_key(j, "stack");
+		jsonw_str(j, c->top[i].label);
+		jsonw_key(j, "self_us");
+		jsonw_ns_us(j, c->top[i].ns);
+		jsonw_key(j, "self_per_step_us");
+		jsonw_ns_us(j, gaps_mean(c->top[i].ns, ns));
+		jsonw_key(j, "share");
+		jsonw_dec(j, gaps_share(c->top[i].ns, c->host_ns), 4);
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
+	jsonw_key(j, "would_sync");
+	jsonw_arr(j);
+	for (size_t i = 0; i < c->nsyncs; i++) {
+		jsonw_obj(j);
+		jsonw_key(j, "op");
+		jsonw_str(j, c->syncs[i].name);
+		jsonw_key(j, "count");
+		jsonw_int(j, (int64_t)c->syncs[i].count);
+		jsonw_key(j, "count_per_step");
+		j_per_step(j, c->syncs[i].count, ns);
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
+	jsonw_end(j, '}');
+}
 
 /* One rank's object; a part the report did not compute (report.h) is null. */
 static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
@@ -205,6 +453,12 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 		jsonw_null(j);
 	else
 		jsonw_int(j, m->device);
+	jsonw_key(j, "device_kind");
+	char kind[64];
+	if (*trace_device_kind(m->dev_kinds, kind))
+		jsonw_str(j, kind);
+	else
+		jsonw_null(j);
 	jsonw_key(j, "whole_trace");
 	jsonw_bool(j, r->st.whole_trace);
 	jsonw_key(j, "steps");
@@ -222,6 +476,8 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 			jsonw_null(j);
 		}
 		if (r->cm.kernels) {
+			jsonw_key(j, "compute_us");
+			jsonw_ns_us(j, r->cm.rows[i].compute);
 			jsonw_key(j, "comm_us");
 			jsonw_ns_us(j, r->cm.rows[i].comm);
 			jsonw_key(j, "comm_overlap_us");
@@ -253,6 +509,7 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 			if (causes_gap[k].keys)
 				j_keys(j, causes_gap[k].keys, causes_gap[k].key_field, gp->keys[k], gp->nkeys[k], ns,
 				       gp->steady_sum.c[k]);
+		j_classes(j, gp);
 		jsonw_key(j, "latency");
 		jsonw_obj(j);
 		jsonw_key(j, "median_launch_to_start_us");
@@ -274,6 +531,10 @@ static void j_rank(struct jsonw *j, const struct report_in *in, bool top)
 		j_launch(j, &r->gp.ld);
 	else
 		jsonw_null(j);
+	j_findings(j, r);
+	j_host(j, r);
+	if (r->explained)
+		j_explain(j, r);
 	j_tail(j, r, ns);
 }
 
@@ -294,14 +555,60 @@ static void j_launch(struct jsonw *j, const struct launch_diag *ld)
 	jsonw_int(j, (int64_t)ld->short_kernels);
 	jsonw_key(j, "compared_kernels");
 	jsonw_int(j, (int64_t)ld->compared);
+	jsonw_key(j, "most_short");
+	jsonw_bool(j, ld->most_short);
+	jsonw_key(j, "latency_queued_us");
+	jsonw_ns_us(j, ld->latency_queued);
 	jsonw_key(j, "launch_bound");
 	jsonw_bool(j, ld->launch_bound);
 	jsonw_key(j, "recommendation");
 	if (ld->launch_bound)
-		jsonw_str(j, prose_launch_advice(ld));
+		jsonw_str(j, prose_launch_advice(ld, ld->most_short));
 	else
 		jsonw_null(j);
 	jsonw_end(j, '}');
+}
+
+/* The steady busy split and the collectives (comm.h), means per steady
+ * step. */
+static void j_comm_split(struct jsonw *j, const struct comm_result *c)
+{
+	size_t ns = c->nsteady ? c->nsteady : 1;
+	jsonw_key(j, "steps");
+	jsonw_int(j, (int64_t)c->nsteady);
+	jsonw_key(j, "wall_us");
+	jsonw_ns_us(j, c->steady.wall);
+	jsonw_key(j, "busy_us");
+	jsonw_ns_us(j, c->steady.busy);
+	jsonw_key(j, "compute_us");
+	jsonw_ns_us(j, c->steady.compute);
+	jsonw_key(j, "exposed_share");
+	jsonw_double(j, c->steady.wall > 0 ? (double)c->steady.exposed / (double)c->steady.wall : 0, 4);
+	jsonw_key(j, "collectives");
+	jsonw_arr(j);
+	for (size_t i = 0; i < c->ncoll; i++) {
+		const struct comm_coll *x = &c->coll[i];
+		jsonw_obj(j);
+		jsonw_key(j, "collective");
+		jsonw_str(j, names_coll_key(x->kind));
+		jsonw_key(j, "stream");
+		if (x->stream >= 0)
+			jsonw_int(j, x->stream);
+		else
+			jsonw_null(j);
+		jsonw_key(j, "kernel");
+		jsonw_str(j, x->kernel);
+		jsonw_key(j, "calls");
+		jsonw_int(j, (int64_t)x->calls);
+		jsonw_key(j, "calls_per_step");
+		j_per_step(j, x->calls, ns);
+		jsonw_key(j, "comm_us");
+		jsonw_ns_us(j, gaps_mean(x->comm, ns));
+		jsonw_key(j, "exposed_us");
+		jsonw_ns_us(j, gaps_mean(x->exposed, ns));
+		jsonw_end(j, '}');
+	}
+	jsonw_end(j, ']');
 }
 
 /* comm, syncs, top calls, targets and warnings of one rank. */
@@ -321,6 +628,7 @@ static void j_tail(struct jsonw *j, const struct report *r, size_t ns)
 		jsonw_ns_us(j, r->cm.steady.overlap);
 		jsonw_key(j, "exposed_us");
 		jsonw_ns_us(j, r->cm.steady.exposed);
+		j_comm_split(j, &r->cm);
 		jsonw_key(j, "hta_comm_us");
 		jsonw_ns_us(j, r->cm.hta_comm);
 		jsonw_key(j, "hta_overlap_us");

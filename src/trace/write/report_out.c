@@ -3,8 +3,10 @@
  * (see report_out.h). */
 #include "trace/write/report_fmt.h"
 #include "trace/write/report_json.h"
+#include "trace/write/explain.h"
 #include "trace/write/prose.h"
 
+#include "base/names.h"
 #include "base/num.h"
 
 #include <string.h>
@@ -70,15 +72,19 @@ static void cell_per_step(struct rtable *t, uint64_t count, size_t n)
 
 /* --- one rank, text / markdown ---------------------------------------- */
 
-static void step_table(const struct report *r, size_t max, const struct report_fmt *f, struct sbuf *out)
+static void step_table(const struct report *r, size_t max, bool nogpu, const struct report_fmt *f, struct sbuf *out)
 {
 	size_t head = max && max < r->st.n ? (max + 1) / 2 : r->st.n, tail = max && max < r->st.n ? max / 2 : 0;
 	struct rtable t;
-	rtable_init(&t, 13);
+	/* without GPU activity: the step and its wall, no columns of zeros */
+	unsigned nc = nogpu ? 3 : 13;
+	rtable_init(&t, nc);
 	static const char *const hd[] = { "step", "wall", "busy", "busy%", "kernel", "memcpy", "idle",
 					  "sync", "syncs", "launch", "kern", "med k us", "" };
-	for (unsigned i = 0; i < 13; i++)
-		rtable_head(&t, i, hd[i], i == 12 ? RT_LEFT : RT_RIGHT);
+	for (unsigned i = 0; i < nc; i++) {
+		unsigned h = nogpu && i == 2 ? 12 : i;
+		rtable_head(&t, i, hd[h], h == 12 ? RT_LEFT : RT_RIGHT);
+	}
 	t.sep = 1;
 	for (size_t i = 0; i <= r->st.n; i++) {
 		if (i == head && i + tail < r->st.n) /* --max-steps: the middle steps are left out */
@@ -91,6 +97,10 @@ static void step_table(const struct report *r, size_t max, const struct report_f
 		else
 			rtable_cellf(&t, "%lld", (long long)row->number);
 		cell_ms(&t, row->wall);
+		if (nogpu) {
+			rtable_cell(&t, i < r->st.n && row->warmup ? "warm" : "");
+			continue;
+		}
 		cell_ms(&t, row->busy);
 		cell_pct(&t, row->busy, row->wall);
 		cell_ms(&t, row->kernel);
@@ -134,6 +144,38 @@ static void key_table(const struct report_fmt *f, struct sbuf *out, const char *
 	f->table(out, &t);
 }
 
+/* The idle of the causes with classes, by class of host work. */
+static void class_table(const struct gaps_result *gp, const struct report_fmt *f, struct sbuf *out)
+{
+	struct rtable t;
+	rtable_init(&t, 4);
+	rtable_head(&t, 0, "cause", RT_LEFT);
+	rtable_head(&t, 1, "class of host work", RT_LEFT);
+	rtable_head(&t, 2, "ms/step", RT_RIGHT);
+	rtable_head(&t, 3, "of cause", RT_RIGHT);
+	size_t rows = 0;
+	for (int k = 0; k < GAP_NCAUSES; k++)
+		for (int c = 0; c < HW_NCLASSES; c++) {
+			gf_ns w = gp->by_class[k][c];
+			if (w <= 0)
+				continue;
+			rtable_cell(&t, causes_gap[k].key);
+			rtable_cell(&t, causes_class[c].key);
+			cell_ms(&t, gaps_mean(w, gp->nsteady));
+			struct sbuf b = SBUF_INIT;
+			prose_share(&b, w, gp->steady_sum.c[k]);
+			rtable_cell(&t, b.buf);
+			sbuf_release(&b);
+			rows++;
+		}
+	if (!rows) {
+		rtable_release(&t);
+		return;
+	}
+	f->heading(out, "The same idle by class of host work (per steady step)");
+	f->table(out, &t);
+}
+
 static void gaps_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
 {
 	const struct gaps_result *gp = &r->gp;
@@ -165,6 +207,7 @@ static void gaps_section(const struct report *r, const struct report_fmt *f, str
 	ms3(out, g->hta_other);
 	sbuf_addstr(out, " ms\n");
 	size_t ns = gp->nsteady ? gp->nsteady : 1;
+	class_table(gp, f, out);
 	for (int k = 0; k < GAP_NCAUSES; k++) {
 		const struct prose_cause *w = prose_cause(k);
 		if (w->keys_heading)
@@ -177,11 +220,11 @@ static void idle_section(const struct report *r, const struct report_fmt *f, str
 {
 	if (!r->nidle)
 		return;
-	f->heading(out, "What the host was doing while the GPU idled (fold --weight idle, per step)");
+	f->heading(out, "The GPU idle flame graph's heaviest stacks (fold --weight idle, per step)");
 	struct rtable t;
 	rtable_init(&t, 2);
 	rtable_head(&t, 0, "ms/step", RT_RIGHT);
-	rtable_head(&t, 1, "host stack (innermost frames)", RT_LEFT);
+	rtable_head(&t, 1, "[cause];[class];stack (innermost frames)", RT_LEFT);
 	t.maxw[1] = 88;
 	uint32_t ns = r->idle_steps ? r->idle_steps : 1;
 	for (size_t i = 0; i < r->nidle; i++) {
@@ -221,12 +264,13 @@ static void launch_section(const struct report *r, const struct report_fmt *f, s
 	if (ld->launch_bound) {
 		sbuf_addstr(out, f->next);
 		f->strong(out, "Launch-bound:");
-		sbuf_addstr(out, prose_launch_advice(ld));
+		sbuf_addstr(out, prose_launch_advice(ld, ld->most_short));
 		sbuf_addstr(out, ".\n");
 	} else {
 		sbuf_addstr(out, f->next);
-		sbuf_addstr(out, "Not launch-bound (needs median kernel < median launch call, GPU busy "
-				 "< 80% and launch/host gaps above sync gaps).\n");
+		sbuf_addstr(out, "Not launch-bound (needs the time inside launch calls plus the launch latency of "
+				 "queued work to be the largest part of the idle time, GPU busy < 80%, median kernel < "
+				 "median launch call, and no deep queue of graph replays).\n");
 	}
 }
 
@@ -291,6 +335,66 @@ static void syncs_table(const struct report *r, const struct report_fmt *f, stru
 	sbuf_release(&b);
 }
 
+/* Busy split per step (comm.h): busy = compute + overlapped + exposed. */
+static void comm_steps(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+{
+	const struct comm_result *c = &r->cm;
+	struct rtable t;
+	rtable_init(&t, 8);
+	static const char *const hd[] = { "step", "wall", "busy", "compute", "overlapped", "exposed", "exposed%", "" };
+	for (unsigned i = 0; i < 8; i++)
+		rtable_head(&t, i, hd[i], i == 7 ? RT_LEFT : RT_RIGHT);
+	for (size_t i = 0; i <= c->n; i++) {
+		const struct comm_row *x = i < c->n ? &c->rows[i] : &c->steady;
+		const struct step_row *row = i < c->n ? &r->st.rows[i] : NULL;
+		if (!row)
+			rtable_cell(&t, "steady");
+		else if (row->number < 0)
+			rtable_cell(&t, "all");
+		else
+			rtable_cellf(&t, "%lld", (long long)row->number);
+		cell_ms(&t, x->wall);
+		cell_ms(&t, x->busy);
+		cell_ms(&t, x->compute);
+		cell_ms(&t, x->overlap);
+		cell_ms(&t, x->exposed);
+		cell_pct(&t, x->exposed, x->wall);
+		rtable_cell(&t, row && row->warmup ? "warm" : !row ? "mean" : "");
+	}
+	sbuf_addf(out, "%sBusy time split per step (compute: busy with no NCCL kernel running; overlapped: NCCL "
+		  "under compute kernels; exposed: NCCL alone):\n%s", f->next, f->gap);
+	f->table(out, &t);
+}
+
+/* Exposed time per collective (comm.h struct comm_coll), per steady step. */
+static void comm_colls(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+{
+	const struct comm_result *c = &r->cm;
+	if (!c->ncoll)
+		return;
+	f->heading(out, "Exposed communication by collective (mean per steady step)");
+	struct rtable t;
+	rtable_init(&t, 6);
+	static const char *const hd[] = { "exposed ms", "comm ms", "calls/step", "stream", "collective", "kernel" };
+	for (unsigned i = 0; i < 6; i++)
+		rtable_head(&t, i, hd[i], i < 4 ? RT_RIGHT : RT_LEFT);
+	t.maxw[5] = 60;
+	size_t ns = c->nsteady ? c->nsteady : 1;
+	for (size_t i = 0; i < c->ncoll; i++) {
+		const struct comm_coll *x = &c->coll[i];
+		cell_ms(&t, gaps_mean(x->exposed, ns));
+		cell_ms(&t, gaps_mean(x->comm, ns));
+		cell_per_step(&t, x->calls, ns);
+		if (x->stream >= 0)
+			rtable_cellf(&t, "%d", (int)x->stream);
+		else
+			rtable_cell(&t, "-");
+		rtable_cell(&t, names_coll_key(x->kind));
+		f->cell_long(&t, x->kernel, 58);
+	}
+	f->table(out, &t);
+}
+
 static void comm_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
 {
 	const struct comm_result *c = &r->cm;
@@ -310,6 +414,8 @@ static void comm_section(const struct report *r, const struct report_fmt *f, str
 	sbuf_addstr(out, "HTA comm/compute overlap over the whole trace: ");
 	prose_pct1(out, c->hta_overlap, c->hta_comm);
 	sbuf_addstr(out, ".\n");
+	comm_steps(r, f, out);
+	comm_colls(r, f, out);
 }
 
 static void top_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
@@ -384,6 +490,67 @@ static void extra_section(const struct report *r, const struct report_fmt *f, st
 	}
 }
 
+static void findings_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+{
+	const struct report_verdict *v = &r->verdict;
+	if (!(r->parts & RP_VERDICT) || !v->nfindings)
+		return;
+	f->heading(out, "Caveats of this profile");
+	struct sbuf b = SBUF_INIT;
+	for (size_t i = 0; i < v->nfindings; i++) {
+		sbuf_reset(&b);
+		prose_finding(&b, r, &v->findings[i]);
+		sbuf_addstr(out, f->item);
+		f->text(out, b.buf);
+		sbuf_addch(out, '\n');
+	}
+	sbuf_release(&b);
+}
+
+/* A trace without GPU activity: the host side instead of GPU tables. */
+static void host_section(const struct report *r, const struct report_fmt *f, struct sbuf *out)
+{
+	const struct cpu_report *c = &r->cpu;
+	size_t ns = c->steps ? c->steps : 1;
+	f->heading(out, "Host time without a GPU (cpu fold, self time per step)");
+	if (!c->ntop) {
+		sbuf_addstr(out, f->lead);
+		sbuf_addstr(out, "No traced host time in the selected steps.\n");
+	} else {
+		struct rtable t;
+		rtable_init(&t, 3);
+		rtable_head(&t, 0, "ms/step", RT_RIGHT);
+		rtable_head(&t, 1, "share", RT_RIGHT);
+		rtable_head(&t, 2, "host stack (innermost frames)", RT_LEFT);
+		t.maxw[2] = 80;
+		struct sbuf b = SBUF_INIT;
+		for (size_t i = 0; i < c->ntop; i++) {
+			cell_ms(&t, gaps_mean(c->top[i].ns, ns));
+			sbuf_reset(&b);
+			prose_share(&b, c->top[i].ns, c->host_ns);
+			rtable_cell(&t, b.buf);
+			f->cell_long(&t, c->top[i].label, 78);
+		}
+		sbuf_release(&b);
+		f->table(out, &t);
+	}
+	f->heading(out, "Calls that would synchronise on a GPU (per step)");
+	if (!c->nsyncs) {
+		sbuf_addstr(out, f->lead);
+		sbuf_addstr(out, "None of aten::item, .tolist(), nonzero, boolean checks or other value reads.\n");
+		return;
+	}
+	struct rtable t;
+	rtable_init(&t, 2);
+	rtable_head(&t, 0, "calls/step", RT_RIGHT);
+	rtable_head(&t, 1, "op", RT_LEFT);
+	for (size_t i = 0; i < c->nsyncs; i++) {
+		cell_per_step(&t, c->syncs[i].count, ns);
+		rtable_cell(&t, c->syncs[i].name);
+	}
+	f->table(out, &t);
+}
+
 static void notes(const struct report *r, const struct report_fmt *f, struct sbuf *out)
 {
 	const struct report_meta *m = &r->meta;
@@ -419,8 +586,11 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 		sbuf_addf(out, "rank %lld%s", (long long)m->rank, m->world_size != KEV_NONE ? "" : ", ");
 	if (m->rank != KEV_NONE && m->world_size != KEV_NONE)
 		sbuf_addf(out, " of %lld, ", (long long)m->world_size);
-	if (m->device >= 0)
-		sbuf_addf(out, "device %d, ", m->device);
+	if (m->device >= 0) {
+		char kind[64];
+		bool named = *trace_device_kind(m->dev_kinds, kind);
+		sbuf_addf(out, "device %d%s%s%s, ", m->device, named ? " (" : "", kind, named ? ")" : "");
+	}
 	sbuf_addf(out, "%zu step%s (%zu warm-up, %zu steady); times in ms\n", r->st.n, r->st.n == 1 ? "" : "s",
 		  r->st.nwarm, r->st.nsteady);
 	bool verdict = r->parts & RP_VERDICT;
@@ -441,11 +611,14 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 	sbuf_addstr(out, f->gap);
 	if (verdict && !*f->gap)
 		sbuf_addch(out, '\n');
-	step_table(r, in->max_steps, f, out);
-	if (r->parts & RP_GAPS)
+	bool nogpu = verdict && r->verdict.kind == VERDICT_NO_GPU;
+	step_table(r, in->max_steps, nogpu, f, out);
+	if (nogpu)
+		host_section(r, f, out);
+	if ((r->parts & RP_GAPS) && !nogpu)
 		gaps_section(r, f, out);
 	idle_section(r, f, out);
-	if (r->parts & RP_GAPS)
+	if ((r->parts & RP_GAPS) && !nogpu)
 		launch_section(r, f, out);
 	if (r->parts & RP_SYNCS) {
 		f->heading(out, "Hidden syncs (blocking host calls, bubble ms per steady step; gpuflame syncs "
@@ -455,7 +628,12 @@ static void rank_text(const struct report_in *in, const struct report_fmt *f, st
 	comm_section(r, f, out);
 	top_section(r, f, out);
 	extra_section(r, f, out);
+	findings_section(r, f, out);
 	notes(r, f, out);
+	if (r->explained) {
+		f->heading(out, "Explain: the largest GPU idle gaps, one by one (--explain)");
+		explain_text(out, r, f->lead, f->item, f->text);
+	}
 }
 
 static const struct report_fmt *fmt_of(int format)

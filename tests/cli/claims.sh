@@ -11,7 +11,7 @@
 #    args and --explain all (a stand-in GF that records its arguments);
 #  - every claim of every corpus trace holds on $GF's report (one PASS/FAIL line per claim; one SKIP
 #    line per claims file whose trace is absent).
-# Pending (named .pending, not run by tests/run.sh) until `report --explain` exists (issue 24, core).
+# Runs since issue 24 core added `report --explain` (renamed from claims.sh.pending).
 . "$(dirname "$0")/lib.sh"
 
 PY=${PYTHON:-python3}
