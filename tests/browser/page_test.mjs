@@ -192,16 +192,22 @@ async function timeline(page, label, D, P, text) {
     // the causes are the page's vocabulary (its JSON); hover the most telling one drawn
     const causes = D.vocab.causes.map(c => c.key);
     const want = ['sync', 'host', 'queued', 'launch', 'untraced', ...causes].find(c => L.c.some(x => causes[x & 255] === c));
-    const tip = await hoverTip(page, `svg.timeline g.seg.idle.cause-${want} rect`);
-    const i = L.c.findIndex(x => causes[x & 255] === want);
+    const keys = { sync: 'sync_sites', host: 'host_stacks', queued: 'queued_waits' }[want];
+    const R = D.report.ranks ? D.report.ranks[0] : D.report;
+    const table = keys ? R.gaps[keys].map(k => k.stack ?? k.wait) : [];
+    // the first block of that cause whose words name a row of the report's key table (the table
+    // lists the largest keys only), else the first of that cause
+    const of = L.c.map((x, j) => causes[x & 255] === want && L.k[j] === 1 ? j : -1).filter(j => j >= 0);
+    const named = of.find(j => table.some(k => T.texts[L.x[j]].includes(k)));
+    const i = named ?? L.c.findIndex(x => causes[x & 255] === want);
+    const li = T.lanes.indexOf(L);
+    const tip = await hoverTip(page, `svg.timeline g.seg.idle[data-l="${li}"][data-s="${i}"] rect`);
     const words = T.texts[L.x[i]];
     ok(`timeline-gap-hover ${label}`, tip.includes(words) && (tip.startsWith('GPU idle') || tip.includes('merged')), tip.slice(0, 300));
     // the cause's words are the text report's gap table line, and a keyed cause names the report's key
     const causeLine = words.split('. ')[0];
     ok(`timeline-gap-words ${label}`, !text || text.includes(causeLine), causeLine);
-    const keys = { sync: 'sync_sites', host: 'host_stacks', queued: 'queued_waits' }[want];
-    const R = D.report.ranks ? D.report.ranks[0] : D.report;
-    if (keys && R.gaps[keys].length) ok(`timeline-gap-key ${label}`, R.gaps[keys].some(k => words.includes(k.stack ?? k.wait)), words);
+    if (keys && table.length) ok(`timeline-gap-key ${label}`, table.some(k => words.includes(k)), words);
   }
   // zoom in, pan, reset: the shown range follows
   const range = () => page.locator('.tlrange').textContent();
@@ -574,6 +580,10 @@ try {
     ok('page-diff-changes', rows === D.changes.length && rows > 0, `${rows}`);
     const meta = await page.evaluate(() => [...document.querySelectorAll('p.meta, p.note')].map(p => p.textContent).join(' '));
     ok('page-diff-noise', meta.includes(`${D.noise.grew} frames grew`) && meta.includes('red = grew'), meta.slice(0, 200));
+    // issue 28's step-to-step noise sentence: shown as the JSON writes it, and no stray text when empty
+    const nl = await page.locator('p.noise').count();
+    ok('page-diff-noise-line', D.noise.summary ? nl === 1 && (await page.locator('p.noise').textContent()) === D.noise.summary : nl === 0,
+       `${nl} noise lines for summary '${D.noise.summary}'`);
     await page.locator('#search').fill('nccl|gemm');
     const hits = await page.locator('svg.flame g.fr.match').count();
     ok('page-diff-search', hits > 0, `${hits}`);

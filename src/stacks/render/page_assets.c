@@ -1301,7 +1301,7 @@ const char page_assets_js[] =
 	"      el('p', { class: 'meta', text: txt(D.scale_note) }),\n"
 	"      el('p', { class: 'note', text: 'widths: after (or before, with the selector: frames the change removed are drawn there); fill: change of the frame\\'s total, red = grew, blue = shrank, grey = noise or under ' + (100 * num(n.min_share)).toFixed(2) + '% in both' +\n"
 	"        (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : n.steps_test ? '; grey = within step-to-step noise' : '; exact durations: classed by the sign of the change') }),\n"
-	"      n.summary ? el('p', { class: 'note noise', text: txt(n.summary) }) : null,\n"
+	"      ...(n.summary ? [el('p', { class: 'note noise', text: txt(n.summary) })] : []), // (append() would print a null)\n"
 	"      el('p', { class: 'meta', text: num(n.grew) + ' frames grew, ' + num(n.shrank) + ' shrank, ' + num(n.noise) + ' noise, ' + num(n.small) + ' under the min share; ' + num(n.only_before) + ' only before, ' + num(n.only_after) + ' only after' }));\n"
 	"    app.append(searchBox());\n"
 	"    const G = new Graph('diff', D.graph, 0, { rootName: 'all', perStep: !!D.per_step });\n"

@@ -1117,7 +1117,7 @@
       el('p', { class: 'meta', text: txt(D.scale_note) }),
       el('p', { class: 'note', text: 'widths: after (or before, with the selector: frames the change removed are drawn there); fill: change of the frame\'s total, red = grew, blue = shrank, grey = noise or under ' + (100 * num(n.min_share)).toFixed(2) + '% in both' +
         (n.sampled ? '; noise test: two-proportion z-test at alpha ' + n.alpha : n.steps_test ? '; grey = within step-to-step noise' : '; exact durations: classed by the sign of the change') }),
-      n.summary ? el('p', { class: 'note noise', text: txt(n.summary) }) : null,
+      ...(n.summary ? [el('p', { class: 'note noise', text: txt(n.summary) })] : []), // (append() would print a null)
       el('p', { class: 'meta', text: num(n.grew) + ' frames grew, ' + num(n.shrank) + ' shrank, ' + num(n.noise) + ' noise, ' + num(n.small) + ' under the min share; ' + num(n.only_before) + ' only before, ' + num(n.only_after) + ' only after' }));
     app.append(searchBox());
     const G = new Graph('diff', D.graph, 0, { rootName: 'all', perStep: !!D.per_step });
