@@ -292,9 +292,12 @@ expect_same diff-folded-equals-summaries "$T/fd" "$T/sd"
 python3 - "$T/one" "$T/diff.txt" <<'PY' && pass diff-rank-as-pairwise || fail diff-rank-as-pairwise "$(head -3 "$T/one" | tr '\n' '|')"
 import sys
 from decimal import Decimal as D, ROUND_HALF_UP
-one = open(sys.argv[1]).read().split('\n')[2].split()
+lines = open(sys.argv[1]).read().split('\n')
+one = lines[2].split()
 row = [l.split() for l in open(sys.argv[2]) if l.startswith('  rank 1 ')][0]
-ms = lambda us: str((D(us) / 1000).quantize(D('0.001'), ROUND_HALF_UP))
+# --top names the fold's unit: integer ns (fold's default since issue 26) or us
+div = 1000000 if '(ns)' in lines[0] else 1000
+ms = lambda v: str((D(v) / div).quantize(D('0.001'), ROUND_HALF_UP))
 assert [ms(one[0]), ms(one[1])] == row[2:4], (one, row)
 PY
 gf diff "$T/s2" "$T/f3"; expect_rc diff-kinds-mixed 2
