@@ -89,7 +89,8 @@ static void perfetto(const uint8_t *data, size_t size)
 					char *buf = NULL;
 					size_t len = 0;
 					FILE *fp = open_memstream(&buf, &len);
-					int rc = export_perfetto_write(&cx, &r, in, fp, OZIP_PLAIN, &err);
+					struct export_perfetto_dev dev = { &cx, &r };
+					int rc = export_perfetto_write(&dev, 1, in, fp, OZIP_PLAIN, &err);
 					fclose(fp);
 					/* the copy keeps every input byte; the added events only add */
 					if (!rc && input_compression(in) == 0 && len < size)
