@@ -17,7 +17,7 @@ for w in gpu wall cpu idle calls; do
   expect_nogrep "syncs-$w-no-ci" "CI" "$T/out"
 done
 expect_grep syncs-calls-words "weighted by calls, not py-spy" <("$GF" syncs "$T/calls.folded" 2>&1)
-expect_grep syncs-wall-words "weighted by wall in us, not py-spy" <("$GF" syncs "$T/wall.folded" 2>&1)
+expect_grep syncs-wall-words "weighted by wall in ns, not py-spy" <("$GF" syncs "$T/wall.folded" 2>&1)
 gf_in "$T/wall.folded" syncs -
 expect_rc syncs-stdin-refused-rc 1
 # decimal weights without a header: not samples either

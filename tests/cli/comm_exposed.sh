@@ -38,6 +38,16 @@ expect_grep "comm-md-split" '^\| step \| wall \| busy \| compute \| overlapped \
 gf report --format html -o "$T/none.html" "$T/none.json"
 expect_rc "comm-html-rc" 0
 expect_grep "comm-html-split" '"compute_us"' "$T/none.html"
+# the collective's size where the trace has it (record_param_comms' "In msg
+# nelems" and dtype, the generator's NELEMS): in the JSON and quoted by Next;
+# the all_gather launched bare has none (null)
+n=$(python3 -c 'import sys; sys.path.insert(0, "tests/gen"); import gen_comm; print(gen_comm.NELEMS)')
+expect_eq "comm-size-json" "$(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["comm"]["collectives"]
+print(" ".join("%s:%s:%s" % (x["collective"], x["nelems"], x["dtype"]) for x in c if x["collective"] != "unknown"))
+' "$T/none.r.json")" "all_reduce:$n:Float all_gather:None:None"
+expect_grep "comm-size-next" "first the all_reduce on stream 13 .$n elements of" "$T/none.r.txt"
 
 # ---- corpus traces with NCCL: claims read off their timelines ----
 # Read with tests/gen/timeline.py TRACE --window STEP_START STEP_END

@@ -91,6 +91,7 @@ static void perfetto(const uint8_t *data, size_t size)
 					FILE *fp = open_memstream(&buf, &len);
 					struct export_perfetto_dev dv = { &cx, &r };
 					int rc = export_perfetto_write(&dv, 1, in, fp, OZIP_PLAIN, &err);
+
 					fclose(fp);
 					/* the copy keeps every input byte; the added events only add */
 					if (!rc && input_compression(in) == 0 && len < size)

@@ -165,8 +165,8 @@ def parse_file(path):
             if not terms:
                 raise SyntaxErr("%s: %s needs a term" % (where, head))
             for k, op, v in terms:
-                if k == "cause" and (op != "=" or v not in CAUSES + ["gpu_bound", "none"]):
-                    raise SyntaxErr("%s: verdict cause must be one of %s, gpu_bound, none" % (
+                if k == "cause" and (op != "=" or v not in CAUSES + ["gpu_bound", "comm", "none"]):
+                    raise SyntaxErr("%s: verdict cause must be one of %s, gpu_bound, comm, none" % (
                         where, ", ".join(CAUSES)))
                 if k == "class" and (op != "=" or (v not in CLASSES and v != "null")):
                     raise SyntaxErr("%s: verdict class must be a class key or null" % where)
@@ -337,7 +337,7 @@ def flips(claim):
             return [("idle->busy", claim.copy(terms=[("busy", "", "")]))]
         return [("idle->busy", claim.copy(terms=[("busy", "", "")]))] + term_flips(claim, CAUSES)
     if claim.kind == "verdict":
-        return term_flips(claim, CAUSES + ["gpu_bound", "none"])
+        return term_flips(claim, CAUSES + ["gpu_bound", "comm", "none"])
     if claim.kind == "verdict-not":
         (k, op, v), = claim.terms
         if k == "text":

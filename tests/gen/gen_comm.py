@@ -55,6 +55,9 @@ ALLGATHER = "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWo
 COMPUTE = [("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_cublas", 0.5),
            ("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>>", 0.2),
            ("triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0", 0.3)]
+# the all-reduce's message (record_param_comms args): quoted by the report
+NELEMS = 25557032
+
 SCENARIOS = ("full", "half", "none", "copy", "streams", "small", "unknown")
 
 
@@ -202,7 +205,9 @@ def generate(sc, path):
             a = cs + off
             if via == "ar":
                 tr.x("cpu_op", "c10d::allreduce_", PID, TID, h, h + 30011)
-                tr.x("cpu_op", "record_param_comms", PID, TID, h + 1000, h + 29000)
+                tr.x("cpu_op", "record_param_comms", PID, TID, h + 1000, h + 29000,
+                     {"Collective name": "allreduce", "Process Group Name": "0", "In msg nelems": NELEMS,
+                      "dtype": "Float"})
                 tr.x("user_annotation", "nccl:all_reduce", PID, TID, h + 2000, h + 28000)
                 c = tr.launch(h + 3000, "cudaLaunchKernelExC")
                 tr.kernel("kernel", GENERIC, stream, a, a + dur, c)

@@ -245,8 +245,14 @@ static void collectives(const struct actx *c, const struct steps_result *st, con
 			rows.v[w].top_exposed = pv.v[i].exposed;
 		}
 	}
-	for (size_t i = 0; i < rows.n; i++)
+	for (size_t i = 0; i < rows.n; i++) {
 		rows.v[i].kernel = gf_xstrdup(pool_str(t->names, t->act[top[i]].name));
+		const struct trace_coll *k = trace_coll_of(t, top[i]);
+		rows.v[i].nelems = k && k->nelems >= 0 ? k->nelems : KEV_NONE;
+		rows.v[i].dtype = k && k->dtype != TRACE_NONE && rows.v[i].nelems != KEV_NONE
+					  ? gf_xstrdup(pool_str(t->names, k->dtype))
+					  : NULL;
+	}
 	free(top);
 	if (rows.n)
 		qsort(rows.v, rows.n, sizeof *rows.v, cmp_coll);
@@ -323,8 +329,10 @@ int comm_analyze(const struct actx *c, const struct steps_result *st, struct com
 void comm_release(struct comm_result *r)
 {
 	free(r->rows);
-	for (size_t i = 0; i < r->ncoll; i++)
+	for (size_t i = 0; i < r->ncoll; i++) {
 		free(r->coll[i].kernel);
+		free(r->coll[i].dtype);
+	}
 	free(r->coll);
 	memset(r, 0, sizeof *r);
 }

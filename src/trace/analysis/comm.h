@@ -56,6 +56,8 @@ struct comm_coll {
 	uint64_t calls;            /* its kernels starting in a steady step (each step counts) */
 	gf_ns comm, exposed;       /* Σ over steady steps */
 	gf_ns top_exposed;         /* that kernel's exposed time */
+	int64_t nelems;            /* that kernel's message ("In msg nelems"; KEV_NONE: the trace has none) */
+	char *dtype;               /* and its element type ("Float"; its own copy; NULL: none) */
 };
 
 struct comm_result {

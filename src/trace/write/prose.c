@@ -538,11 +538,24 @@ static void next_comm(struct sbuf *b, const struct report *r)
 		coll_name(b, x);
 		if (x->stream >= 0)
 			sbuf_addf(b, " on stream %d", (int)x->stream);
-		if (x != v->coll) {
-			sbuf_addstr(b, " (");
-			prose_dur(b, gaps_mean(x->exposed, r->cm.nsteady));
-			sbuf_addstr(b, " exposed per step, the largest collective the trace names)");
+		bool open = false;
+		if (x->nelems != KEV_NONE) {
+			sbuf_addf(b, " (%lld elements", (long long)x->nelems);
+			if (x->dtype) {
+				sbuf_addstr(b, " of ");
+				sbuf_addstr(b, x->dtype);
+			}
+			sbuf_addstr(b, " a call");
+			open = true;
 		}
+		if (x != v->coll) {
+			sbuf_addstr(b, open ? "; " : " (");
+			prose_dur(b, gaps_mean(x->exposed, r->cm.nsteady));
+			sbuf_addstr(b, " exposed per step, the largest collective the trace names");
+			open = true;
+		}
+		if (open)
+			sbuf_addstr(b, ")");
 	}
 	sbuf_addstr(b, ": ");
 	sbuf_addstr(b, k > 0 && k < NAMES_COLL_N && comm_fix[k]

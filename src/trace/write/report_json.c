@@ -598,6 +598,16 @@ static void j_comm_split(struct jsonw *j, const struct comm_result *c)
 			jsonw_null(j);
 		jsonw_key(j, "kernel");
 		jsonw_str(j, x->kernel);
+		jsonw_key(j, "nelems");
+		if (x->nelems != KEV_NONE)
+			jsonw_int(j, x->nelems);
+		else
+			jsonw_null(j);
+		jsonw_key(j, "dtype");
+		if (x->dtype)
+			jsonw_str(j, x->dtype);
+		else
+			jsonw_null(j);
 		jsonw_key(j, "calls");
 		jsonw_int(j, (int64_t)x->calls);
 		jsonw_key(j, "calls_per_step");
