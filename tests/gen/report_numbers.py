@@ -349,6 +349,18 @@ def rank_steps(J):
 def check_step_table(c, head, rows, J):
     want_head = ["step", "wall", "busy", "busy%", "kernel", "memcpy", "idle", "sync", "syncs", "launch",
                  "kern", "med k us"]
+    if head == ["step", "wall"] and J["summary"].get("verdict_cause") == "none":
+        # a trace without device activity: the steps' wall time only
+        steps = J["steps"]
+        if len(rows) != len(steps) + 1:
+            raise Fail("step table: %d rows, JSON has %d steps + steady" % (len(rows), len(steps)))
+        for i, r in enumerate(rows):
+            last = i == len(steps)
+            s = J["summary"] if last else steps[i]
+            key = "steady" if last else ("all" if s["index"] is None else str(s["index"]))
+            c.eq("step row %d key" % i, r[0], key)
+            c.eq("step %s wall" % key, r[1], ms3(s["steady_step_us"] if last else s["wall_us"]))
+        return
     if head[:12] != want_head or len(head) > 13:
         raise Fail("step table header %r" % head)
     steps = J["steps"]
@@ -460,6 +472,36 @@ def check_cause_table(c, head, rows, J):
                 raise Fail("cause table column %r has no JSON counterpart" % h)
 
 
+def check_class_table(c, head, rows, J):
+    """The idle by class of host work: a row per gaps.classes entry (cause,
+    class), ms/step its idle_per_step_us, "of cause" its share."""
+    cl = (J.get("gaps") or {}).get("classes")
+    if cl is None:
+        raise Fail("class table but no gaps.classes")
+    col = {h: k for k, h in enumerate(head)}
+    want = {(x["cause"], x["class"]): x for x in cl}
+    got = []
+    for r in rows:
+        key = (r[0].strip(), r[col["class of host work"]].strip())
+        got.append(key)
+        x = want.get(key)
+        if x is None:
+            c.errs.append("class row %r has no gaps.classes entry" % (key,))
+            continue
+        for h, j in col.items():
+            if h in ("cause", "class of host work"):
+                continue
+            if h == "ms/step":
+                c.eq("class %s/%s ms/step" % key, r[j], ms3(x["idle_per_step_us"]))
+            elif h == "of cause":
+                if not share_pct_ok(r[j], x.get("share")):
+                    c.errs.append("class %s/%s of cause: text %r, JSON share %r" % (key + (r[j], x.get("share"))))
+            else:
+                raise Fail("class table column %r has no JSON counterpart" % h)
+    if got != [(x["cause"], x["class"]) for x in cl]:
+        c.errs.append("class table rows %r, JSON gaps.classes %r" % (got, [(x["cause"], x["class"]) for x in cl]))
+
+
 def keyed_lists(J):
     out = []
     gaps = J.get("gaps") or {}
@@ -468,6 +510,9 @@ def keyed_lists(J):
             out.append(("gaps." + k, v))
     if J.get("idle_stacks"):
         out.append(("idle_stacks", J["idle_stacks"]))
+    hs = J.get("host_side") or {}
+    if hs.get("stacks"):
+        out.append(("host_side.stacks", hs["stacks"]))
     return out
 
 
@@ -497,7 +542,7 @@ def check_keyed_table(c, heading, head, rows, J):
         for j, h in enumerate(head[:lab]):
             tag = "%s[%d] %s" % (name, i, h)
             if h == "ms/step":
-                c.eq(tag, r[j], ms3(e["idle_per_step_us"]))
+                c.eq(tag, r[j], ms3(e["self_per_step_us"] if name == "host_side.stacks" else e["idle_per_step_us"]))
             elif h in ("ms", "idle ms"):
                 c.eq(tag, r[j], ms3(e["idle_us"]))
             elif "share" in h or "%" in h or h.startswith("of "):
@@ -533,6 +578,16 @@ def check_syncs_table(c, head, rows, J):
 
 
 def check_top_table(c, head, rows, J):
+    if head == ["calls/step", "op"]:
+        # a trace without device activity: the calls that would synchronise on a GPU
+        ws_ = (J.get("host_side") or {}).get("would_sync") or []
+        if len(rows) != len(ws_):
+            c.errs.append("would-sync calls: %d rows, JSON %d" % (len(rows), len(ws_)))
+        for i, (r, x) in enumerate(zip(rows, ws_)):
+            c.eq("would_sync[%d] calls/step" % i, r[0], fixed(Decimal(x["count_per_step"]), 2))
+            if not label_match(r[1], x["op"]):
+                c.errs.append("would_sync[%d] op: text %r, JSON %r" % (i, r[1], x["op"]))
+        return
     if head != ["calls/step", "kind", "name"]:
         raise Fail("top calls header %r" % head)
     tc = J["top_calls"]
@@ -621,7 +676,10 @@ def strings(J):
 
 def check_free_numbers(c, what, s, J):
     """every number in s (names of the JSON removed) is a JSON value"""
-    for name in strings(J):
+    # and the frames of the verdict's stack, which the prose names a few of
+    vs = (J.get("summary") or {}).get("verdict_stack") or ""
+    names = sorted(set(strings(J)) | set(vs.split(" > ")) - {""}, key=len, reverse=True)
+    for name in names:
         if name in s:
             s = s.replace(name, " ")
     # the launch rule's threshold (HTA's consecutive_kernel_delay), a constant
@@ -635,8 +693,9 @@ def check_free_numbers(c, what, s, J):
 
 
 FIXED = {
-    "Not launch-bound (needs median kernel < median launch call, GPU busy < 80% and launch/host gaps "
-    "above sync gaps).",
+    "Not launch-bound (needs the time inside launch calls plus the launch latency of queued work to be the "
+    "largest part of the idle time, GPU busy < 80%, median kernel < median launch call, and no deep queue of "
+    "graph replays).",
     "Compare its step table with the others': its extra time before the collectives is the cause.",
     "No clear straggler (ranks arrive last about equally often); the most likely one:",
 }
@@ -644,6 +703,9 @@ FIXED = {
 
 def check_para(c, s, J):
     s = ws(s)
+    # a finding (caveats of the profile): its words are the JSON's findings[].text
+    if any(ws(f.get("text") or "") == s for f in J.get("findings") or []):
+        return
     if s in FIXED:
         if s.startswith("Not launch-bound") and J.get("launch") and J["launch"]["launch_bound"]:
             c.errs.append("'Not launch-bound' but launch.launch_bound is true")
@@ -833,6 +895,8 @@ def check_rank(c, blocks, J):
                 check_step_table(c, head, rows, J)
             elif head and head[0] == "exposed ms":
                 check_coll_table(c, head, rows, J)
+            elif head and head[0] == "cause" and "class of host work" in head:
+                check_class_table(c, head, rows, J)
             elif head and head[0] == "cause":
                 check_cause_table(c, head, rows, J)
             elif head and head[0] == "#":

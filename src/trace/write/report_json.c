@@ -178,6 +178,39 @@ static void j_verdict(struct jsonw *j, const struct report *r)
 		jsonw_str(j, v->key->label);
 	else
 		jsonw_null(j);
+	/* the numbers the verdict and Next quote beyond the causes */
+	jsonw_key(j, "verdict_stack_share"); /* the stack's frames' share of the class (or key) */
+	if (have && v->key_total > 0 && v->frames_ns > 0)
+		jsonw_dec(j, gaps_share(v->frames_ns, v->key_total), 4);
+	else
+		jsonw_null(j);
+	jsonw_key(j, "verdict_busy_share"); /* GPU-bound: busy of the steady steps outside the edges */
+	if (have && v->wall_sum - v->edge_sum > 0)
+		jsonw_dec(j, gaps_share(v->busy_sum, v->wall_sum - v->edge_sum), 4);
+	else
+		jsonw_null(j);
+	jsonw_key(j, "verdict_call"); /* the call behind the class */
+	if (have && v->call) {
+		jsonw_obj(j);
+		jsonw_key(j, "name");
+		jsonw_str(j, v->call);
+		jsonw_key(j, "calls");
+		jsonw_int(j, (int64_t)v->call_n);
+		jsonw_key(j, "time_us");
+		jsonw_ns_us(j, v->call_ns);
+		jsonw_key(j, "longest_us");
+		jsonw_ns_us(j, v->call_max);
+		jsonw_key(j, "median_us");
+		jsonw_ns_us(j, v->call_median);
+		jsonw_end(j, '}');
+	} else {
+		jsonw_null(j);
+	}
+	jsonw_key(j, "verdict_per_launch_us"); /* host: the host time per launch call */
+	if (have && v->issuing)
+		jsonw_ns_us(j, v->per_launch);
+	else
+		jsonw_null(j);
 	jsonw_key(j, "action");
 	if (have) {
 		sbuf_reset(&b);
