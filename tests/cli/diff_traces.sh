@@ -20,7 +20,8 @@ for w in wall idle gpu cpu; do
 done
 # the sync and the host work behind it are gone in AFTER (wall stacks start
 # with the engine thread's frame, docs/fold.md; idle stacks have none)
-TH='(thread \((4242|\.\.\.)\): python3;)?'
+# (idle stacks are rooted in their cause and class since issue 24: [host];[python];...)
+TH='(thread \((4242|\.\.\.)\): python3;|\[[a-z]+\];\[[a-z]+\];)?'
 for w in wall idle; do
   expect_grep "diff-traces-$w-sync-gone" "check_eos;.*;cudaStreamSynchronize [0-9.]+ 0$" "$T/$w.diff"
   expect_grep "diff-traces-$w-detok-gone" "^${TH}engine.py\(240\): step;engine.py\(260\): process_outputs;detokenizer.py\(77\): decode_incremental [0-9.]+ 0$" "$T/$w.diff"

@@ -59,7 +59,7 @@ expect_rc "malformed-o-rc" 1
 gf fold "$T/cut.json"
 expect_rc "truncated-rc" 0
 expect_grep "truncated-warning" 'truncated' "$T/err"
-expect_grep "truncated-folded" '^\[unattributed\];k 2$' "$T/out"
+expect_grep "truncated-folded" '^\[unattributed\];k 2000$' "$T/out"
 
 # families file errors
 printf 'gemm\n' >"$T/fam.txt"
@@ -111,7 +111,7 @@ gf fold "$T/w.json"
 expect_rc "warn-rc" 0
 expect_grep "warn-clipped" "1 host ranges overlapped without nesting" "$T/err"
 expect_grep "warn-bogus" "1 runtime calls carry External id == correlation" "$T/err"
-expect_grep "warn-stdout-clean" '^\[other\];k 4$|^k 4$' "$T/out"
+expect_grep "warn-stdout-clean" '^\[other\];k 4000$|^k 4000$' "$T/out"
 gf fold -q "$T/w.json"
 expect_eq "quiet" "$(wc -c <"$T/err")" "0"
 exit 0

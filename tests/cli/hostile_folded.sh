@@ -72,8 +72,9 @@ for c in merge norm top; do
   expect_grep "readerr-$c-dir-msg" "dir': is a directory" "$T/err"  # refused at open by the input layer
 done
 printf 'a 1\n' > "$T/a1"
-gf diff "$T/a1" "$T/dir"; expect_rc "readerr-diff-dir" 1
-expect_grep "readerr-diff-dir-msg" "dir': is a directory" "$T/err"
+# a folder beside a file: folders are ranks (issue 25), so a usage error
+gf diff "$T/a1" "$T/dir"; expect_rc "readerr-diff-dir" 2
+expect_grep "readerr-diff-dir-msg" "dir' is a folder and .* is not" "$T/err"
 
 # --- bounded lines and inputs ---
 { printf 'a 1\n'; head -c 3000 /dev/zero | tr '\0' x; printf ' 1\n'; } > "$T/long"
