@@ -49,8 +49,10 @@ struct rx;
  * nested repetitions) or for rx's own expansion of counted repetitions:
  * the compiled size is estimated (each atom 1, a group the sum of its
  * parts, a repetition multiplies what it repeats by its upper bound, or by
- * 2 for *, + and ?) and patterns over 100000 states, with stacked
- * repetitions ('++', '}*') or with back-references are refused. @return
+ * 2 for *, + and ?) and patterns over 100000 states, over 2000 optional
+ * states (what a '?', '*', '+' or {m,n} with n > m repeats, and all of a
+ * repeated group holding one: glibc's memory grows with their square), with
+ * stacked repetitions ('++', '}*') or with back-references are refused. @return
  * NULL when fine, else what is wrong (for a message).
  */
 const char *rx_too_costly(const char *p, size_t n);

@@ -53,15 +53,15 @@ python3 - "$T/g/$n.json" "$T/hostile.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for e in d["traceEvents"]:
-    if e.get("name") == "b.py(2): g":
-        e["name"] = 'b.py(2): g\x1b[31m"<>&\u202e'
+    if e.get("name") == "a.py(1): f":
+        e["name"] = 'a.py(1): f\x1b[31m"<>&\u202e'
 json.dump(d, open(sys.argv[2], "w"))
 PY
 gf export --to perfetto -o "$T/hostile.out.json" "$T/hostile.json"
 expect_eq export-perfetto-hostile "$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(sorted({e["args"].get("site") for e in d["traceEvents"] if e.get("cat") == "gpuflame" and e.get("name") == "sync"}) == ["b.py(2): g\x1b[31m\"<>&\u202e"])' "$T/hostile.out.json")" True
+print(sorted({e["args"].get("site") for e in d["traceEvents"] if e.get("cat") == "gpuflame" and e.get("name") == "sync"}) == ["a.py(1): f\x1b[31m\"<>&\u202e"])' "$T/hostile.out.json")" True
 expect_nogrep export-perfetto-hostile-raw "$(printf '\x1b')" "$T/hostile.out.json"
 # stdin redirected from a file is rewound; a pipe is refused (it is read twice)
 "$GF" export --to perfetto -o "$T/stdin.json" - <"$T/g/$n.json" 2>"$T/err"

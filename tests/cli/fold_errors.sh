@@ -83,6 +83,10 @@ printf '=x\ty\n((ab{99}){99}){99}\tboom\n' >"$T/fam.txt"
 gf fold --families "$T/fam.txt" "$T/t.json"
 expect_rc "families-nested-rc" 1
 expect_grep "families-nested-msg" "line 2: expected a regular expression without a compiled size over 100000 states" "$T/err"
+printf 'x{,22222}\tboom\n' >"$T/fam.txt"
+gf fold --families "$T/fam.txt" "$T/t.json"
+expect_rc "families-optional-rc" 1
+expect_grep "families-optional-msg" "line 1: expected a regular expression without more than 2000 optional states" "$T/err"
 printf '(sm)[0-9]+\\1\tboom\n' >"$T/fam.txt"
 gf fold --families "$T/fam.txt" "$T/t.json"
 expect_rc "families-backref-rc" 1

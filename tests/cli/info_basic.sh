@@ -58,7 +58,7 @@ assert t["timestamps"]["generation"] == "relative-us-3-decimals+baseTimeNanoseco
 assert t["timestamps"]["base_time_ns"] == 1700000000000000000
 assert t["span"] == {"start_ns": 1700000000000099500, "end_ns": 1700000000000200000, "duration_ns": 100500}, t["span"]
 assert t["distributed"] == {"rank": 2, "world_size": 4, "backend": "nccl"}, t["distributed"]
-assert t["devices"] == {"count": 1, "names": ["NVIDIA H100"]}
+assert t["devices"] == {"kind": "CUDA", "count": 1, "names": ["NVIDIA H100"]}, t["devices"]
 assert t["steps"]["numbers"] == [3, 4] and t["steps"]["count"] == 2
 assert t["host_threads"] == [{"pid": 10, "tid": 11, "name": "thread 11 (python3)", "process": None, "events": 9}], t["host_threads"]
 assert t["gpu_streams"] == [{"device": 0, "stream": 7, "name": "stream 7 ", "label": None, "events": 5}], t["gpu_streams"]

@@ -184,7 +184,7 @@ gf svg "$T/p.speedscope.json"; expect_rc "svg-speedscope-rc" 1
 expect_grep "svg-speedscope-msg" "p.speedscope.json': no stack lines" "$T/err"
 printf 'python 1234 [001] 12345.678901:     250000 cpu-clock:\n\t    7f0123456789 func+0x10 (/usr/lib/libx.so)\n\n' >"$T/perf.txt"
 gf top "$T/perf.txt"; expect_rc "top-perf-script-rc" 0
-expect_grep "top-perf-script-total" "^total 250000 samples in 1 stack" "$T/out"
+expect_grep "top-perf-script-total" "^total 250000 ns in 1 stack" "$T/out"
 printf '\x0a\x04\x08\x01\x10\x02\x12\x00' | gzip -c >"$T/cpu.pb.gz"
 gf svg "$T/cpu.pb.gz"; expect_rc "svg-pprof-rc" 1
 expect_grep "svg-pprof-msg" "is a pprof profile, not folded stacks" "$T/err"

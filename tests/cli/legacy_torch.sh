@@ -18,12 +18,15 @@
 
 # the sum of a folded file's weights in ns (unit us), exactly
 fsum_ns() { python3 -c "
-import decimal, sys
+import decimal, re, sys
 t = decimal.Decimal(0)
+per = 1000  # a header without a unit: us (folds before issue 26)
 for l in open(sys.argv[1]):
+    m = re.match(r'# gpuflame:.*\\bunit=(ns|us);', l)
+    if m: per = 1 if m.group(1) == 'ns' else 1000
     if l.startswith('#') or not l.strip(): continue
     t += decimal.Decimal(l.rsplit(' ', 1)[1])
-print(int(t * 1000))" "$1"; }
+print(int(t * per))" "$1"; }
 # every frame of a folded file, one a line
 frames() { python3 -c "
 import sys

@@ -12,16 +12,21 @@
 #    host block;
 #  - sglang decode (ROCm): the blocking hipMemcpyWithStream of 463 ms under
 #    cuda_graph_runner.py(276), op aten::copy_;
-#  - every trace: the verdict's cause (summary.verdict_cause) and its Next
-#    name the same top key; an edge verdict never blames code;
-#  - the issue-12 cases (the gap model, docs/report.md): vllm graph_execution
-#    is GPU-bound with its 8.4 ms leading edge, no sync; sglang bs_32_rank0's
-#    trailing 32.7 ms are the window's edge, not cuda_graph_runner.py(1201);
-#    sglang Qwen3 decode / prefilldecode are ~463 / 493 ms queued behind
-#    hipStreamWaitEvent, not host; HTA negative_queue rank0 is queued, not
-#    sync; nccl_data names its host stack with that stack's 9.27% share; the
-#    ROCm minitoy's 6.5 ms hipLaunchKernel is host; Qwen (h100): the syncs
-#    section and the gap table's sync sites give the same per-step bubble.
+#  - every trace: the verdict names the innermost frames of its stack
+#    (summary.verdict_stack) and Next a frame of that stack or the verdict's
+#    call; a queued verdict and its Next name the top wait; an edge verdict
+#    never blames code;
+#  - the issue-12 cases under issue 24's rule (docs/report.md; the numbers
+#    are gap_model.sh's, checked there against gen/gapmodel.py): vllm
+#    graph_execution is GPU-bound, no sync; sglang bs_32_rank0's verdict is
+#    host work (traced scheduling Python, no longer "the window's edge") and
+#    never cuda_graph_runner.py(1201); sglang Qwen3 decode / prefilldecode are
+#    ~463 / 493 ms queued behind hipStreamWaitEvent, not host; HTA
+#    negative_queue rank0 is queued, not sync; nccl_data's verdict and Next
+#    name one host stack with one share; the ROCm minitoy's 6.5 ms
+#    hipLaunchKernel is time inside a launch call, one-time (warm-up), and
+#    Next says so; Qwen (h100): a site's bubble (what its syncs exposed) and
+#    its sync idle (the gap table's) are each within its wait.
 . "$(dirname "$0")/lib.sh"
 
 need_shared "report-corpus" || exit 0
@@ -39,14 +44,24 @@ import json, sys
 from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
 sm, gp = d["summary"], d["gaps"]
-# the verdict's cause and its Next name the same key (sync site, host stack, wait)
-keys = {"sync": "sync_sites", "host": "host_stacks", "queued": "queued_waits"}
+# the verdict and its Next tell one story (issue 24): the verdict names the
+# innermost frames of its stack (summary.verdict_stack, read from the
+# idle-weighted tree), Next a frame of that same stack or the verdict's call
 ck = sm["verdict_cause"]
-if ck in keys and gp[keys[ck]]:
-    k = gp[keys[ck]][0]
-    lab = k.get("stack") or k.get("wait")
-    if lab not in sm["verdict"] or lab not in sm["action"]:
-        print("verdict/Next do not both name %r" % lab)
+lab = sm.get("verdict_stack")
+if lab:
+    fr = lab.split(" > ")
+    named = [" > ".join(fr[i:]) for i in range(len(fr)) if " > ".join(fr[i:]) in sm["verdict"]]
+    call = (sm.get("verdict_call") or {}).get("name")
+    if not named:
+        print("the verdict names no frames of its stack %r" % lab)
+    elif not (any(f in sm["action"] for f in fr) or (call and call in sm["action"])):
+        print("Next names no frame of the verdict's stack %r nor its call %r" % (lab, call))
+# a queued verdict names the top wait in both
+if ck == "queued" and gp["queued_waits"]:
+    w = gp["queued_waits"][0]["wait"]
+    if w not in sm["verdict"] or w not in sm["action"]:
+        print("verdict/Next do not both name the wait %r" % w)
 if ck == "edge" and "not code" not in sm["verdict"]:
     print("edge verdict blames code")
 for s in d["steps"]:
@@ -116,52 +131,65 @@ expect_grep "sglang-whole-trace-note" "no step markers" "$T/out"
 long=$(awk 'length($0) > 100' "$T/out" | wc -l)
 expect_eq "sglang-text-100-columns" "$long" "0"
 
-# issue 12: "cause|edge|sync|host|queued|top wait|verdict|action"
+# issue 12's cases under issue 24's rule: "cause|class|queued|top wait|verdict|action"
 gapsum() {
   python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 s, g = d["summary"], d["gaps"]
 q = g["queued_waits"][0]["wait"] if g["queued_waits"] else "-"
-print("|".join(str(x) for x in (s["verdict_cause"], g["edge_us"], g["sync_us"], g["host_us"], g["queued_us"], q,
+print("|".join(str(x) for x in (s["verdict_cause"], s["verdict_class"], g["queued_us"], q,
                                  s["verdict"], s["action"])))' "$1"
 }
 I=$C/tracelens/inference
 gf report --format json "$I/vllm_decode_full/graph_execution.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "vllm-graph-gpu-bound" '^gpu_bound\|8370.878\|0\|0\|0\|' "$T/g.txt"
+expect_grep "vllm-graph-gpu-bound" '^gpu_bound\|' "$T/g.txt"
 expect_grep "vllm-graph-latency" 'work starts a median 7.7 ms after its launch call' "$T/g.txt"
 gf report --format json "$I/sglang_decode/capture_traces/bs_32_rank0.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "sglang-bs32-edge" '^edge\|33705.79\|0\|' "$T/g.txt"
+expect_grep "sglang-bs32-host" '^host\|python\|' "$T/g.txt"
 expect_nogrep "sglang-bs32-not-1201" 'cuda_graph_runner.py\(1201\)' "$T/g.txt"
 gf report --format json "$I/sglang_decode/sglang_Qwen3-8B_decode.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "sglang-decode-queued" '^queued\|80.589\|137.851\|228.956\|463525.448\|hipStreamWaitEvent \(stream 3\)\|.*99.94% of it behind hipStreamWaitEvent \(stream 3\).*\|The work was issued but waited behind hipStreamWaitEvent \(stream 3\)' "$T/g.txt"
+expect_grep "sglang-decode-queued" '^queued\|None\|463[0-9.]*\|hipStreamWaitEvent \(stream 3\)\|.*99.99% of it behind hipStreamWaitEvent \(stream 3\).*\|The work was issued but waited behind hipStreamWaitEvent \(stream 3\)' "$T/g.txt"
 gf report --format json "$I/sglang_prefilldecode/sglang_Qwen3-8B_prefilldecode.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "sglang-prefilldecode-queued" '^queued\|78.587\|525.485\|410.459\|493239.121\|hipStreamWaitEvent \(stream 3\)\|' "$T/g.txt"
+expect_grep "sglang-prefilldecode-queued" '^queued\|None\|493[0-9.]*\|hipStreamWaitEvent \(stream 3\)\|' "$T/g.txt"
 gf report --format json "$C/hta/negative_queue_length_values_check/rank0.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "hta-negative-queue-queued" '^queued\|18111\|875.6\|1260.2\|113915\|stream 7: no wait call in the trace\|' "$T/g.txt"
+expect_grep "hta-negative-queue-queued" '^queued\|None\|[0-9.]*\|stream 7: no wait in the trace\|' "$T/g.txt"
 gf report --format json "$C/hta/nccl_parser_config/nccl_data.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "nccl-data-host-share" '^host\|.*147.5 ms host late to launch; 9.27% of it in \[no Python frame\] > aten::empty;.*\|The host is too slow to feed the GPU; no single host stack dominates \(the largest, \[no Python frame\] > aten::empty, holds 9.27%\):' "$T/g.txt"
+expect_grep "nccl-data-host" '^host\|' "$T/g.txt"
+# the verdict's "P% of it in STACK" and Next's "STACK (P%)": one stack, one share
+res=$(python3 - "$T/out" <<'EOF'
+import json, re, sys
+s = json.load(open(sys.argv[1]))["summary"]
+m = re.search(r"([0-9.]+)% of it in (.+?);", s["verdict"])
+print("ok" if m and "%s (%s%%)" % (m.group(2), m.group(1)) in s["action"] else "%r / %r" % (s["verdict"], s["action"]))
+EOF
+)
+expect_eq "nccl-data-host-share" "$res" "ok"
 gf report --format json "$C/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"
 gapsum "$T/out" >"$T/g.txt"
-expect_grep "rocm-long-launch-is-host" '^host\|212.738\|224.281\|3884.142\|0\|-\|.*84.23% of it in \[no Python frame\] > hipLaunchKernel' "$T/g.txt"
-# one number per sync: per site, the syncs section's per-step bubble = the gap table's
+expect_grep "rocm-long-launch-is-launch" '^launch\|warmup\|.*inside launch calls, 99% of it warm-up and one-time work; .*% of it in .*hipLaunchKernel' "$T/g.txt"
+expect_grep "rocm-long-launch-next" 'This is one-time work \(the longest hipLaunchKernel lasts 6.5 ms, its median 6.3 us' "$T/g.txt"
+# per site: what the syncs exposed (bubble) and the idle inside them (the gap
+# table's sync sites) are each at most the time they waited (docs/report.md)
 gf report --format json "$q"
 res=$(python3 - "$T/out" <<'EOF'
 import json, sys
 from decimal import Decimal
 d = json.load(open(sys.argv[1]), parse_float=Decimal)
-by = {}
+wait, bub = {}, {}
 for s in d["syncs"]:
-    by[s["site"]] = by.get(s["site"], 0) + s["bubble_per_step_us"]
-gs = {k["stack"]: k["idle_per_step_us"] for k in d["gaps"]["sync_sites"]}
-print("ok" if by and all(by[k] == gs.get(k, 0) for k in by) and len(gs) == len(by) else "%r vs %r" % (by, gs))
+    wait[s["site"]] = wait.get(s["site"], 0) + s["wait_us"]
+    bub[s["site"]] = bub.get(s["site"], 0) + s["bubble_us"]
+gs = {k["stack"]: k["idle_us"] for k in d["gaps"]["sync_sites"]}
+bad = [k for k in bub if bub[k] > wait[k]] + [k for k in gs if gs[k] > wait.get(k, 0)]
+print("ok" if wait and gs and not bad else "over the wait: %r (waits %r, bubbles %r, sync idle %r)" % (bad, wait, bub, gs))
 EOF
 )
-expect_eq "qwen-one-bubble-per-site" "$res" "ok"
+expect_eq "qwen-bubble-within-wait" "$res" "ok"
 exit 0

@@ -10,11 +10,15 @@ python3 tests/gen/gen_steps.py "$T/s.json" "$T/e.json" || { fail "gen" "gen_step
 e() { python3 -c "import json,sys; v=json.load(open('$T/e.json'))['$1']; print(' '.join(map(str,v)) if isinstance(v,list) else v)"; }
 # the sum of a folded file's weights, exactly
 fsum() { python3 -c "
-import decimal, sys
+import decimal, re, sys
 t = decimal.Decimal(0)
+per = 1  # the sum in us: a fold's header names its unit (ns since issue 26)
 for l in open(sys.argv[1]):
+    m = re.match(r'# gpuflame:.*\\bunit=(ns|us);', l)
+    if m: per = decimal.Decimal('0.001') if m.group(1) == 'ns' else 1
     if l.startswith('#') or not l.strip(): continue
     t += decimal.Decimal(l.rsplit(' ', 1)[1])
+t *= per
 print('{:f}'.format(t.normalize()) if t else 0)" "$1"; }
 
 # info: the steps of a custom marker (bare marker = ordinal 0) and of the default one

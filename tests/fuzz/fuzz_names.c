@@ -27,7 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)names_is_comm(s, size);
 	(void)names_copy_dir(s, size);
 	(void)names_copy_pageable(s, size);
-	if (names_api(s, size) & ~(NAMES_API_SYNC | NAMES_API_GRAPH | NAMES_API_MEMCPY))
+	unsigned api = names_api(s, size);
+	if (api & ~(NAMES_API_SYNC | NAMES_API_GRAPH | NAMES_API_MEMCPY | NAMES_API_WAIT | NAMES_API_FREE))
+		abort();
+	/* a free call synchronises (names.h); a stream's wait on an event does not block the host */
+	if ((api & NAMES_API_FREE) && !(api & NAMES_API_SYNC))
+		abort();
+	if ((api & NAMES_API_WAIT) && (api & NAMES_API_SYNC))
 		abort();
 	if (names_py_source(s, size, &pl) && (pl == 0 || pl >= size || s[pl] != '('))
 		abort();

@@ -16,6 +16,19 @@ import sys
 
 # Chrome-trace categories of GPU activities (Kineto names and legacy ones).
 GPU_CATS = {"kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset"}
+# MTIA's device events (Kineto's mtia_ccp_events): work (pe_exe, merge,
+# remote, dma_request) except the stream-ordering records event_wait and
+# event_record, which mark a wait as CUDA's cuda_sync events do (not busy)
+DEVICE_BY_NAME_CATS = {"mtia_ccp_events"}
+DEVICE_ORDERING = {"event_wait", "event_record"}
+
+
+def is_device_work(e):
+    """A complete event of device work (kernel, copy, set, MTIA work)."""
+    cat = e.get("cat")
+    if cat in GPU_CATS:
+        return True
+    return cat in DEVICE_BY_NAME_CATS and e.get("name") not in DEVICE_ORDERING
 
 
 def us_to_ns(v):

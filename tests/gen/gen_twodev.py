@@ -11,13 +11,16 @@ or two cudaLaunchKernel calls whose kernels run on a random device and
 stream (kernels may overlap, and may run past the step). Times are integer
 microseconds, so every duration is an exact integer of ns.
 
-Expected idle stacks of device d (what `gpuflame report --device d` prints
-under idle_stacks: fold --weight idle, innermost 3 frames): the window is the
-union of the steps; idle = window minus the union of d's kernels; each idle
-instant is charged to the frame open on the thread then, or to "[untraced]"
-when only the step marker is open (a launch call is inside its frame, and its
-level is not shown). Per label the total in ns; the top 8 by ns descending,
-then label ascending. e.json: {"0": [[label, ns], ...], "1": [...]}.
+Expected idle of device d, by the rule of docs/report.md ("Why the GPU
+idled: the rule"), computed here independently instant by instant (all times
+are integer us): the window is the union of the steps; idle = window minus
+the union of d's kernels; at each idle instant t, the first that holds:
+queued (a kernel of d whose launch call returned at or before t has not
+started; before d's first kernel that is edge: docs/report.md), edge (t before d's first or after its last kernel and the thread
+has no frame open), launch (the thread is inside a cudaLaunchKernel call,
+whichever device it launches on), host (a frame is open: charged to it),
+untraced. e.json: {"0": {"host": {frame: ns}, "untraced": ns, "edge": ns,
+"queued": ns, "launch": ns}, "1": {...}}.
 """
 import argparse
 import json
@@ -63,7 +66,7 @@ def main():
     a = ap.parse_args()
     rng = random.Random(a.seed)
     ev = []
-    steps, frames, kernels = [], [], {0: [], 1: []}
+    steps, frames, calls, kernels = [], [], [], {0: [], 1: []}
     corr = 1
     t = 100
     for s in range(1, a.steps + 1):
@@ -93,7 +96,8 @@ def main():
                 stream = 7 + rng.randint(0, 1)
                 ks = y + rng.randint(3, 40)
                 kd = rng.randint(5, 80)
-                kernels[dev].append((ks, ks + kd))
+                kernels[dev].append((ks, ks + kd, y + 2))
+                calls.append((y, y + 2))
                 ev.append({"ph": "X", "cat": "kernel", "name": "k%d_%d" % (dev, corr),
                            "pid": dev, "tid": stream, "ts": ks, "dur": kd,
                            "args": {"device": dev, "stream": stream, "correlation": corr}})
@@ -105,19 +109,25 @@ def main():
     win = union(steps)
     exp = {}
     for d in (0, 1):
-        idle = minus(win, union(kernels[d]))
-        per = {}
-        for lo, hi in idle:
-            covered = 0
-            for fa, fb, name in frames:
-                w = max(0, min(hi, fb) - max(lo, fa))
-                if w:
-                    per[name] = per.get(name, 0) + w * 1000
-                    covered += w
-            if hi - lo - covered:
-                per["[untraced]"] = per.get("[untraced]", 0) + (hi - lo - covered) * 1000
-        top = sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
-        exp[str(d)] = [[k, v] for k, v in top]
+        busy = union([(ks, ke) for ks, ke, _ in kernels[d]])
+        first, last = min(k[0] for k in kernels[d]), max(k[1] for k in kernels[d])
+        e = {"host": {}, "untraced": 0, "edge": 0, "queued": 0, "launch": 0}
+        for lo, hi in minus(win, busy):
+            for t in range(lo, hi):  # the instant [t, t + 1)
+                frame = next((n for fa, fb, n in frames if fa <= t < fb), None)
+                if any(ce <= t < ks for ks, _, ce in kernels[d]):
+                    # before d's first kernel issued work waits on what the
+                    # trace does not show: the window's edge, not queued
+                    e["edge" if t < first else "queued"] += 1000
+                elif (t < first or t >= last) and frame is None:
+                    e["edge"] += 1000
+                elif any(ca <= t < ce for ca, ce in calls):
+                    e["launch"] += 1000
+                elif frame is not None:
+                    e["host"][frame] = e["host"].get(frame, 0) + 1000
+                else:
+                    e["untraced"] += 1000
+        exp[str(d)] = e
     with open(a.output, "w") as fp:
         json.dump({"traceEvents": ev}, fp)
     with open(a.expect, "w") as fp:

@@ -2,7 +2,8 @@
 """sum_activities.py — independent GPU-time total of a Kineto trace, for the
 fold conservation test: the exact sum, in integer ns, of the durations of
 all complete ("ph": "X") kernel, gpu_memcpy and gpu_memset events (legacy
-Kernel/Memcpy/Memset too). Numbers are parsed as decimals (no float), so the
+Kernel/Memcpy/Memset too) and MTIA's mtia_ccp_events but its ordering
+records (event_wait, event_record). Numbers are parsed as decimals (no float), so the
 sum is exact; sub-ns digits round half away from zero, negative durations
 count as 0, like the C reader.
 
@@ -12,14 +13,13 @@ import sys
 
 import common
 
-CATS = common.GPU_CATS
 
 
 def main():
     evs = common.trace_events(sys.argv[1], errors="replace")
     total = count = 0
     for e in evs:
-        if not isinstance(e, dict) or e.get("ph") != "X" or e.get("cat") not in CATS:
+        if not isinstance(e, dict) or e.get("ph") != "X" or not common.is_device_work(e):
             continue
         d = e.get("dur")
         if d is None or d == "":

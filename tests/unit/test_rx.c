@@ -172,6 +172,15 @@ T_TEST(test_rx__refused)
 	T_TRUE(rx_too_costly("a**", 3) != NULL);
 	T_TRUE(rx_too_costly("((a{99}){99}){99}", 17) != NULL);
 	T_TRUE(rx_too_costly("(a|aa)*b", 8) == NULL);
+	/* glibc's memory is quadratic in optional states: a{,22222} took 2.3 GB
+	 * (fuzz_rx, out of memory); a{,1000} takes 9 MB */
+	T_TRUE(rx_too_costly("a{,22222}", 9) != NULL);
+	T_TRUE(rx_too_costly("r){,22222}her", 13) != NULL);
+	T_TRUE(rx_too_costly("(a|b?){4000}", 12) != NULL);
+	T_TRUE(rx_too_costly("((a?){100}){40}", 15) != NULL);
+	T_TRUE(rx_too_costly("a{8000}", 7) == NULL);
+	T_TRUE(rx_too_costly("a{,1000}", 8) == NULL);
+	T_TRUE(rx_too_costly("(ab?){100}", 10) == NULL);
 	struct sbuf err = SBUF_INIT;
 	struct rx *r = rx_compile("(a", 2, true, &err);
 	T_TRUE(r == NULL && err.len);

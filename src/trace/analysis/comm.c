@@ -180,6 +180,26 @@ static size_t piece_after(const struct piece *p, size_t n, gf_ns lo)
 	return l;
 }
 
+static int cmp_ns(const void *a, const void *b)
+{
+	gf_ns x = *(const gf_ns *)a, y = *(const gf_ns *)b;
+	return (x > y) - (x < y);
+}
+
+/* How many of the sorted v[0..n) are <= x. */
+static size_t count_le(const gf_ns *v, size_t n, gf_ns x)
+{
+	size_t l = 0, h = n;
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		if (v[m] <= x)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
 /* The collectives of the steady steps (comm.h, struct comm_coll); pc is the
  * computation union with its prefix sums. */
 static void collectives(const struct actx *c, const struct steps_result *st, const struct pmeasure *pc,
@@ -208,12 +228,46 @@ static void collectives(const struct actx *c, const struct steps_result *st, con
 			ne[nn] = &pv.v[i];
 			nev[nn++] = pv.v[i];
 		}
+	/* Linear in steps + kernels however the steps overlap (issue 16's
+	 * hostile_scale: each step may hold half the trace): the pieces a step
+	 * holds whole are a run of indices (their starts and ends increase),
+	 * counted with a difference array and measured once each; only the (at
+	 * most two) pieces a step's ends cut are measured per step. */
+	int64_t *whole = gf_xcalloc(nn + 1, sizeof *whole);
+	gf_ns *los = gf_xmalloc((st->n ? st->n : 1) * sizeof *los), *his = gf_xmalloc((st->n ? st->n : 1) * sizeof *his);
+	size_t ns = 0;
 	for (size_t s = 0; s < st->n; s++) {
 		const struct step_row *row = &st->rows[s];
 		if (row->warmup && st->nsteady)
 			continue;
 		gf_ns lo = row->start, hi = row->end;
-		for (size_t k = piece_after(nev, nn, lo); k < nn && nev[k].a < hi; k++) {
+		los[ns] = lo;
+		his[ns++] = hi;
+		if (hi <= lo)
+			continue;
+		size_t k0 = piece_after(nev, nn, lo), k1 = k0; /* first piece ending after lo */
+		size_t cut[2], ncut = 0;
+		if (k0 < nn && nev[k0].a < lo)
+			cut[ncut++] = k0++; /* cut by lo (and maybe by hi) */
+		{
+			size_t l = k0, h = nn; /* first piece ending after hi */
+			while (l < h) {
+				size_t m = l + (h - l) / 2;
+				if (nev[m].b <= hi)
+					l = m + 1;
+				else
+					h = m;
+			}
+			k1 = l;
+		}
+		if (k0 < k1) { /* [k0, k1) lie inside [lo, hi) */
+			whole[k0]++;
+			whole[k1]--;
+		}
+		if (k1 < nn && nev[k1].a < hi && (!ncut || cut[0] != k1))
+			cut[ncut++] = k1; /* cut by hi */
+		for (size_t j = 0; j < ncut; j++) {
+			size_t k = cut[j];
 			gf_ns x0 = nev[k].a > lo ? nev[k].a : lo, x1 = nev[k].b < hi ? nev[k].b : hi;
 			if (x1 <= x0)
 				continue;
@@ -223,18 +277,28 @@ static void collectives(const struct actx *c, const struct steps_result *st, con
 			x->exposed += e;
 			ne[k]->exposed += e;
 		}
-		/* the calls: kernels starting in the step (each step counts) */
-		size_t l = 0, h = pv.n;
-		while (l < h) {
-			size_t m = l + (h - l) / 2;
-			if (pv.v[m].start < lo)
-				l = m + 1;
-			else
-				h = m;
-		}
-		for (size_t k = l; k < pv.n && pv.v[k].start < hi; k++)
-			rows.v[pv.v[k].row].calls++;
 	}
+	int64_t times = 0;
+	for (size_t k = 0; k < nn; k++) {
+		times += whole[k];
+		GF_ASSERT(times >= 0);
+		if (!times)
+			continue;
+		gf_ns e = (nev[k].b - nev[k].a) - pmeasure_in(pc, nev[k].a, nev[k].b);
+		struct comm_coll *x = &rows.v[nev[k].row];
+		x->comm += times * (nev[k].b - nev[k].a);
+		x->exposed += times * e;
+		ne[k]->exposed += times * e;
+	}
+	free(whole);
+	/* the calls: kernels starting in a step (each step counts): the steps
+	 * starting at or before the kernel's start less those ending by then */
+	qsort(los, ns, sizeof *los, cmp_ns);
+	qsort(his, ns, sizeof *his, cmp_ns);
+	for (size_t k = 0; k < pv.n; k++)
+		rows.v[pv.v[k].row].calls += count_le(los, ns, pv.v[k].start) - count_le(his, ns, pv.v[k].start);
+	free(los);
+	free(his);
 	uint32_t *top = gf_xmalloc((rows.n ? rows.n : 1) * sizeof *top);
 	for (size_t i = 0; i < rows.n; i++)
 		top[i] = TRACE_NONE;

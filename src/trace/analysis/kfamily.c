@@ -2,6 +2,7 @@
 #include "trace/analysis/kfamily.h"
 
 #include "base/names.h"
+#include "base/pool.h"
 #include "base/rx.h"
 
 #include <errno.h>
@@ -21,19 +22,53 @@ struct kfamily {
 	size_t n, cap;
 	bool nodefaults;
 	bool has_re;
-	uint64_t *truncated;  /* names cut to KFAMILY_MATCH_MAX for the regex rules */
+	struct cutset *cut;   /* the distinct names cut to KFAMILY_MATCH_MAX for the regex rules */
 };
+
+/* A set of names by their 64-bit hash (a collision undercounts by one:
+ * the count is for a warning). */
+struct cutset {
+	uint64_t *h;
+	size_t cap, n;
+};
+
+static void cutset_add(struct cutset *c, const char *name, size_t n)
+{
+	uint64_t x = gf_hash(name, n) | 1; /* 0 marks an empty slot */
+	if (2 * (c->n + 1) > c->cap) {
+		size_t nc = c->cap ? 2 * c->cap : 16;
+		uint64_t *nh = gf_xcalloc(nc, sizeof *nh);
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->h[i])
+				continue;
+			size_t j = gf_hash_u64(c->h[i]) & (nc - 1);
+			while (nh[j])
+				j = (j + 1) & (nc - 1);
+			nh[j] = c->h[i];
+		}
+		free(c->h);
+		c->h = nh;
+		c->cap = nc;
+	}
+	size_t j = gf_hash_u64(x) & (c->cap - 1);
+	while (c->h[j] && c->h[j] != x)
+		j = (j + 1) & (c->cap - 1);
+	if (!c->h[j]) {
+		c->h[j] = x;
+		c->n++;
+	}
+}
 
 struct kfamily *kfamily_new(void)
 {
 	struct kfamily *k = gf_xcalloc(1, sizeof(struct kfamily));
-	k->truncated = gf_xcalloc(1, sizeof *k->truncated);
+	k->cut = gf_xcalloc(1, sizeof *k->cut);
 	return k;
 }
 
 uint64_t kfamily_truncated(const struct kfamily *k)
 {
-	return k ? *k->truncated : 0;
+	return k ? k->cut->n : 0;
 }
 
 void kfamily_free(struct kfamily *k)
@@ -46,7 +81,8 @@ void kfamily_free(struct kfamily *k)
 		free(k->r[i].family);
 	}
 	free(k->r);
-	free(k->truncated);
+	free(k->cut->h);
+	free(k->cut);
 	free(k);
 }
 
@@ -239,7 +275,7 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 						while (m > KFAMILY_MATCH_MAX - 3 && ((unsigned char)name[m] & 0xc0) == 0x80)
 							m--;
 						if (memchr(name, '\0', m) == NULL)
-							(*k->truncated)++;
+							cutset_add(k->cut, name, n);
 					}
 					z = gf_xstrndup(name, m);
 				}

@@ -33,7 +33,8 @@
  * (cut back to a UTF-8 character boundary; a NUL byte ends the text
  * earlier); regcomp still judges the pattern's syntax and words its
  * errors. =SUBSTRING rules and the defaults read the whole name (linear).
- * kfamily_truncated() counts the names that were cut. Callers match each
+ * kfamily_truncated() counts the distinct names that were cut (over every
+ * fold the rule set served: diff folds each side twice). Callers match each
  * distinct name once (fold.c memoises per name id), so the total is linear
  * in the distinct names' bytes. A rule set keeps its rules' DFA states:
  * one caller at a time.
