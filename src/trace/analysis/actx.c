@@ -577,6 +577,57 @@ gf_ns actx_span_in(const struct actx_span *o, gf_ns lo, gf_ns hi)
 	return (gf_ns)(span_f(o, hi) - span_f(o, lo));
 }
 
+/* count_lt from a previous answer h: galloping away from it, O(1) when
+ * the queries move little (the gap model asks in time order). */
+static size_t count_lt_near(const gf_ns *v, size_t n, gf_ns x, size_t h)
+{
+	size_t lo, hi;
+	if (h > n)
+		h = n;
+	if (h < n && v[h] < x) { /* the answer is above h */
+		size_t b = 1;
+		lo = h + 1;
+		while (h + b < n && v[h + b] < x) {
+			lo = h + b + 1;
+			b *= 2;
+		}
+		hi = h + b < n ? h + b : n;
+	} else if (h > 0 && v[h - 1] >= x) { /* below h */
+		size_t b = 1;
+		hi = h - 1;
+		while (b < h && v[h - 1 - b] >= x) {
+			hi = h - 1 - b;
+			b *= 2;
+		}
+		lo = b < h ? h - b : 0;
+	} else {
+		return h;
+	}
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+		if (v[m] < x)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+static uint64_t span_f_near(const struct actx_span *o, size_t *cur, gf_ns x)
+{
+	size_t a = cur[0] = count_lt_near(o->s, o->n, x, cur[0]);
+	size_t b = cur[1] = count_lt_near(o->e, o->n, x, cur[1]);
+	GF_ASSERT(a == count_lt(o->s, o->n, x) && b == count_lt(o->e, o->n, x));
+	return (uint64_t)a * (uint64_t)x - o->ps[a] - ((uint64_t)b * (uint64_t)x - o->pe[b]);
+}
+
+gf_ns actx_span_in_near(const struct actx_span *o, struct actx_span_cur *cur, gf_ns lo, gf_ns hi)
+{
+	if (hi <= lo || !o->n)
+		return 0;
+	return (gf_ns)(span_f_near(o, cur->c + 2, hi) - span_f_near(o, cur->c, lo));
+}
+
 void actx_span_release(struct actx_span *o)
 {
 	free(o->s);

@@ -197,6 +197,12 @@ struct actx_span {
 void actx_span_add(struct actx_span *o, gf_ns a, gf_ns b);
 void actx_span_seal(struct actx_span *o);
 gf_ns actx_span_in(const struct actx_span *o, gf_ns lo, gf_ns hi);
+/* The same measure, searched from where the caller's cursor (zeroed at
+ * first) was left: O(1) for queries in time order, O(log n) for any. */
+struct actx_span_cur {
+	size_t c[4];
+};
+gf_ns actx_span_in_near(const struct actx_span *o, struct actx_span_cur *cur, gf_ns lo, gf_ns hi);
 void actx_span_release(struct actx_span *o);
 
 /* k-th smallest of any range of a fixed list (a wavelet matrix over the

@@ -380,7 +380,8 @@ struct gctx {
 	struct actx_pairs zone;     /* traced work of those threads at the edges */
 	struct actx_pairs p[GC_N];
 	struct actx_span steady, sel;
-	struct cmap charges;        /* (cause, class, id) -> sel, steady */
+	struct actx_span_cur steady_cur, sel_cur; /* piece()'s queries, in time order */
+	VEC(struct craw) charges;   /* (cause, class, id), sel, steady: one per piece, runs merged */
 	struct cmap qmap;           /* queued label key -> index + 1 (in a) */
 	VEC(struct gap_qlabel) ql;
 	struct cmap drained;        /* drain site key -> steady host time after it */
@@ -393,6 +394,12 @@ struct gctx {
 	VEC(struct gap_piece) pieces;
 	VEC(struct gap_gap) gaps;
 	size_t gap_j;               /* index of the gap being classified (keep) */
+};
+
+/* A piece's charge before the charges are merged (keys_of). */
+struct craw {
+	uint64_t key;
+	gf_ns a, b;
 };
 
 static uint64_t charge_key(int cause, int cls, uint32_t id)
@@ -408,11 +415,22 @@ static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32
 	if (hi <= lo)
 		return;
 	actx_pairs_add(&g->p[cause], lo, hi);
-	gf_ns s = actx_span_in(&g->sel, lo, hi), w = actx_span_in(&g->steady, lo, hi);
+	gf_ns s = actx_span_in_near(&g->sel, &g->sel_cur, lo, hi), w = actx_span_in_near(&g->steady, &g->steady_cur, lo, hi);
 	if (cause == GAP_EDGE)
 		g->edge_sel += s;
 	else if (s || w)
-		cmap_add(&g->charges, charge_key(cause, cls, id), s, w);
+	{
+		/* pieces come in time order and range ids follow their starts:
+		 * consecutive pieces often share a key; the rest is sorted once */
+		uint64_t key = charge_key(cause, cls, id);
+		if (g->charges.n && g->charges.v[g->charges.n - 1].key == key) {
+			g->charges.v[g->charges.n - 1].a += s;
+			g->charges.v[g->charges.n - 1].b += w;
+		} else {
+			struct craw x = { key, s, w };
+			vec_push(&g->charges, x);
+		}
+	}
 	if (cls >= 0 && cls < HW_NCLASSES) {
 		g->by_class[cause][cls] += w;
 		if (g->short_gap)
@@ -1052,15 +1070,24 @@ static int cmp_charge(const void *a, const void *b)
 static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 {
 	const struct trace *t = c->t;
-	struct gap_charge *v = gf_xcalloc(g->charges.n ? g->charges.n : 1, sizeof *v);
+	/* by (cause, class, id): the key's own order (charge_key), radix-sorted,
+	 * equal keys merged */
+	struct actx_kv *kv = gf_xmalloc((g->charges.n ? g->charges.n : 1) * sizeof *kv);
+	size_t nk = g->charges.n;
+	for (size_t i = 0; i < nk; i++)
+		kv[i] = (struct actx_kv){ (gf_ns)g->charges.v[i].key, i };
+	actx_sort_kv(kv, nk);
+	struct gap_charge *v = gf_xcalloc(nk ? nk : 1, sizeof *v);
 	size_t n = 0;
 	struct cmap hk = { 0 }, sk = { 0 };
-	for (size_t i = 0; i < g->charges.cap; i++) {
-		const struct cslot *s = &g->charges.s[i];
-		if (!s->used)
-			continue;
+	for (size_t j = 0; j < nk;) {
+		const struct craw *s = &g->charges.v[kv[j].v];
 		struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
 					0, s->a, s->b };
+		for (j++; j < nk && g->charges.v[kv[j].v].key == s->key; j++) {
+			x.sel += g->charges.v[kv[j].v].a;
+			x.steady += g->charges.v[kv[j].v].b;
+		}
 		if ((x.cause == GAP_HOST || x.cause == GAP_SYNC || x.cause == GAP_LAUNCH) && x.id < t->nr &&
 		    (g->ri.flags[x.id] & RI_ISSUES))
 			x.flags |= GCF_ISSUES;
@@ -1073,9 +1100,13 @@ static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 			cmap_add(&sk, site_key(c, x.id), x.steady, 0);
 		}
 	}
-	cmap_free(&g->charges);
+	free(kv);
+	vec_free(&g->charges);
 	if (n)
-		qsort(v, n, sizeof *v, cmp_charge);
+		v = gf_xreallocarray(v, n, sizeof *v);
+	if (GF_CHECKS) /* report.c and fold.c rely on the order */
+		for (size_t i = 1; i < n; i++)
+			GF_ASSERT(cmp_charge(&v[i - 1], &v[i]) < 0);
 	r->charges = v;
 	r->ncharges = n;
 	r->keys[GAP_HOST] = map_keys(t, &hk, &r->nkeys[GAP_HOST]);

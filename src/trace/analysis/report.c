@@ -207,34 +207,33 @@ struct nw {
 	gf_ns w;
 };
 
-static int cmp_nw(const void *a, const void *b)
-{
-	const struct nw *x = a, *y = b;
-	return (x->name > y->name) - (x->name < y->name);
-}
-
 /* The heaviest name of v[0..n) summed by name (ties: the lower pool id, so
- * the first seen in the trace): sorts v. */
-static uint32_t heaviest(struct nw *v, size_t n, gf_ns *w)
+ * the first seen in the trace). */
+static uint32_t heaviest(const struct nw *v, size_t n, gf_ns *w)
 {
 	if (!n) {
 		*w = 0;
 		return UINT32_MAX;
 	}
-	qsort(v, n, sizeof *v, cmp_nw);
+	/* by name (radix: the charges run to millions on long traces) */
+	struct actx_kv *kv = gf_xmalloc(n * sizeof *kv);
+	for (size_t i = 0; i < n; i++)
+		kv[i] = (struct actx_kv){ v[i].name, (uint64_t)v[i].w };
+	actx_sort_kv(kv, n);
 	uint32_t best = UINT32_MAX;
 	gf_ns bw = -1;
 	for (size_t a = 0; a < n;) {
 		size_t b = a;
 		gf_ns s = 0;
-		while (b < n && v[b].name == v[a].name)
-			s += v[b++].w;
+		while (b < n && kv[b].k == kv[a].k)
+			s += (gf_ns)kv[b++].v;
 		if (s > bw) {
 			bw = s;
-			best = v[a].name;
+			best = (uint32_t)kv[a].k;
 		}
 		a = b;
 	}
+	free(kv);
 	*w = bw;
 	return best;
 }
