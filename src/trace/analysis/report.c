@@ -407,6 +407,7 @@ static void issuing(const struct report *r, struct report_verdict *v)
 		return;
 	v->per_launch = in / (gf_ns)launches;
 	v->issuing = v->per_launch < REPORT_ISSUE_NS;
+	v->at_floor = v->issuing && v->per_launch <= REPORT_LAUNCH_FLOOR_NS;
 }
 
 static void verdict_findings(struct report *r, const struct actx *c);

@@ -68,6 +68,10 @@
 /* Host time per launch call below which host work that issues device work
  * is the issuing itself (dispatch, launch wrappers): 1 ms. */
 #define REPORT_ISSUE_NS 1000000
+/* Host time per launch call at or under which a launch costs about what the
+ * launch API itself does (a few us on current CUDA and ROCm): the advice is
+ * to launch fewer kernels, not to make each launch cheaper. */
+#define REPORT_LAUNCH_FLOOR_NS 10000
 /* Host ranges per launch call from which the profiler's own cost shows:
  * with_stack and record_function on every op. */
 #define REPORT_RANGES_PER_LAUNCH 20
@@ -147,6 +151,7 @@ struct report_verdict {
 	uint64_t call_n;
 	gf_ns call_ns, call_max, call_median;
 	bool issuing;                  /* host: the time is inside frames that issue device work */
+	bool at_floor;                 /* issuing at <= REPORT_LAUNCH_FLOOR_NS per launch call */
 	gf_ns per_launch;              /* then: that time per launch call (steady) */
 	const struct gap_key *drain;   /* host: the sync site that drained the GPU before most of it */
 	const struct sync_site *drain_site;

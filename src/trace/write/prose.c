@@ -381,11 +381,13 @@ static void next_issue(struct sbuf *b, const struct report *r)
 	sbuf_addstr(b, "The host work is the issuing of the kernels itself (");
 	prose_dur(b, v->per_launch);
 	sbuf_addstr(b, " of host time per launch call");
+	if (v->at_floor)
+		sbuf_addstr(b, ", about what the launch API itself costs");
 	if (v->frames) {
 		sbuf_addstr(b, ", most in ");
 		where(b, v);
 	}
-	sbuf_addstr(b, "): cut the host time per launch: ");
+	sbuf_addstr(b, v->at_floor ? "): launch fewer kernels: " : "): cut the host time per launch: ");
 	sbuf_addstr(b, prose_launch_advice(&r->gp.ld, false));
 	sbuf_addstr(b, ".");
 }
