@@ -58,6 +58,23 @@ expect_grep "fold-empty-msg" "$(printf %s "$msg" | sed 's/[().]/\\&/g')" "$T/fol
 expect_grep "report-empty-msg" "$(printf %s "$msg" | sed 's/[().]/\\&/g')" "$T/err"
 gf syncs --step-marker decode --steps 100.. "$T/s.json"
 expect_grep "syncs-empty-msg" "$(printf %s "$msg" | sed 's/[().]/\\&/g')" "$T/err"
+# a trace without steps: --steps and --skip select nothing, in every command
+# (issue 24 item 8: report and syncs took the whole trace, exit 0)
+python3 -c '
+import json, sys
+ev = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 2, "args": {"correlation": 1}},
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 14, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 1}}]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))' "$T/nosteps.json"
+for cmd in fold report syncs; do
+  for sel in "--steps 2..3" "--skip 1"; do
+    gf $cmd $sel "$T/nosteps.json"
+    expect_rc "$cmd-nosteps-${sel%% *}-rc" 2
+    expect_grep "$cmd-nosteps-${sel%% *}-msg" "nosteps.json': the trace has no steps \(no 'ProfilerStep' ranges\) to select" "$T/err"
+    expect_eq "$cmd-nosteps-${sel%% *}-no-output" "$(wc -c <"$T/out")" 0
+  done
+  gf $cmd "$T/nosteps.json"
+  expect_rc "$cmd-nosteps-whole-rc" 0
+done
 for cmd in fold report; do
   gf $cmd --steps 3..1 "$T/s.json"
   expect_rc "$cmd-bad-range-rc" 2

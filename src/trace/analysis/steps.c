@@ -288,6 +288,11 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned
 	const struct trace *t = c->t;
 	memset(r, 0, sizeof *r);
 	if (!t->nsteps) {
+		/* --steps/--skip on a trace without steps select nothing: the
+		 * usage error every command gives (trace_sel_pick's message) */
+		uint32_t none;
+		if (trace_sel_active(o))
+			return trace_sel_pick(t, o, NULL, NULL, &none, err);
 		r->whole_trace = true;
 		r->rows = gf_xcalloc(1, sizeof *r->rows);
 		r->n = 1;
