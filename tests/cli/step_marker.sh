@@ -75,6 +75,31 @@ for cmd in fold report syncs; do
   gf $cmd "$T/nosteps.json"
   expect_rc "$cmd-nosteps-whole-rc" 0
 done
+# without steps the wall fold covers the window on the launching thread: the
+# window [10, 19) us, the launch call 2 us, [untraced] the other 7 (issue 24 item 8)
+gf fold -w wall "$T/nosteps.json"
+expect_grep "nosteps-wall-untraced" '^thread \(1\);\[untraced\] 7000$' "$T/out"
+expect_eq "nosteps-wall-window" "$(grep -v '^#' "$T/out" | awk '{s += $NF} END {print s}')" 9000
+# a zero-length last step is not steady (issue 24 item 8): 4 steps of 900 us,
+# each one 800 us kernel, then ProfilerStep#4 of no duration
+python3 -c '
+import json, sys
+ev = []
+for s in range(4):
+    t = 1000 + s * 1000
+    ev += [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % s, "pid": 1, "tid": 1, "ts": t, "dur": 900},
+           {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": t + 10, "dur": 5, "args": {"correlation": s + 1}},
+           {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": t + 20, "dur": 800, "args": {"device": 0, "stream": 7, "correlation": s + 1}}]
+ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#4", "pid": 1, "tid": 1, "ts": 5000, "dur": 0})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))' "$T/zero.json"
+gf report --format json "$T/zero.json"
+expect_eq "zero-length-step-not-steady" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+print(s["steps"], s["steady_steps"], d["warnings"]["zero_length_steps"], s["gpu_busy_us"], [x["index"] for x in d["steps"]])' "$T/out")" "4 4 1 800 [0, 1, 2, 3]"
+gf report "$T/zero.json"
+expect_grep "zero-length-step-note" "1 zero-length step left out" "$T/out"
 for cmd in fold report; do
   gf $cmd --steps 3..1 "$T/s.json"
   expect_rc "$cmd-bad-range-rc" 2

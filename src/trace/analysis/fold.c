@@ -699,6 +699,19 @@ static void fold_host(struct folder *f, bool wall)
 	struct trace *t = f->t;
 	if (!f->nwin)
 		return;
+	/* without steps the wall fold covers the window on the thread that
+	 * stands for the step thread: the one launching most device work, else
+	 * the only thread with ranges; its untraced time is [untraced] */
+	uint32_t main_th = TRACE_NONE, with_ranges = 0;
+	for (uint32_t th = 0; th < t->nth; th++) {
+		with_ranges += t->th[th].n > 0;
+		if (t->th[th].launches && (main_th == TRACE_NONE || t->th[th].launches > t->th[main_th].launches))
+			main_th = th;
+	}
+	if (main_th == TRACE_NONE && with_ranges == 1)
+		for (uint32_t th = 0; th < t->nth; th++)
+			if (t->th[th].n)
+				main_th = th;
 	for (uint32_t th = 0; th < t->nth; th++) {
 		if (!t->th[th].n)
 			continue;
@@ -713,6 +726,9 @@ static void fold_host(struct folder *f, bool wall)
 				nw = nu;
 			}
 			kept = nu || f->o->all_threads;
+		} else if (wall && th == main_th) {
+			u = f->win;
+			nu = f->nwin;
 		}
 		int64_t sum = fold_thread(f, th, wall, kept, w, nw, u, nu);
 		if (sum && kept)

@@ -314,8 +314,17 @@ int steps_analyze_part(const struct actx *c, const struct trace_sel *o, unsigned
 		struct sfast f;
 		if (sums)
 			sfast_init(&f, c);
+		/* a zero-length step holds nothing: left out (it would count in
+		 * the steady means' denominator), unless every kept step is one */
+		uint32_t nonempty = 0;
+		for (uint32_t k = 0; k < nkeep; k++)
+			nonempty += t->steps[keep[k]].end > t->steps[keep[k]].start;
 		for (uint32_t k = 0; k < nkeep; k++) {
 			const struct trace_step *st = &t->steps[keep[k]];
+			if (nonempty && st->end <= st->start) {
+				r->empty++;
+				continue;
+			}
 			struct step_row *row = &r->rows[r->n++];
 			row->number = st->number;
 			row->step = keep[k];

@@ -63,6 +63,7 @@ struct steps_result {
 	size_t nwarm, nsteady;
 	struct step_row steady; /* per-column medians over steady steps (number = -1) */
 	uint64_t dropped;     /* markers outside --steps or skipped */
+	uint64_t empty;       /* selected markers of zero duration, left out (not steady: issue 24) */
 };
 
 /*

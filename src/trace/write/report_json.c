@@ -728,6 +728,8 @@ static void j_tail(struct jsonw *j, const struct report *r, size_t ns)
 	jsonw_int(j, (int64_t)m->clipped);
 	jsonw_key(j, "steps_left_out");
 	jsonw_int(j, (int64_t)r->st.dropped);
+	jsonw_key(j, "zero_length_steps");
+	jsonw_int(j, (int64_t)r->st.empty);
 	jsonw_key(j, "truncated");
 	jsonw_bool(j, m->truncated);
 	jsonw_end(j, '}');

@@ -567,6 +567,9 @@ static void notes(const struct report *r, const struct report_fmt *f, struct sbu
 	if (r->st.dropped)
 		sbuf_addf(&n, "%s%llu steps left out by --steps/--skip\n", f->item,
 			  (unsigned long long)r->st.dropped);
+	if (r->st.empty)
+		sbuf_addf(&n, "%s%llu zero-length step%s left out (a step marker with no duration holds nothing)\n",
+			  f->item, (unsigned long long)r->st.empty, r->st.empty == 1 ? "" : "s");
 	if (m->truncated)
 		sbuf_addf(&n, "%sthe trace file is truncated: read up to its last complete event\n", f->item);
 	if (n.len) {
