@@ -29,7 +29,10 @@
  * Where glibc is wrong, rx follows the pattern: glibc copies a subtree for
  * '+' and {m,n}, and in the copies an assertion loses its condition
  * ("(.\<){2,}" matches " .1b", where no two bytes are each followed by the
- * start of a word); tests/unit/test_rx.c compares the two everywhere else.
+ * start of a word); case-insensitive, an escaped lower-case letter that is
+ * no operator ("\k") matches nothing in glibc (it folds the text, not the
+ * escaped letter), "k" and "K" in rx; tests/unit/test_rx.c compares the two
+ * everywhere else.
  *
  * Layer: base. Never prints.
  */

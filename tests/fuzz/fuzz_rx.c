@@ -8,8 +8,9 @@
  * regexec's answer on the text (at most 64 bytes: glibc backtracks), on
  * every prefix of it, and the same answer again after other searches (the
  * DFA states it keeps change nothing). Where glibc is known to be wrong (an
- * assertion inside '+' or {m,n}: its copies lose the condition, rx.h) the
- * answers are not compared, only computed.
+ * assertion inside '+' or {m,n}: its copies lose the condition; an escaped
+ * lower-case letter under REG_ICASE: rx.h) the answers are not compared,
+ * only computed.
  */
 #include "base/rx.h"
 
@@ -18,14 +19,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An assertion and a copying repetition in the same pattern (a
- * conservative test for the case glibc gets wrong). */
-static bool glibc_may_err(const char *p)
+/* The cases glibc gets wrong (conservative tests): an assertion and a
+ * copying repetition in the same pattern; case-insensitive, an escaped
+ * lower-case letter that is no GNU operator (glibc 2.36: `\k` with REG_ICASE
+ * matches neither "k" nor "K": the text is folded to upper case, the escaped
+ * letter is not). */
+static bool glibc_may_err(const char *p, bool icase)
 {
-	bool as = strpbrk(p, "^$") != NULL, rep = strpbrk(p, "+{") != NULL;
-	for (const char *q = p; (q = strchr(q, '\\')) && q[1]; q += 2)
+	bool as = strpbrk(p, "^$") != NULL, rep = strpbrk(p, "+{") != NULL, lower = false;
+	for (const char *q = p; (q = strchr(q, '\\')) && q[1]; q += 2) {
 		as |= strchr("bB<>`'", q[1]) != NULL;
-	return as && rep;
+		lower |= q[1] >= 'a' && q[1] <= 'z' && !strchr("wsb", q[1]);
+	}
+	return (as && rep) || (icase && lower);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -54,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rx *r = rx_compile(pat, pn, icase, &err);
 		if (!r)
 			abort(); /* regcomp took it: rx must read it */
-		bool cmp = !glibc_may_err(pat);
+		bool cmp = !glibc_may_err(pat, icase);
 		bool whole = rx_search(r, text, tn);
 		for (size_t k = 0; k <= tn; k++) {
 			char c = text[k];

@@ -189,11 +189,33 @@ T_TEST(test_rx__refused)
 	sbuf_release(&err);
 }
 
+/* Where glibc is wrong rx follows the pattern: case-insensitive, an escaped
+ * lower-case letter (no operator) is that letter in either case (glibc
+ * matches nothing: fuzz_rx found "\\k" against "k"). */
+T_TEST(test_rx__escaped_letter_icase)
+{
+	struct sbuf err = SBUF_INIT;
+	struct rx *r = rx_compile("\\k", 2, true, &err);
+	T_TRUE(r != NULL);
+	T_TRUE(rx_search(r, "k", 1));
+	T_TRUE(rx_search(r, ")x K", 4));
+	T_TRUE(!rx_search(r, "abc", 3));
+	rx_free(r);
+	r = rx_compile("\\k|x\\)", 6, true, &err);
+	T_TRUE(r != NULL && rx_search(r, ":ukit", 5));
+	rx_free(r);
+	r = rx_compile("\\k", 2, false, &err); /* case-sensitive: as glibc */
+	T_TRUE(r != NULL && rx_search(r, "k", 1) && !rx_search(r, "K", 1));
+	rx_free(r);
+	sbuf_release(&err);
+}
+
 int main(void)
 {
 	T_RUN(test_rx__against_glibc);
 	T_RUN(test_rx__random_against_glibc);
 	T_RUN(test_rx__linear_cost);
 	T_RUN(test_rx__refused);
+	T_RUN(test_rx__escaped_letter_icase);
 	return t_done();
 }
