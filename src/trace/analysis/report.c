@@ -879,6 +879,15 @@ static void explain(struct report *r, const struct actx *c, size_t want)
 
 /* The part that may run on another thread: it writes r->st's
  * median_kernel fields only. */
+/* The idle stacks (they read the gap model, write only r->idle*): beside
+ * the syncs, comm, top calls and the verdict, which never read them. */
+static void *idle_part(void *arg)
+{
+	struct side *sd = arg;
+	idle_stacks(sd->r, sd->c, &sd->o->steps);
+	return NULL;
+}
+
 static void *side_parts(void *arg)
 {
 	struct side *sd = arg;
@@ -926,21 +935,29 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	/* the sync bubbles are the gap model's: syncs needs it */
 	if (parts & (RP_GAPS | RP_SYNCS))
 		(o->gap_pieces || o->explain ? gaps_analyze_pieces : gaps_analyze)(c, &r->st, &r->gp);
+	/* the idle stacks on the second core once the step medians are done */
+	bool idle = (parts & RP_IDLE) && c->dev != TRACE_NONE, ipar = false;
+	pthread_t ith;
+	if (par) {
+		pthread_join(th, NULL);
+		par = false;
+		ipar = idle && pthread_create(&ith, NULL, idle_part, &sd) == 0;
+	}
+	if (idle && !ipar)
+		idle_stacks(r, c, &o->steps);
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->gp, &r->sy);
 	if (parts & RP_COMM)
 		comm_analyze(c, &r->st, &r->cm);
 	if (parts & RP_TOP)
 		top_calls(r, c);
-	if ((parts & RP_IDLE) && c->dev != TRACE_NONE)
-		idle_stacks(r, c, &o->steps);
-	if (par)
-		pthread_join(th, NULL);
 	if (parts & RP_VERDICT) {
 		verdict(r, c);
 		if (c->dev == TRACE_NONE)
 			cpu_report(r, c, &o->steps);
 	}
+	if (ipar)
+		pthread_join(ith, NULL);
 	r->explained = o->explain > 0;
 	if (o->explain && r->gp.gaps)
 		explain(r, c, o->explain);
