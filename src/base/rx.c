@@ -22,6 +22,13 @@
  * glibc 2.36). States under an optional repetition are counted as such
  * (conservatively: all of a repeated group that holds one) and capped. */
 #define RE_OPT_BUDGET 2000.0
+/* glibc's closure computation is exponential in alternations with two or
+ * more branches that match the empty string, repeated or in a row before a
+ * star: (|a|){20,} 0.5 s, {24,} 8 s; (a?|b?){18}(a?|b?)* 0.3 s (glibc
+ * 2.36). Their copies are counted (a repetition multiplies them as it
+ * multiplies states) and capped. */
+#define RE_NALT_BUDGET 12.0
+#define RE_NALT_MSG "more than 12 alternations with two branches that match nothing (like '(|a|){20,}')"
 
 /* The digits of a repetition bound from p[j] (as a double, stopping past
  * 1e6): *v; @return the index after them. */
@@ -37,15 +44,22 @@ const char *rx_too_costly(const char *p, size_t n)
 {
 	double sum[64], last[64];       /* states: of the sequence, of its last atom */
 	double opt[64], lastopt[64];    /* of them, the optional ones (see RE_OPT_BUDGET) */
+	double na[64], lastna[64];      /* copies of nullable alternations (RE_NALT_BUDGET) */
+	bool pre[64], lastn[64];        /* the branch before its last atom, that atom: match empty */
+	int nb[64];                     /* the group's branches that match empty so far */
 	int sp = 0;
-	sum[0] = last[0] = opt[0] = lastopt[0] = 0;
+	sum[0] = last[0] = opt[0] = lastopt[0] = na[0] = lastna[0] = 0;
+	pre[0] = lastn[0] = true;
+	nb[0] = 0;
 	bool after_rep = false; /* the previous token was a repetition */
 	for (size_t i = 0; i < n; i++) {
 		char c = p[i];
 		double factor = 0, optional = 0; /* copies made, of them optional */
+		bool min0 = false;               /* the repetition may match nothing */
 		if (c == '*' || c == '+' || c == '?') {
 			factor = 2;
 			optional = 1;
+			min0 = c != '+';
 		} else if (c == '{') {
 			double lo, hi;
 			size_t j = re_bound(p, i + 1, n, &lo);
@@ -60,6 +74,7 @@ const char *rx_too_costly(const char *p, size_t n)
 			if (j < n && p[j] == '}' && j > i + 1) {
 				factor = hi < 0 ? lo + 2 : hi + 1;
 				optional = hi < 0 ? 1 : hi > lo ? hi - lo : 0;
+				min0 = lo == 0;
 				i = j;
 			}
 		}
@@ -71,13 +86,19 @@ const char *rx_too_costly(const char *p, size_t n)
 			opt[sp] += o - lastopt[sp];
 			lastopt[sp] = o;
 			last[sp] *= factor;
+			na[sp] += lastna[sp] * (factor - 1);
+			lastna[sp] *= factor;
+			if (min0)
+				lastn[sp] = true;
 			after_rep = true;
 		} else {
 			after_rep = false;
-			double atom = 1, atomopt = 0;
+			double atom = 1, atomopt = 0, atomna = 0;
+			bool atomn = c == '^' || c == '$'; /* zero-width: matches empty */
 			if (c == '\\' && i + 1 < n) {
 				if (p[i + 1] >= '1' && p[i + 1] <= '9')
 					return "back-references";
+				atomn = p[i + 1] && strchr("bB<>`'", p[i + 1]) != NULL;
 				i++;
 			} else if (c == '[') { /* a bracket expression is one atom: find its ']' */
 				size_t j = i + 1;
@@ -97,32 +118,48 @@ const char *rx_too_costly(const char *p, size_t n)
 			} else if (c == '(') {
 				if (++sp == 64)
 					return "groups nested 64 deep";
-				sum[sp] = last[sp] = opt[sp] = lastopt[sp] = 0;
+				sum[sp] = last[sp] = opt[sp] = lastopt[sp] = na[sp] = lastna[sp] = 0;
+				pre[sp] = lastn[sp] = true;
+				nb[sp] = 0;
 				continue;
 			} else if (c == ')' && sp > 0) {
 				atom = sum[sp] > 1 ? sum[sp] : 1;
 				atomopt = opt[sp] > 0 ? atom : 0;
+				nb[sp] += pre[sp] && lastn[sp];
+				atomn = nb[sp] > 0;
+				atomna = na[sp] + (nb[sp] >= 2 ? 1 : 0);
 				sp--;
 			} else if (c == '|') {
-				last[sp] = lastopt[sp] = 0;
+				nb[sp] += pre[sp] && lastn[sp];
+				pre[sp] = lastn[sp] = true;
+				last[sp] = lastopt[sp] = lastna[sp] = 0;
 				continue;
 			}
 			sum[sp] += atom;
 			last[sp] = atom;
 			opt[sp] += atomopt;
 			lastopt[sp] = atomopt;
+			pre[sp] = pre[sp] && lastn[sp];
+			lastn[sp] = atomn;
+			na[sp] += atomna;
+			lastna[sp] = atomna;
 		}
 		if (sum[sp] > RE_BUDGET)
 			return "a compiled size over 100000 states";
 		if (opt[sp] > RE_OPT_BUDGET)
 			return "more than 2000 optional states (like 'a{0,5000}')";
+		if (na[sp] > RE_NALT_BUDGET)
+			return RE_NALT_MSG;
 	}
 	while (sp > 0) { /* unclosed groups: regcomp reports them */
-		double atom = sum[sp], atomopt = opt[sp];
+		double atom = sum[sp], atomopt = opt[sp], atomna = na[sp] + (nb[sp] + (pre[sp] && lastn[sp]) >= 2);
 		sp--;
 		sum[sp] += atom;
 		opt[sp] += atomopt;
+		na[sp] += atomna;
 	}
+	if (na[0] > RE_NALT_BUDGET)
+		return RE_NALT_MSG;
 	if (sum[0] > RE_BUDGET)
 		return "a compiled size over 100000 states";
 	return opt[0] > RE_OPT_BUDGET ? "more than 2000 optional states (like 'a{0,5000}')" : NULL;

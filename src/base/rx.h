@@ -55,7 +55,10 @@ struct rx;
  * 2 for *, + and ?) and patterns over 100000 states, over 2000 optional
  * states (what a '?', '*', '+' or {m,n} with n > m repeats, and all of a
  * repeated group holding one: glibc's memory grows with their square), with
- * stacked repetitions ('++', '}*') or with back-references are refused. @return
+ * stacked repetitions ('++', '}*'), with more than 12 copies of an
+ * alternation with two branches that match the empty string (glibc's
+ * closures are exponential in them: "(|a|){20,}") or with back-references
+ * are refused. @return
  * NULL when fine, else what is wrong (for a message).
  */
 const char *rx_too_costly(const char *p, size_t n);

@@ -181,6 +181,13 @@ T_TEST(test_rx__refused)
 	T_TRUE(rx_too_costly("a{8000}", 7) == NULL);
 	T_TRUE(rx_too_costly("a{,1000}", 8) == NULL);
 	T_TRUE(rx_too_costly("(ab?){100}", 10) == NULL);
+	/* glibc's closures are exponential in nullable alternations repeated
+	 * (fuzz_rx timed out on "(|a2ueu+rh|){44,}"; (|a|){20,} 0.5 s, {24,} 8 s) */
+	T_TRUE(rx_too_costly("(|a|){20,}", 10) != NULL);
+	T_TRUE(rx_too_costly("(a?|b?){18}(a?|b?)*", 19) != NULL);
+	T_TRUE(rx_too_costly("(|a|){8,}", 9) == NULL);
+	T_TRUE(rx_too_costly("(a||b){20}", 10) == NULL);  /* one empty branch */
+	T_TRUE(rx_too_costly("(^|_)gemm(_|$)", 14) == NULL);
 	struct sbuf err = SBUF_INIT;
 	struct rx *r = rx_compile("(a", 2, true, &err);
 	T_TRUE(r == NULL && err.len);
