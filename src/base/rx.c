@@ -40,6 +40,16 @@ static size_t re_bound(const char *p, size_t j, size_t n, double *v)
 	return j;
 }
 
+/* The comma of an interval at p[j]: ',' or, as glibc reads it, an escaped
+ * '\,' (its bound reader looks at the character, not the token: "a{2\,}"
+ * is a{2,}). @return its length, 0 when none. */
+static size_t comma_at(const char *p, size_t n, size_t j)
+{
+	if (j < n && p[j] == ',')
+		return 1;
+	return j + 1 < n && p[j] == '\\' && p[j + 1] == ',' ? 2 : 0;
+}
+
 const char *rx_too_costly(const char *p, size_t n)
 {
 	double sum[64], last[64];       /* states: of the sequence, of its last atom */
@@ -62,10 +72,10 @@ const char *rx_too_costly(const char *p, size_t n)
 			min0 = c != '+';
 		} else if (c == '{') {
 			double lo, hi;
-			size_t j = re_bound(p, i + 1, n, &lo);
-			if (j < n && p[j] == ',') {
-				size_t k = re_bound(p, j + 1, n, &hi);
-				if (k == j + 1)
+			size_t j = re_bound(p, i + 1, n, &lo), cl = comma_at(p, n, j);
+			if (cl) {
+				size_t k = re_bound(p, j + cl, n, &hi);
+				if (k == j + cl)
 					hi = -1; /* {m,}: no upper bound */
 				j = k;
 			} else {
@@ -511,8 +521,9 @@ static bool interval(struct rx *r, int32_t *mn, int32_t *mx)
 {
 	size_t j = r->i + 1;
 	long a = digits(r->p, r->n, &j), b = a;
-	if (j < r->n && r->p[j] == ',') {
-		j++;
+	size_t cl = comma_at(r->p, r->n, j);
+	if (cl) {
+		j += cl;
 		b = digits(r->p, r->n, &j);
 		if (a < 0)
 			a = 0;

@@ -60,7 +60,7 @@ T_TEST(test_rx__against_glibc)
 		"[[.a.]-c]", "[[=b=]]", "\\w+\\s\\W", "\\bfoo\\b", "\\Bo\\B", "\\<k", "n\\>", "\\`a", "b\\'", "a$", "^$",
 		"a|^b", "(^a|b$)", "()", "a||b", "a)", "(a))", "a)*b", "a)+b", "x|a){2}b", "(a|aa)*x|a)*b", "a{1}{2}", ".", "..z", "\\.", "\\(", "\\{", "a\\|b",
 		"(a|aa)*b", "(a*)*c", "((x+)y?)*z", "[[:space:][:punct:]]{2}", "[[:xdigit:]]{4}", "_Z[0-9]+", "A\\wC",
-		"{", "a{", "a{x}", "[a-z_]+::[A-Z]", "(.*)(.*)x", "ab?c?d?e", "(a|b|c|d)+e$", "^(void )?at::native",
+		"{", "a{", "a{x}", "8{\\,}", "a{2\\,}x", "a{1\\,2}b", "[a-z_]+::[A-Z]", "(.*)(.*)x", "ab?c?d?e", "(a|b|c|d)+e$", "^(void )?at::native",
 	};
 	static const char *const texts[] = {
 		"", "a", "b", "ab", "aab", "aaab", "c", "ac", "aac", "GEMM_kernel", "sm90_xmma_gemm", "ncclAllGather",
