@@ -20,7 +20,7 @@
  * What is read (the caller keeps regcomp as the judge of syntax and of its
  * error messages, and gives rx only what regcomp accepted): literals,
  * '.', bracket expressions ([a-z], [^...], [:class:], [=c=], [.c.]),
- * groups, '|', '*' '+' '?' {m} {m,} {m,n} {,n} (an escaped comma "\\," in a
+ * groups, '|', '*' '+' '?' {m} {m,} {m,n} {,n} (an escaped comma "\," in a
  * bound is its comma, as glibc's bound reader takes it), anchors '^' '$' anywhere,
  * GNU escapes \w \W \s \S \b \B \< \> \` \', any other escaped byte as
  * itself, an unmatched ')' as a literal. Case-insensitive as glibc: the
