@@ -603,14 +603,7 @@ static size_t count_lt_near(const gf_ns *v, size_t n, gf_ns x, size_t h)
 	} else {
 		return h;
 	}
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-		if (v[m] < x)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
+	return lo + count_lt(v + lo, hi - lo, x);
 }
 
 static uint64_t span_f_near(const struct actx_span *o, size_t *cur, gf_ns x)
@@ -830,8 +823,7 @@ void actx_cover_init(struct actx_cover *cv, const struct steps_result *st)
 	actx_sort_ns(cv->ends, cv->n);
 }
 
-/* Elements of sorted v[0..n) that are <= ts. */
-static size_t count_le(const gf_ns *v, size_t n, gf_ns ts)
+size_t actx_count_le(const gf_ns *v, size_t n, gf_ns ts)
 {
 	size_t l = 0, h = n;
 	while (l < h) {
@@ -847,15 +839,15 @@ static size_t count_le(const gf_ns *v, size_t n, gf_ns ts)
 uint64_t actx_cover_at(const struct actx_cover *cv, gf_ns ts)
 {
 	/* windows started by ts minus those ended by ts (start <= end) */
-	size_t a = count_le(cv->starts, cv->n, ts), b = count_le(cv->ends, cv->n, ts);
+	size_t a = actx_count_le(cv->starts, cv->n, ts), b = actx_count_le(cv->ends, cv->n, ts);
 	return a > b ? a - b : 0;
 }
 
 uint64_t actx_cover_next(const struct actx_cover *cv, struct actx_cover_sweep *sw, gf_ns ts)
 {
 	if (!sw->started || ts < sw->last) {
-		sw->a = count_le(cv->starts, cv->n, ts);
-		sw->b = count_le(cv->ends, cv->n, ts);
+		sw->a = actx_count_le(cv->starts, cv->n, ts);
+		sw->b = actx_count_le(cv->ends, cv->n, ts);
 		sw->started = true;
 	} else {
 		while (sw->a < cv->n && cv->starts[sw->a] <= ts)

@@ -145,6 +145,9 @@ static inline uint32_t actx_nonrt_parent(const struct actx *c, uint32_t ri)
 	return c->nonrt[ri];
 }
 
+/* How many of the sorted v[0..n) are <= ts (a binary search). */
+size_t actx_count_le(const gf_ns *v, size_t n, gf_ns ts);
+
 /* Sorts v[0..n) ascending: a linear check first (nothing when already in
  * order), else an LSD radix sort on the bytes that differ, O(n) a pass. */
 void actx_sort_ns(gf_ns *v, size_t n);

@@ -180,26 +180,6 @@ static size_t piece_after(const struct piece *p, size_t n, gf_ns lo)
 	return l;
 }
 
-static int cmp_ns(const void *a, const void *b)
-{
-	gf_ns x = *(const gf_ns *)a, y = *(const gf_ns *)b;
-	return (x > y) - (x < y);
-}
-
-/* How many of the sorted v[0..n) are <= x. */
-static size_t count_le(const gf_ns *v, size_t n, gf_ns x)
-{
-	size_t l = 0, h = n;
-	while (l < h) {
-		size_t m = l + (h - l) / 2;
-		if (v[m] <= x)
-			l = m + 1;
-		else
-			h = m;
-	}
-	return l;
-}
-
 /* The collectives of the steady steps (comm.h, struct comm_coll); pc is the
  * computation union with its prefix sums. */
 static void collectives(const struct actx *c, const struct steps_result *st, const struct pmeasure *pc,
@@ -293,10 +273,11 @@ static void collectives(const struct actx *c, const struct steps_result *st, con
 	free(whole);
 	/* the calls: kernels starting in a step (each step counts): the steps
 	 * starting at or before the kernel's start less those ending by then */
-	qsort(los, ns, sizeof *los, cmp_ns);
-	qsort(his, ns, sizeof *his, cmp_ns);
+	actx_sort_ns(los, ns);
+	actx_sort_ns(his, ns);
 	for (size_t k = 0; k < pv.n; k++)
-		rows.v[pv.v[k].row].calls += count_le(los, ns, pv.v[k].start) - count_le(his, ns, pv.v[k].start);
+		rows.v[pv.v[k].row].calls +=
+			actx_count_le(los, ns, pv.v[k].start) - actx_count_le(his, ns, pv.v[k].start);
 	free(los);
 	free(his);
 	uint32_t *top = gf_xmalloc((rows.n ? rows.n : 1) * sizeof *top);
