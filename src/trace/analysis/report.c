@@ -207,6 +207,62 @@ struct nw {
 	gf_ns w;
 };
 
+/* A map from a 32-bit id (not UINT32_MAX) to a sum: the names of a level
+ * are few, the ranges shrink as the path climbs (the charges run to
+ * millions on long traces: no sort). */
+struct idsum {
+	uint32_t *k;
+	gf_ns *v;
+	size_t cap, n;
+};
+
+static size_t idsum_slot(struct idsum *m, uint32_t key)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t nc = m->cap ? 2 * m->cap : 64;
+		uint32_t *nk = gf_xmalloc(nc * sizeof *nk);
+		gf_ns *nv = gf_xcalloc(nc, sizeof *nv);
+		memset(nk, 0xff, nc * sizeof *nk);
+		for (size_t i = 0; i < m->cap; i++) {
+			if (m->k[i] == UINT32_MAX)
+				continue;
+			size_t h = gf_hash_u64(m->k[i]) & (nc - 1);
+			while (nk[h] != UINT32_MAX)
+				h = (h + 1) & (nc - 1);
+			nk[h] = m->k[i];
+			nv[h] = m->v[i];
+		}
+		free(m->k);
+		free(m->v);
+		m->k = nk;
+		m->v = nv;
+		m->cap = nc;
+	}
+	size_t h = gf_hash_u64(key) & (m->cap - 1);
+	while (m->k[h] != UINT32_MAX && m->k[h] != key)
+		h = (h + 1) & (m->cap - 1);
+	if (m->k[h] == UINT32_MAX) {
+		m->k[h] = key;
+		m->v[h] = 0;
+		m->n++;
+	}
+	return h;
+}
+
+static void idsum_reset(struct idsum *m)
+{
+	if (m->cap)
+		memset(m->k, 0xff, m->cap * sizeof *m->k);
+	m->n = 0;
+}
+
+static void idsum_free(struct idsum *m)
+{
+	free(m->k);
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
 /* The heaviest name of v[0..n) summed by name (ties: the lower pool id, so
  * the first seen in the trace). */
 static uint32_t heaviest(const struct nw *v, size_t n, gf_ns *w)
@@ -215,25 +271,19 @@ static uint32_t heaviest(const struct nw *v, size_t n, gf_ns *w)
 		*w = 0;
 		return UINT32_MAX;
 	}
-	/* by name (radix: the charges run to millions on long traces) */
-	struct actx_kv *kv = gf_xmalloc(n * sizeof *kv);
-	for (size_t i = 0; i < n; i++)
-		kv[i] = (struct actx_kv){ v[i].name, (uint64_t)v[i].w };
-	actx_sort_kv(kv, n);
+	struct idsum m = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		size_t h = idsum_slot(&m, v[i].name); /* may move m.v */
+		m.v[h] += v[i].w;
+	}
 	uint32_t best = UINT32_MAX;
 	gf_ns bw = -1;
-	for (size_t a = 0; a < n;) {
-		size_t b = a;
-		gf_ns s = 0;
-		while (b < n && kv[b].k == kv[a].k)
-			s += (gf_ns)kv[b++].v;
-		if (s > bw) {
-			bw = s;
-			best = (uint32_t)kv[a].k;
+	for (size_t i = 0; i < m.cap; i++)
+		if (m.k[i] != UINT32_MAX && (m.v[i] > bw || (m.v[i] == bw && m.k[i] < best))) {
+			bw = m.v[i];
+			best = m.k[i];
 		}
-		a = b;
-	}
-	free(kv);
+	idsum_free(&m);
 	*w = bw;
 	return best;
 }
@@ -260,28 +310,32 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 	VEC(uint32_t) cur = VEC_INIT;
 	VEC(gf_ns) cw = VEC_INIT;
 	VEC(struct nw) g = VEC_INIT;
+	VEC(uint32_t) gid = VEC_INIT; /* g's ranges: the model is read once (it is large) */
 	for (size_t i = 0; i < gp->ncharges; i++) {
 		const struct gap_charge *x = &gp->charges[i];
 		if (x->cause != v->cause || x->hclass != v->hclass || x->steady <= 0 || x->id >= t->nr)
 			continue;
 		struct nw e = { t->r[x->id].name, x->steady };
 		vec_push(&g, e);
+		vec_push(&gid, x->id);
 	}
 	gf_ns w;
 	bool leaf_call = false;
 	uint32_t leaf = heaviest(g.v, g.n, &w);
-	if (leaf == UINT32_MAX)
+	if (leaf == UINT32_MAX) {
+		vec_free(&gid);
 		goto out;
-	for (size_t i = 0; i < gp->ncharges; i++) {
-		const struct gap_charge *x = &gp->charges[i];
-		if (x->cause != v->cause || x->hclass != v->hclass || x->steady <= 0 || x->id >= t->nr ||
-		    t->r[x->id].name != leaf)
-			continue;
-		vec_push(&cur, x->id);
-		vec_push(&cw, x->steady);
-		leaf_call = t->r[x->id].kind == TR_RUNTIME || t->r[x->id].kind == TR_DRIVER;
 	}
+	for (size_t i = 0; i < g.n; i++) {
+		if (g.v[i].name != leaf)
+			continue;
+		vec_push(&cur, gid.v[i]);
+		vec_push(&cw, g.v[i].w);
+		leaf_call = t->r[gid.v[i]].kind == TR_RUNTIME || t->r[gid.v[i]].kind == TR_DRIVER;
+	}
+	vec_free(&gid);
 	/* names innermost first */
+	struct idsum seen = { 0 };
 	VEC(uint32_t) path = VEC_INIT;
 	vec_push(&path, leaf);
 	size_t nframes = 1;
@@ -299,12 +353,20 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 		uint32_t pn = heaviest(g.v, g.n, &pw);
 		if (pn == ROOT_NAME)
 			break;
+		/* the parents named pn, each once with the weight of its children */
 		size_t k = 0;
+		idsum_reset(&seen);
 		for (size_t i = 0; i < cur.n; i++) {
 			uint32_t p = up(t, cur.v[i]);
-			if (p != TRACE_NONE && t->r[p].name == pn) {
+			if (p == TRACE_NONE || t->r[p].name != pn)
+				continue;
+			size_t before = seen.n, h = idsum_slot(&seen, p);
+			if (seen.n > before) {
+				seen.v[h] = (gf_ns)k;
 				cur.v[k] = p;
 				cw.v[k++] = cw.v[i];
+			} else {
+				cw.v[seen.v[h]] += cw.v[i];
 			}
 		}
 		cur.n = cw.n = k;
@@ -342,10 +404,13 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 		}
 	}
 	/* the call behind the class: the innermost frame when it is a call */
-	if (leaf_call)
+	if (leaf_call) {
 		v->call = gf_xstrdup(pool_str(t->names, leaf));
+		v->call_id = leaf;
+	}
 	sbuf_release(&b);
 	vec_free(&path);
+	idsum_free(&seen);
 out:
 	vec_free(&cur);
 	vec_free(&cw);
@@ -367,8 +432,8 @@ static void call_evidence(const struct report *r, const struct actx *c, struct r
 		struct actx_cover_sweep sw = { 0 };
 		for (uint32_t i = t->th[th].first; i < t->th[th].first + t->th[th].n; i++) {
 			const struct trace_range *x = &t->r[i];
-			if ((x->kind != TR_RUNTIME && x->kind != TR_DRIVER) || strcmp(pool_str(t->names, x->name), v->call))
-				continue;
+			if ((x->kind != TR_RUNTIME && x->kind != TR_DRIVER) || x->name != v->call_id)
+				continue; /* names are interned: one id a name */
 			gf_ns dur = x->end - x->start;
 			vec_push(&d, dur);
 			uint64_t w = actx_cover_next(&cv, &sw, x->start);
@@ -445,6 +510,7 @@ static void verdict(struct report *r, const struct actx *c)
 	const struct step_row *s = &r->st.steady;
 	const struct gap_row *g = &r->gp.steady;
 	memset(v, 0, sizeof *v);
+	v->call_id = TRACE_NONE;
 	v->cause = -1;
 	v->hclass = HW_NONE;
 	v->wall = s->wall;
@@ -717,6 +783,7 @@ struct side {
 	struct report *r;
 	const struct actx *c;
 	const struct report_opts *o;
+	bool more; /* side_parts runs comm and top too (on the second core) */
 };
 
 /* ---- the explain view ------------------------------------------------ */
@@ -888,12 +955,21 @@ static void *idle_part(void *arg)
 	return NULL;
 }
 
+/* The second core's share while this one runs the gap model: the step
+ * medians, the communication split and the top calls (none reads the gap
+ * model; each writes only its own fields of r). */
 static void *side_parts(void *arg)
 {
 	struct side *sd = arg;
 	struct report *r = sd->r;
 	if (r->parts & RP_STEPS)
 		steps_medians(sd->c, &r->st);
+	if (sd->more) {
+		if (r->parts & RP_COMM)
+			comm_analyze(sd->c, &r->st, &r->cm);
+		if (r->parts & RP_TOP)
+			top_calls(r, sd->c);
+	}
 	return NULL;
 }
 
@@ -926,10 +1002,13 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	/* the step medians on the second core (t->cores) while this one does
 	 * gaps, syncs, comm and the top calls: each side reads the model and
 	 * the step windows and writes its own fields of r */
-	struct side sd = { r, c, o };
+	struct side sd = { r, c, o, false };
 	pthread_t th;
 	bool par = t->cores >= 2 && (parts & RP_STEPS) && (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) &&
-		   t->nr + t->nact >= REPORT_PAR_MIN && pthread_create(&th, NULL, side_parts, &sd) == 0;
+		   t->nr + t->nact >= REPORT_PAR_MIN;
+	sd.more = par;
+	if (par && pthread_create(&th, NULL, side_parts, &sd) != 0)
+		par = sd.more = false;
 	if (!par)
 		side_parts(&sd);
 	/* the sync bubbles are the gap model's: syncs needs it */
@@ -947,10 +1026,12 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		idle_stacks(r, c, &o->steps);
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->gp, &r->sy);
-	if (parts & RP_COMM)
-		comm_analyze(c, &r->st, &r->cm);
-	if (parts & RP_TOP)
-		top_calls(r, c);
+	if (!sd.more) {
+		if (parts & RP_COMM)
+			comm_analyze(c, &r->st, &r->cm);
+		if (parts & RP_TOP)
+			top_calls(r, c);
+	}
 	if (parts & RP_VERDICT) {
 		verdict(r, c);
 		if (c->dev == TRACE_NONE)

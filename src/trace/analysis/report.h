@@ -148,6 +148,7 @@ struct report_verdict {
 	 * name, its calls in the steady steps, their time, the longest and
 	 * its name's median duration */
 	char *call;
+	uint32_t call_id;              /* its name id in the trace's pool (TRACE_NONE) */
 	uint64_t call_n;
 	gf_ns call_ns, call_max, call_median;
 	bool issuing;                  /* host: the time is inside frames that issue device work */
