@@ -43,6 +43,14 @@ fi
 mkdir -p "$D"
 cc -O2 -o "$D/gen_trace" bench/gen_trace.c || exit 1
 echo "gpuflame: $GF; baseline: $BASE (git rev $BASE_REV); $(nproc) cores; $STEPS steps a rank, two process groups"
+# The machine's own ceiling for "both cores busy": two independent CPU-bound
+# processes at once (a shared host may give two vCPUs less than two cores:
+# on the integrator's machine two such processes read cpu/wall 1.35).
+printf 'int main(void){volatile unsigned long x=0;for(unsigned long i=0;i<400000000UL;i++)x+=i;return 0;}\n' >"$D/spin.c"
+cc -O1 -o "$D/spin" "$D/spin.c" || exit 1
+read -r W C K <<<"$(run_once "$D/err" bash -c "'$D/spin' & '$D/spin' & wait")"
+ceil_cw=$(ratio "$C" "$W")
+echo "this machine's ceiling: two CPU-bound processes at once read cpu/wall $ceil_cw (2.00 on two free cores)"
 printf '%-7s %-18s %9s %9s %10s %8s\n' ranks run "wall s" "cpu s" "peak MB" "cpu/wall"
 
 # one measured run: NAME CMD... -> prints a row, sets W C K (wall, cpu, kb)
@@ -97,7 +105,7 @@ for n in $NS; do
   bound=$((ONE_K[$n] + 2 * n * ZAVG[$n] / 1024))
   target "report-bounded-$n" "$([ "${REP1_K[$n]}" -le "$bound" ] && echo 1 || echo 0)" \
     "report -j1 peak $(mb "${REP1_K[$n]}") MB <= one rank's peak $(mb "${ONE_K[$n]}") MB + $n x 2 x ${ZAVG[$n]} B = $(mb "$bound") MB"
-  target "summarise-both-cores-$n" "$(awk -v r="$sum_cw" 'BEGIN{print (r >= 1.6)}')" "summarise through parallel: cpu/wall $sum_cw (>= 1.6)"
+  target "summarise-both-cores-$n" "$(awk -v r="$sum_cw" 'BEGIN{print (r >= 1.6)}')" "summarise through parallel: cpu/wall $sum_cw (>= 1.6; this machine's ceiling $ceil_cw)"
 done
 if [ -n "${COMB_K[128]:-}" ] && [ -n "${COMB_K[1024]:-}" ]; then
   r=$(ratio "${COMB_K[1024]}" "${COMB_K[128]}")
@@ -105,7 +113,7 @@ if [ -n "${COMB_K[128]:-}" ] && [ -n "${COMB_K[1024]:-}" ]; then
     "combine peak $(mb "${COMB_K[1024]}") MB at 1,024 ranks / $(mb "${COMB_K[128]}") MB at 128 = $r (<= 1.5)"
 fi
 [ -n "${j2_cw:-}" ] && target report-j2-both-cores "$(awk -v r="$j2_cw" 'BEGIN{print (r >= 1.6)}')" \
-  "report -j 2 at the largest N: cpu/wall $j2_cw (>= 1.6)"
+  "report -j 2 at the largest N: cpu/wall $j2_cw (>= 1.6; this machine's ceiling $ceil_cw: $(ratio "$j2_cw" "$ceil_cw") of it)"
 [ "${KEEP:-0}" = 1 ] || rm -rf "$D"/t* "$D"/s*
 echo "$fails target(s) failed"
 exit 0

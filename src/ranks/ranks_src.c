@@ -76,18 +76,21 @@ void ranks_mem_init(struct ranks_mem *m, size_t n)
 
 void ranks_mem_put(struct ranks_mem *m, size_t i, const char *name, const struct sbuf *json)
 {
+	/* compressed into a scratch buffer, then kept at its own size (a buffer
+	 * grown to the bound would hold the text's size for every rank) */
 	size_t cap = ZSTD_compressBound(json->len);
 	struct sbuf *z = &m->z[i];
-	sbuf_grow(z, cap);
-	size_t k = ZSTD_compress(z->buf, cap, json->buf, json->len, 1);
+	char *tmp = gf_xmalloc(cap ? cap : 1);
+	size_t k = ZSTD_compress(tmp, cap, json->buf, json->len, 1);
 	if (ZSTD_isError(k)) /* only for want of memory: keep the text as it is */
 		k = 0;
-	if (!k) {
-		sbuf_reset(z);
+	sbuf_release(z);
+	sbuf_init(z, (k ? k : json->len) + 1);
+	if (!k)
 		sbuf_add(z, json->buf, json->len);
-	} else {
-		sbuf_setlen(z, k);
-	}
+	else
+		sbuf_add(z, tmp, k);
+	free(tmp);
 	m->names[i] = gf_xstrdup(name);
 }
 
