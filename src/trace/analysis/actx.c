@@ -881,3 +881,46 @@ static gf_ns mid2(gf_ns a, gf_ns b)
 	}
 	return s;
 }
+
+/* ---- a map from a 64-bit key to two sums (actx.h) ---------------------- */
+
+struct actx_cslot *actx_cmap_get(struct actx_cmap *m, uint64_t key)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t nc = m->cap ? 2 * m->cap : 64;
+		struct actx_cslot *ns_ = gf_xcalloc(nc, sizeof *ns_);
+		for (size_t i = 0; i < m->cap; i++) {
+			if (!m->s[i].used)
+				continue;
+			size_t h = gf_hash_u64(m->s[i].key) & (nc - 1);
+			while (ns_[h].used)
+				h = (h + 1) & (nc - 1);
+			ns_[h] = m->s[i];
+		}
+		free(m->s);
+		m->s = ns_;
+		m->cap = nc;
+	}
+	size_t h = gf_hash_u64(key) & (m->cap - 1);
+	while (m->s[h].used && m->s[h].key != key)
+		h = (h + 1) & (m->cap - 1);
+	if (!m->s[h].used) {
+		m->s[h].used = true;
+		m->s[h].key = key;
+		m->n++;
+	}
+	return &m->s[h];
+}
+
+void actx_cmap_add(struct actx_cmap *m, uint64_t key, gf_ns a, gf_ns b)
+{
+	struct actx_cslot *s = actx_cmap_get(m, key);
+	s->a += a;
+	s->b += b;
+}
+
+void actx_cmap_free(struct actx_cmap *m)
+{
+	free(m->s);
+	memset(m, 0, sizeof *m);
+}

@@ -152,6 +152,22 @@ size_t actx_count_le(const gf_ns *v, size_t n, gf_ns ts);
  * order), else an LSD radix sort on the bytes that differ, O(n) a pass. */
 void actx_sort_ns(gf_ns *v, size_t n);
 
+/* A map from a 64-bit key to two sums (open addressing; zeroed = empty):
+ * the gap model's charges and keys, the verdict's names and ranges.
+ * actx_cmap_get may move the slots: a pointer lives until the next get. */
+struct actx_cslot {
+	uint64_t key;
+	gf_ns a, b;
+	bool used;
+};
+struct actx_cmap {
+	struct actx_cslot *s;
+	size_t cap, n;
+};
+struct actx_cslot *actx_cmap_get(struct actx_cmap *m, uint64_t key);
+void actx_cmap_add(struct actx_cmap *m, uint64_t key, gf_ns a, gf_ns b);
+void actx_cmap_free(struct actx_cmap *m);
+
 /* A key and a value sorted by it (actx_sort_kv). */
 struct actx_kv {
 	gf_ns k;

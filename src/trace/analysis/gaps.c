@@ -17,60 +17,6 @@
 /* Graph replays whose work starts this long after the call: a deep queue. */
 #define DEEP_QUEUE_NS 1000000
 
-/* ---- a map from a 64-bit key to two sums ----------------------------- */
-
-struct cslot {
-	uint64_t key;
-	gf_ns a, b;
-	bool used;
-};
-
-struct cmap {
-	struct cslot *s;
-	size_t cap, n;
-};
-
-static struct cslot *cmap_get(struct cmap *m, uint64_t key)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		size_t nc = m->cap ? 2 * m->cap : 64;
-		struct cslot *ns_ = gf_xcalloc(nc, sizeof *ns_);
-		for (size_t i = 0; i < m->cap; i++) {
-			if (!m->s[i].used)
-				continue;
-			size_t h = gf_hash_u64(m->s[i].key) & (nc - 1);
-			while (ns_[h].used)
-				h = (h + 1) & (nc - 1);
-			ns_[h] = m->s[i];
-		}
-		free(m->s);
-		m->s = ns_;
-		m->cap = nc;
-	}
-	size_t h = gf_hash_u64(key) & (m->cap - 1);
-	while (m->s[h].used && m->s[h].key != key)
-		h = (h + 1) & (m->cap - 1);
-	if (!m->s[h].used) {
-		m->s[h].used = true;
-		m->s[h].key = key;
-		m->n++;
-	}
-	return &m->s[h];
-}
-
-static void cmap_add(struct cmap *m, uint64_t key, gf_ns a, gf_ns b)
-{
-	struct cslot *s = cmap_get(m, key);
-	s->a += a;
-	s->b += b;
-}
-
-static void cmap_free(struct cmap *m)
-{
-	free(m->s);
-	memset(m, 0, sizeof *m);
-}
-
 static int cmp_key(const void *a, const void *b)
 {
 	const struct gap_key *x = a, *y = b;
@@ -92,7 +38,7 @@ static void host_label(const struct trace *t, uint64_t key, struct sbuf *b)
 }
 
 /* The keys of a map (its first sums), labelled, sorted by time then label. */
-static struct gap_key *map_keys(const struct trace *t, struct cmap *m, size_t *n)
+static struct gap_key *map_keys(const struct trace *t, struct actx_cmap *m, size_t *n)
 {
 	struct gap_key *k = gf_xcalloc(m->n ? m->n : 1, sizeof *k);
 	size_t j = 0;
@@ -107,7 +53,7 @@ static struct gap_key *map_keys(const struct trace *t, struct cmap *m, size_t *n
 		j++;
 	}
 	sbuf_release(&b);
-	cmap_free(m);
+	actx_cmap_free(m);
 	if (j)
 		qsort(k, j, sizeof *k, cmp_key);
 	*n = j;
@@ -382,9 +328,9 @@ struct gctx {
 	struct actx_span steady, sel;
 	struct actx_span_cur steady_cur, sel_cur; /* piece()'s queries, in time order */
 	VEC(struct craw) charges;   /* (cause, class, id), sel, steady: one per piece, runs merged */
-	struct cmap qmap;           /* queued label key -> index + 1 (in a) */
+	struct actx_cmap qmap;           /* queued label key -> index + 1 (in a) */
 	VEC(struct gap_qlabel) ql;
-	struct cmap drained;        /* drain site key -> steady host time after it */
+	struct actx_cmap drained;        /* drain site key -> steady host time after it */
 	VEC(struct gap_call) calls;
 	gf_ns edge_sel;
 	gf_ns by_class[GAP_NCAUSES][HW_NCLASSES];
@@ -540,7 +486,7 @@ static void charge_segment(struct gctx *g, uint32_t th, uint32_t r, gf_ns a, gf_
 	if (dr != TRACE_NONE) {
 		gf_ns w = actx_span_in(&g->steady, a, b);
 		if (w)
-			cmap_add(&g->drained, site_key(g->c, dr), w, 0);
+			actx_cmap_add(&g->drained, site_key(g->c, dr), w, 0);
 	}
 }
 
@@ -583,7 +529,7 @@ static uint32_t qlabel(struct gctx *g, uint32_t X, gf_ns af, gf_ns bf)
 	if (kind != GQ_WAIT)
 		hi = UINT32_MAX - 3 + (uint32_t)kind;
 	uint64_t key = (uint64_t)hi << 32 | (uint32_t)x->stream;
-	struct cslot *s = cmap_get(&g->qmap, key);
+	struct actx_cslot *s = actx_cmap_get(&g->qmap, key);
 	if (!s->a) {
 		struct sbuf b = SBUF_INIT;
 		long long st = x->stream;
@@ -1079,7 +1025,7 @@ static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 	actx_sort_kv(kv, nk);
 	struct gap_charge *v = gf_xcalloc(nk ? nk : 1, sizeof *v);
 	size_t n = 0;
-	struct cmap hk = { 0 }, sk = { 0 };
+	struct actx_cmap hk = { 0 }, sk = { 0 };
 	for (size_t j = 0; j < nk;) {
 		const struct craw *s = &g->charges.v[kv[j].v];
 		struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
@@ -1095,9 +1041,9 @@ static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 		if (!x.steady)
 			continue;
 		if (x.cause == GAP_HOST) {
-			cmap_add(&hk, stack_key(c, x.id), x.steady, 0);
+			actx_cmap_add(&hk, stack_key(c, x.id), x.steady, 0);
 		} else if (x.cause == GAP_SYNC) {
-			cmap_add(&sk, site_key(c, x.id), x.steady, 0);
+			actx_cmap_add(&sk, site_key(c, x.id), x.steady, 0);
 		}
 	}
 	free(kv);
@@ -1243,7 +1189,7 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	keys_of(c, g, r);
 	if (ng)
 		rinfo_release(&g->ri);
-	cmap_free(&g->qmap);
+	actx_cmap_free(&g->qmap);
 	if (g->calls.n)
 		qsort(g->calls.v, g->calls.n, sizeof *g->calls.v, cmp_call);
 	if (GF_CHECKS) /* gaps_call's binary search: one entry per call */

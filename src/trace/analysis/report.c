@@ -207,62 +207,6 @@ struct nw {
 	gf_ns w;
 };
 
-/* A map from a 32-bit id (not UINT32_MAX) to a sum: the names of a level
- * are few, the ranges shrink as the path climbs (the charges run to
- * millions on long traces: no sort). */
-struct idsum {
-	uint32_t *k;
-	gf_ns *v;
-	size_t cap, n;
-};
-
-static size_t idsum_slot(struct idsum *m, uint32_t key)
-{
-	if (2 * (m->n + 1) > m->cap) {
-		size_t nc = m->cap ? 2 * m->cap : 64;
-		uint32_t *nk = gf_xmalloc(nc * sizeof *nk);
-		gf_ns *nv = gf_xcalloc(nc, sizeof *nv);
-		memset(nk, 0xff, nc * sizeof *nk);
-		for (size_t i = 0; i < m->cap; i++) {
-			if (m->k[i] == UINT32_MAX)
-				continue;
-			size_t h = gf_hash_u64(m->k[i]) & (nc - 1);
-			while (nk[h] != UINT32_MAX)
-				h = (h + 1) & (nc - 1);
-			nk[h] = m->k[i];
-			nv[h] = m->v[i];
-		}
-		free(m->k);
-		free(m->v);
-		m->k = nk;
-		m->v = nv;
-		m->cap = nc;
-	}
-	size_t h = gf_hash_u64(key) & (m->cap - 1);
-	while (m->k[h] != UINT32_MAX && m->k[h] != key)
-		h = (h + 1) & (m->cap - 1);
-	if (m->k[h] == UINT32_MAX) {
-		m->k[h] = key;
-		m->v[h] = 0;
-		m->n++;
-	}
-	return h;
-}
-
-static void idsum_reset(struct idsum *m)
-{
-	if (m->cap)
-		memset(m->k, 0xff, m->cap * sizeof *m->k);
-	m->n = 0;
-}
-
-static void idsum_free(struct idsum *m)
-{
-	free(m->k);
-	free(m->v);
-	memset(m, 0, sizeof *m);
-}
-
 /* The heaviest name of v[0..n) summed by name (ties: the lower pool id, so
  * the first seen in the trace). */
 static uint32_t heaviest(const struct nw *v, size_t n, gf_ns *w)
@@ -271,19 +215,18 @@ static uint32_t heaviest(const struct nw *v, size_t n, gf_ns *w)
 		*w = 0;
 		return UINT32_MAX;
 	}
-	struct idsum m = { 0 };
-	for (size_t i = 0; i < n; i++) {
-		size_t h = idsum_slot(&m, v[i].name); /* may move m.v */
-		m.v[h] += v[i].w;
-	}
+	/* by hash: a level's names are few, its entries run to millions */
+	struct actx_cmap m = { 0 };
+	for (size_t i = 0; i < n; i++)
+		actx_cmap_add(&m, v[i].name, v[i].w, 0);
 	uint32_t best = UINT32_MAX;
 	gf_ns bw = -1;
 	for (size_t i = 0; i < m.cap; i++)
-		if (m.k[i] != UINT32_MAX && (m.v[i] > bw || (m.v[i] == bw && m.k[i] < best))) {
-			bw = m.v[i];
-			best = m.k[i];
+		if (m.s[i].used && (m.s[i].a > bw || (m.s[i].a == bw && m.s[i].key < best))) {
+			bw = m.s[i].a;
+			best = (uint32_t)m.s[i].key;
 		}
-	idsum_free(&m);
+	actx_cmap_free(&m);
 	*w = bw;
 	return best;
 }
@@ -335,7 +278,6 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 	}
 	vec_free(&gid);
 	/* names innermost first */
-	struct idsum seen = { 0 };
 	VEC(uint32_t) path = VEC_INIT;
 	vec_push(&path, leaf);
 	size_t nframes = 1;
@@ -355,20 +297,22 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 			break;
 		/* the parents named pn, each once with the weight of its children */
 		size_t k = 0;
-		idsum_reset(&seen);
+		struct actx_cmap seen = { 0 }; /* range -> its index in cur */
 		for (size_t i = 0; i < cur.n; i++) {
 			uint32_t p = up(t, cur.v[i]);
 			if (p == TRACE_NONE || t->r[p].name != pn)
 				continue;
-			size_t before = seen.n, h = idsum_slot(&seen, p);
+			size_t before = seen.n;
+			struct actx_cslot *e = actx_cmap_get(&seen, p);
 			if (seen.n > before) {
-				seen.v[h] = (gf_ns)k;
+				e->a = (gf_ns)k;
 				cur.v[k] = p;
 				cw.v[k++] = cw.v[i];
 			} else {
-				cw.v[seen.v[h]] += cw.v[i];
+				cw.v[e->a] += cw.v[i];
 			}
 		}
+		actx_cmap_free(&seen);
 		cur.n = cw.n = k;
 		vec_push(&path, pn);
 		if (dominant && (__int128)pw * 2 >= (__int128)have) {
@@ -410,7 +354,6 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 	}
 	sbuf_release(&b);
 	vec_free(&path);
-	idsum_free(&seen);
 out:
 	vec_free(&cur);
 	vec_free(&cw);
