@@ -3,6 +3,7 @@
 
 #include "base/names.h"
 #include "base/pool.h"
+#include "trace/analysis/actx.h"
 #include "base/rx.h"
 
 #include <errno.h>
@@ -22,42 +23,9 @@ struct kfamily {
 	size_t n, cap;
 	bool nodefaults;
 	bool has_re;
-	struct cutset *cut;   /* the distinct names cut to KFAMILY_MATCH_MAX for the regex rules */
+	struct actx_cmap *cut; /* the distinct names cut to KFAMILY_MATCH_MAX for the regex rules, by
+	                        * their 64-bit hash (a collision undercounts a warning by one) */
 };
-
-/* A set of names by their 64-bit hash (a collision undercounts by one:
- * the count is for a warning). */
-struct cutset {
-	uint64_t *h;
-	size_t cap, n;
-};
-
-static void cutset_add(struct cutset *c, const char *name, size_t n)
-{
-	uint64_t x = gf_hash(name, n) | 1; /* 0 marks an empty slot */
-	if (2 * (c->n + 1) > c->cap) {
-		size_t nc = c->cap ? 2 * c->cap : 16;
-		uint64_t *nh = gf_xcalloc(nc, sizeof *nh);
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->h[i])
-				continue;
-			size_t j = gf_hash_u64(c->h[i]) & (nc - 1);
-			while (nh[j])
-				j = (j + 1) & (nc - 1);
-			nh[j] = c->h[i];
-		}
-		free(c->h);
-		c->h = nh;
-		c->cap = nc;
-	}
-	size_t j = gf_hash_u64(x) & (c->cap - 1);
-	while (c->h[j] && c->h[j] != x)
-		j = (j + 1) & (c->cap - 1);
-	if (!c->h[j]) {
-		c->h[j] = x;
-		c->n++;
-	}
-}
 
 struct kfamily *kfamily_new(void)
 {
@@ -81,7 +49,7 @@ void kfamily_free(struct kfamily *k)
 		free(k->r[i].family);
 	}
 	free(k->r);
-	free(k->cut->h);
+	actx_cmap_free(k->cut);
 	free(k->cut);
 	free(k);
 }
@@ -275,7 +243,7 @@ void kfamily_of(const struct kfamily *k, const char *name, size_t n, struct sbuf
 						while (m > KFAMILY_MATCH_MAX - 3 && ((unsigned char)name[m] & 0xc0) == 0x80)
 							m--;
 						if (memchr(name, '\0', m) == NULL)
-							cutset_add(k->cut, name, n);
+							actx_cmap_get(k->cut, gf_hash(name, n));
 					}
 					z = gf_xstrndup(name, m);
 				}
