@@ -225,21 +225,11 @@ static void collectives(const struct actx *c, const struct steps_result *st, con
 		his[ns++] = hi;
 		if (hi <= lo)
 			continue;
-		size_t k0 = piece_after(nev, nn, lo), k1 = k0; /* first piece ending after lo */
+		size_t k0 = piece_after(nev, nn, lo), k1; /* first piece ending after lo */
 		size_t cut[2], ncut = 0;
 		if (k0 < nn && nev[k0].a < lo)
 			cut[ncut++] = k0++; /* cut by lo (and maybe by hi) */
-		{
-			size_t l = k0, h = nn; /* first piece ending after hi */
-			while (l < h) {
-				size_t m = l + (h - l) / 2;
-				if (nev[m].b <= hi)
-					l = m + 1;
-				else
-					h = m;
-			}
-			k1 = l;
-		}
+		k1 = k0 + piece_after(nev + k0, nn - k0, hi); /* first piece ending after hi */
 		if (k0 < k1) { /* [k0, k1) lie inside [lo, hi) */
 			whole[k0]++;
 			whole[k1]--;
