@@ -16,6 +16,8 @@
 #include "trace/model/trace_walk.h"
 #include "sweep_ref.h"
 
+#include <string.h>
+
 
 
 static void jev(const char *cat, const char *name, long long ts, long long dur, const char *args)
@@ -115,6 +117,60 @@ T_TEST(test_scale__walk_matches_plain_queries)
 				trace_sweep_release(&s);
 				trace_wsweep_release(&ws);
 			}
+	trace_walk_release(&w);
+	trace_release(&t);
+}
+
+/* The same windows through trace_wsweep_restart, one sweep state and one
+ * hint per thread carried across them: in increasing order (the gap
+ * model's use), then in a scrambled order (a hint past lo must not be
+ * trusted), then with hints that are not this thread's ranges at all. */
+T_TEST(test_scale__restart_matches_plain_sweep)
+{
+	struct trace t;
+	T_TRUE(irregular(&t) == GF_OK);
+	struct trace_walk w;
+	trace_walk_init(&w, &t);
+	for (int order = 0; order < 3; order++) {
+		struct trace_wsweep ws;
+		memset(&ws, 0, sizeof ws);
+		uint32_t hint[2] = { 0, 0 };
+		unsigned x = 777;
+		int windows = 0;
+		for (gf_ns k = 0; k < 400; k++) {
+			gf_ns lo = -1000 + k * 13001;
+			if (order == 1) {
+				x = x * 1103515245u + 12345u;
+				lo = -1000 + (gf_ns)((x >> 8) % 5300000);
+			}
+			gf_ns len = 1 + (k * 7919) % 400000;
+			for (uint32_t th = 0; th < t.nth && th < 2; th++) {
+				struct trace_sweep s;
+				trace_sweep_init(&s, &t, th, lo, lo + len);
+				if (order == 2)
+					hint[th] = th ? 0 : UINT32_MAX - 1; /* thread 0's first range; out of range */
+				trace_wsweep_restart(&ws, &w, th, lo, lo + len, &hint[th]);
+				T_EQ_I64(hint[th], trace_range_upper(&t, th, lo));
+				gf_ns a, b, a2, b2;
+				uint32_t r, r2;
+				bool more;
+				do {
+					more = trace_sweep_next(&s, &a, &b, &r);
+					bool more2 = trace_wsweep_next(&ws, &a2, &b2, &r2);
+					T_TRUE(more == more2);
+					if (more && more2) {
+						T_EQ_I64(a2, a);
+						T_EQ_I64(b2, b);
+						T_EQ_I64(r2, r);
+					}
+				} while (more);
+				trace_sweep_release(&s);
+				windows++;
+			}
+		}
+		trace_wsweep_release(&ws);
+		T_EQ_I64(windows, 800);
+	}
 	trace_walk_release(&w);
 	trace_release(&t);
 }
@@ -260,6 +316,7 @@ T_TEST(test_scale__regex_sees_a_bounded_prefix)
 int main(void)
 {
 	T_RUN(test_scale__walk_matches_plain_queries);
+	T_RUN(test_scale__restart_matches_plain_sweep);
 	T_RUN_SLOW(test_scale__walk_log_hops_on_deep_chain);
 	T_RUN_SLOW(test_scale__report_linear_on_deep_nesting);
 	T_RUN(test_scale__straddlers_match_brute_force);

@@ -137,6 +137,17 @@ void fold_frame_name(const char *s, size_t n, bool python, struct sbuf *out)
 	}
 }
 
+/* The max_depth memos of one range, together (a range's are read
+ * together; apart they cost a cache miss each). Each holds its value + 1,
+ * 0 = not yet (a zeroed allocation starts them all unknown). */
+struct kmemo {
+	uint32_t kept;   /* nearest kept ancestor-or-self; KEPT_NONE + 1: none */
+	uint32_t kdepth; /* per kept range: shown frames down to it */
+	uint32_t win;    /* per kept range: node of its stack */
+	uint32_t pre;    /* per kept range: node of its innermost max_depth - 1 frames */
+	uint32_t gwin, gpre; /* idle: their generations (below) */
+};
+
 struct folder {
 	struct trace *t;
 	const struct fold_opts *o;
@@ -148,10 +159,7 @@ struct folder {
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
 	uint32_t *map_kind[TR_DRIVER + 1]; /* --kinds: per range kind (its suffix differs) */
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
-	uint32_t *kept_of;       /* max_depth: nearest kept ancestor-or-self, UINT32_MAX = not yet, KEPT_NONE = none */
-	uint32_t *kdepth_of;     /* max_depth, per kept range: shown frames down to it */
-	uint32_t *win_of;        /* max_depth, per kept range: node of its stack */
-	uint32_t *pre_of;        /* max_depth, per kept range: node of its innermost max_depth - 1 frames */
+	struct kmemo *km;        /* max_depth: per range, one cache line's share (below) */
 	struct trace_walk walk;  /* host weights: O(log depth) sweep starts */
 	bool has_walk;           /* walk is fold's own */
 	const struct trace_walk *wk; /* the one used: &walk or fold_opts.walk */
@@ -173,10 +181,12 @@ struct folder {
 	uint32_t *thw_off, *thw_n;
 	uint32_t id_untraced, id_other, id_unattr;
 	/* idle: the stacks hang under a label node (root), and the memos of
-	 * node_of, win_of and pre_of hold for one root: an entry counts only
-	 * when its generation is the current one (NULL: one root, node 0) */
+	 * node_of, win and pre hold for one root: an entry counts only
+	 * when its generation is the current one (gen_node NULL, gens false:
+	 * one root, node 0) */
 	uint32_t root, gen;
-	uint32_t *gen_node, *gen_win, *gen_pre;
+	uint32_t *gen_node;
+	bool gens;
 	int ovf;
 	int64_t total;
 	uint64_t items;
@@ -370,7 +380,7 @@ static void memo_set(const struct folder *f, uint32_t *memo, uint32_t *gen, uint
 		gen[i] = f->gen;
 }
 
-/* kept_of's mark for "no shown ancestor" (UINT32_MAX is "not yet"): that
+/* kmemo.kept's mark for "no shown ancestor" (stored + 1; 0 is "not yet"): that
  * answer is memoised too, so ranges under a deep chain of hidden frames
  * (nested step markers) do not each walk it. */
 #define KEPT_NONE (UINT32_MAX - 1)
@@ -382,11 +392,11 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 	const struct trace *t = f->t;
 	if (ri == TRACE_NONE)
 		return TRACE_NONE;
-	if (f->kept_of[ri] != UINT32_MAX)
-		return f->kept_of[ri] == KEPT_NONE ? TRACE_NONE : f->kept_of[ri];
+	if (f->km[ri].kept)
+		return f->km[ri].kept - 1 == KEPT_NONE ? TRACE_NONE : f->km[ri].kept - 1;
 	size_t k = 0;
 	uint32_t q = ri;
-	while (q != TRACE_NONE && f->kept_of[q] == UINT32_MAX && !keep(f->levels, &t->r[q])) {
+	while (q != TRACE_NONE && !f->km[q].kept && !keep(f->levels, &t->r[q])) {
 		if (k == f->bufcap) {
 			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
 			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
@@ -394,11 +404,11 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 		f->buf[k++] = q;
 		q = t->r[q].parent;
 	}
-	uint32_t v = q == TRACE_NONE ? KEPT_NONE : f->kept_of[q] != UINT32_MAX ? f->kept_of[q] : q;
+	uint32_t v = q == TRACE_NONE ? KEPT_NONE : f->km[q].kept ? f->km[q].kept - 1 : q;
 	if (q != TRACE_NONE)
-		f->kept_of[q] = v;
+		f->km[q].kept = v + 1;
 	while (k--)
-		f->kept_of[f->buf[k]] = v;
+		f->km[f->buf[k]].kept = v + 1;
 	return v == KEPT_NONE ? TRACE_NONE : v;
 }
 
@@ -437,7 +447,7 @@ static uint32_t kept_depth(struct folder *f, uint32_t kr)
 	const struct trace *t = f->t;
 	size_t k = 0;
 	uint32_t q = kr;
-	while (q != TRACE_NONE && f->kdepth_of[q] == UINT32_MAX) {
+	while (q != TRACE_NONE && !f->km[q].kdepth) {
 		if (k == f->framecap) {
 			f->framecap = f->framecap ? f->framecap * 2 : 64;
 			f->frames = gf_xreallocarray(f->frames, f->framecap, sizeof *f->frames);
@@ -445,10 +455,10 @@ static uint32_t kept_depth(struct folder *f, uint32_t kr)
 		f->frames[k++] = q;
 		q = kept_anc(f, t->r[q].parent);
 	}
-	uint32_t d = q == TRACE_NONE ? 0 : f->kdepth_of[q];
+	uint32_t d = q == TRACE_NONE ? 0 : f->km[q].kdepth - 1;
 	while (k--)
-		f->kdepth_of[f->frames[k]] = ++d;
-	return f->kdepth_of[kr];
+		f->km[f->frames[k]].kdepth = ++d + 1;
+	return f->km[kr].kdepth - 1;
 }
 
 /* Node of the innermost n shown frames ending at kept range kr: the full
@@ -491,19 +501,25 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 	uint32_t kr = kept_anc(f, ri);
 	if (kr == TRACE_NONE)
 		return thread_root(f, t->r[ri].thread);
-	if (memo_ok(f, f->win_of, f->gen_win, kr))
-		return f->win_of[kr];
+	struct kmemo *m = &f->km[kr];
+	if (m->win && (!f->gens || m->gwin == f->gen))
+		return m->win - 1;
 	size_t K = f->o->max_depth;
 	uint32_t node;
 	if (kept_depth(f, kr) <= K) {
 		node = full_node(f, kr);
 	} else {
 		uint32_t p = kept_anc(f, t->r[kr].parent);
-		if (!memo_ok(f, f->pre_of, f->gen_pre, p))
-			memo_set(f, f->pre_of, f->gen_pre, p, window_node(f, p, K - 1));
-		node = child(f, f->pre_of[p], frame_id(f, kr));
+		struct kmemo *mp = &f->km[p];
+		if (!mp->pre || (f->gens && mp->gpre != f->gen)) {
+			uint32_t pre = window_node(f, p, K - 1);
+			mp->pre = pre + 1;
+			mp->gpre = f->gen;
+		}
+		node = child(f, mp->pre - 1, frame_id(f, kr));
 	}
-	memo_set(f, f->win_of, f->gen_win, kr, node);
+	m->win = node + 1;
+	m->gwin = f->gen;
 	return node;
 }
 
@@ -1040,12 +1056,7 @@ static int fold_run(struct trace *t, const struct fold_opts *o, const struct gap
 		f->node_of[i] = UINT32_MAX;
 	if (o->max_depth) {
 		size_t n = t->nr ? t->nr : 1;
-		f->kept_of = gf_xmalloc(n * sizeof *f->kept_of);
-		f->kdepth_of = gf_xmalloc(n * sizeof *f->kdepth_of);
-		f->win_of = gf_xmalloc(n * sizeof *f->win_of);
-		f->pre_of = gf_xmalloc(n * sizeof *f->pre_of);
-		for (uint32_t i = 0; i < t->nr; i++)
-			f->kept_of[i] = f->kdepth_of[i] = f->win_of[i] = f->pre_of[i] = UINT32_MAX;
+		f->km = gf_xcalloc(n, sizeof *f->km);
 	}
 	if (host_w && !o->no_thread_frames)
 		thread_frames_init(f);
@@ -1060,10 +1071,7 @@ static int fold_run(struct trace *t, const struct fold_opts *o, const struct gap
 	case FW_WALL: sync_table(f); walk_init(f); fold_host(f, true); break;
 	case FW_IDLE:
 		f->gen_node = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_node);
-		if (o->max_depth) {
-			f->gen_win = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_win);
-			f->gen_pre = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_pre);
-		}
+		f->gens = true;
 		if (gp)
 			fold_charges(f, gp, steady);
 		else if ((rc = fold_idle(f, err)))
@@ -1131,10 +1139,7 @@ out:
 	for (size_t k = 0; k < GF_ARRAY_LEN(f->map_kind); k++)
 		free(f->map_kind[k]);
 	free(f->node_of);
-	free(f->kept_of);
-	free(f->kdepth_of);
-	free(f->win_of);
-	free(f->pre_of);
+	free(f->km);
 	if (f->has_walk)
 		trace_walk_release(&f->walk);
 	free(f->sync_anc);
@@ -1148,8 +1153,7 @@ out:
 	free(f->thw_off);
 	free(f->thw_n);
 	free(f->gen_node);
-	free(f->gen_win);
-	free(f->gen_pre);
+
 	sbuf_release(&f->tmp);
 	sbuf_release(&f->tmp2);
 	return rc;

@@ -308,6 +308,22 @@ static int cmp_bend(const void *a, const void *b)
 	return (x->ri > y->ri) - (x->ri < y->ri);
 }
 
+/* What the classification reads that needs no steps (gaps_prepare). */
+struct gaps_prep {
+	struct bend *be;            /* blocking calls by end */
+	size_t nbe;
+	bool dev;                   /* a device is analysed: the rest is made */
+	struct rinfo ri;
+	uint32_t *wait_of;
+	gf_ns *lmed;                /* long_medians */
+	/* the device's activities by start, and the earliest launch return
+	 * among da[k..] (INT64_MAX: none has a call) and which */
+	uint32_t *da;
+	size_t nda;
+	gf_ns *qmin;
+	uint32_t *qarg;
+};
+
 struct gctx {
 	const struct actx *c;
 	const struct trace *t;
@@ -327,7 +343,12 @@ struct gctx {
 	struct actx_pairs p[GC_N];
 	struct actx_span steady, sel;
 	struct actx_span_cur steady_cur, sel_cur; /* piece()'s queries, in time order */
-	VEC(struct craw) charges;   /* (cause, class, id), sel, steady: one per piece, runs merged */
+	/* the charges by (cause, class, id), before keys_of sorts them: a
+	 * range's (host, sync and launch pieces: the range gives the cause and
+	 * the class) summed in its slot; the others one per run of pieces */
+	VEC(struct craw) charges;   /* the ranges' */
+	uint32_t *rslot;            /* per range: its index in charges + 1, 0 */
+	VEC(struct craw) other;     /* queued and untraced: runs merged */
 	struct actx_cmap qmap;           /* queued label key -> index + 1 (in a) */
 	VEC(struct gap_qlabel) ql;
 	struct actx_cmap drained;        /* drain site key -> steady host time after it */
@@ -340,6 +361,13 @@ struct gctx {
 	VEC(struct gap_piece) pieces;
 	VEC(struct gap_gap) gaps;
 	size_t gap_j;               /* index of the gap being classified (keep) */
+	struct trace_wsweep sw;     /* charge_thread's sweep, its stack reused */
+	uint32_t *hint;             /* per thread: where its last sweep started */
+	size_t da_cur;              /* da_lower's last answer (gaps come in time order) */
+	uint64_t qkey;              /* qlabel's last key and its label + 1 (0: none) */
+	uint32_t qlast;
+	void (*ready)(void *);      /* gaps_analyze_unscanned's */
+	void *ready_arg;
 };
 
 /* A piece's charge before the charges are merged (keys_of). */
@@ -362,19 +390,33 @@ static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32
 		return;
 	actx_pairs_add(&g->p[cause], lo, hi);
 	gf_ns s = actx_span_in_near(&g->sel, &g->sel_cur, lo, hi), w = actx_span_in_near(&g->steady, &g->steady_cur, lo, hi);
+	if (cause == GAP_QUEUED) {
+		g->ql.v[q].sel += s;
+		g->ql.v[q].steady += w;
+	}
 	if (cause == GAP_EDGE)
 		g->edge_sel += s;
 	else if (s || w)
 	{
-		/* pieces come in time order and range ids follow their starts:
-		 * consecutive pieces often share a key; the rest is sorted once */
 		uint64_t key = charge_key(cause, cls, id);
-		if (g->charges.n && g->charges.v[g->charges.n - 1].key == key) {
-			g->charges.v[g->charges.n - 1].a += s;
-			g->charges.v[g->charges.n - 1].b += w;
+		if ((cause == GAP_HOST || cause == GAP_SYNC || cause == GAP_LAUNCH) && id < g->t->nr) {
+			uint32_t *sl = &g->rslot[id];
+			if (*sl) {
+				GF_ASSERT(g->charges.v[*sl - 1].key == key); /* one cause and class a range */
+				g->charges.v[*sl - 1].a += s;
+				g->charges.v[*sl - 1].b += w;
+			} else {
+				struct craw x = { key, s, w };
+				vec_push(&g->charges, x);
+				*sl = (uint32_t)g->charges.n;
+			}
+		} else if (g->other.n && g->other.v[g->other.n - 1].key == key) {
+			/* consecutive pieces often share a key; the rest is sorted once */
+			g->other.v[g->other.n - 1].a += s;
+			g->other.v[g->other.n - 1].b += w;
 		} else {
 			struct craw x = { key, s, w };
-			vec_push(&g->charges, x);
+			vec_push(&g->other, x);
 		}
 	}
 	if (cls >= 0 && cls < HW_NCLASSES) {
@@ -498,14 +540,13 @@ static void charge_thread(struct gctx *g, uint32_t th, gf_ns lo, gf_ns hi, bool 
 		charge_segment(g, th, TRACE_NONE, lo, hi, zone, drain);
 		return;
 	}
-	struct trace_wsweep s;
 	gf_ns a, b;
 	uint32_t r;
-	/* O(log depth) to start: one sweep per gap stays linear on deep stacks */
-	trace_wsweep_init(&s, &g->c->walk, th, lo, hi);
-	while (trace_wsweep_next(&s, &a, &b, &r))
+	/* O(log depth) to start: one sweep per gap stays linear on deep stacks;
+	 * the gaps come in time order, so the search starts at the last one's */
+	trace_wsweep_restart(&g->sw, &g->c->walk, th, lo, hi, &g->hint[th]);
+	while (trace_wsweep_next(&g->sw, &a, &b, &r))
 		charge_segment(g, th, r, a, b, zone, drain);
-	trace_wsweep_release(&s);
 }
 
 /* The label of queued work X (launched by call LX), in a gap [af, bf). */
@@ -529,6 +570,8 @@ static uint32_t qlabel(struct gctx *g, uint32_t X, gf_ns af, gf_ns bf)
 	if (kind != GQ_WAIT)
 		hi = UINT32_MAX - 3 + (uint32_t)kind;
 	uint64_t key = (uint64_t)hi << 32 | (uint32_t)x->stream;
+	if (g->qlast && g->qkey == key)
+		return g->qlast - 1; /* consecutive queued pieces mostly share one */
 	struct actx_cslot *s = actx_cmap_get(&g->qmap, key);
 	if (!s->a) {
 		struct sbuf b = SBUF_INIT;
@@ -543,6 +586,8 @@ static uint32_t qlabel(struct gctx *g, uint32_t X, gf_ns af, gf_ns bf)
 		vec_push(&g->ql, q);
 		s->a = (gf_ns)g->ql.n;
 	}
+	g->qkey = key;
+	g->qlast = (uint32_t)s->a;
 	return (uint32_t)(s->a - 1);
 }
 
@@ -551,8 +596,6 @@ static void charge_queued(struct gctx *g, uint32_t X, gf_ns lo, gf_ns hi, gf_ns 
 	if (hi <= lo)
 		return;
 	uint32_t q = qlabel(g, X, af, bf);
-	g->ql.v[q].sel += actx_span_in(&g->sel, lo, hi);
-	g->ql.v[q].steady += actx_span_in(&g->steady, lo, hi);
 	piece(g, GAP_QUEUED, HW_NONE, lo, hi, g->t->act[X].launch, q, X, q, TRACE_NONE);
 }
 
@@ -590,10 +633,21 @@ static uint32_t next_act(const struct gctx *g, size_t k0, gf_ns bf)
 	return first;
 }
 
-/* The first index of da whose activity starts at or after ts. */
-static size_t da_lower(const struct gctx *g, gf_ns ts)
+/* The first index of da whose activity starts at or after ts: a gallop
+ * from the last answer when ts has not gone back, else a binary search. */
+static size_t da_lower(struct gctx *g, gf_ns ts)
 {
 	size_t lo = 0, hi = g->nda;
+	size_t k = g->da_cur;
+	if (k <= g->nda && (k == 0 || g->t->act[g->da[k - 1]].start < ts)) {
+		size_t step = 1;
+		lo = hi = k;
+		while (hi < g->nda && g->t->act[g->da[hi]].start < ts) {
+			lo = hi + 1;
+			hi = g->nda - hi > step ? hi + step : g->nda;
+			step *= 2;
+		}
+	}
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
 		if (g->t->act[g->da[m]].start < ts)
@@ -601,6 +655,7 @@ static size_t da_lower(const struct gctx *g, gf_ns ts)
 		else
 			hi = m;
 	}
+	g->da_cur = lo;
 	return lo;
 }
 
@@ -732,10 +787,9 @@ static void gap_span(const struct actx *c, gf_ns lo, gf_ns hi, size_t *jf, size_
 
 /* The device's activities by start and the suffix minimum of their calls'
  * returns. */
-static void queue_init(struct gctx *g)
+static void queue_init(const struct actx *c, struct gaps_prep *g)
 {
-	const struct trace *t = g->t;
-	const struct actx *c = g->c;
+	const struct trace *t = c->t;
 	size_t n = 0;
 	for (uint32_t a = 0; a < t->nact; a++)
 		if (actx_on_dev(c, &t->act[a]))
@@ -827,10 +881,13 @@ static void zone_init(struct gctx *g, gf_ns slo, gf_ns shi)
 
 /* ---- the launch diagnosis --------------------------------------------- */
 
-static void launch_diag(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
+/* The part that reads only the model and the steps' windows: the kernel
+ * and launch-call counts and medians (report runs it on its second core
+ * beside the classification). */
+void gaps_launch_scan(const struct actx *c, const struct steps_result *st, struct launch_diag *ld)
 {
 	const struct trace *t = c->t;
-	struct launch_diag *ld = &r->ld;
+	memset(ld, 0, sizeof *ld);
 	/* Every activity and call counts once per steady step whose window
 	 * holds its start (steps may overlap): weighted, so overlapping or
 	 * nested steps cost O(n + threads log steps), not a copy per step. */
@@ -889,13 +946,20 @@ static void launch_diag(const struct actx *c, const struct steps_result *st, str
 	ld->median_launch = actx_wmedian(ldur.v, ldur.n);
 	ld->median_latency = actx_wmedian(lat.v, lat.n);
 	ld->latency_launches = nlat;
-	ld->kernels_per_step = (gf_ns)st->steady.kernels;
-	ld->launches_per_step = (gf_ns)st->steady.launches;
 	ld->graphs = ld->graph_launches > 0;
 	ld->most_short = ld->compared && 2 * ld->short_kernels > ld->compared;
 	vec_free(&kd);
 	vec_free(&ldur);
 	vec_free(&lat);
+}
+
+/* The rest, from the scan and the classification. */
+void gaps_launch_finish(struct gaps_result *r, const struct steps_result *st, const struct launch_diag *scan)
+{
+	struct launch_diag *ld = &r->ld;
+	*ld = *scan;
+	ld->kernels_per_step = (gf_ns)st->steady.kernels;
+	ld->launches_per_step = (gf_ns)st->steady.launches;
 	/* launch-bound: time inside launch calls plus the launch latency of
 	 * queued work is the largest part of the idle time, the GPU is busy
 	 * under 80% of the step, the kernels are short, and the step is not
@@ -1016,38 +1080,66 @@ static int cmp_charge(const void *a, const void *b)
 static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 {
 	const struct trace *t = c->t;
-	/* by (cause, class, id): the key's own order (charge_key), radix-sorted,
-	 * equal keys merged */
-	struct actx_kv *kv = gf_xmalloc((g->charges.n ? g->charges.n : 1) * sizeof *kv);
-	size_t nk = g->charges.n;
-	for (size_t i = 0; i < nk; i++)
-		kv[i] = (struct actx_kv){ (gf_ns)g->charges.v[i].key, i };
-	actx_sort_kv(kv, nk);
-	struct gap_charge *v = gf_xcalloc(nk ? nk : 1, sizeof *v);
+	/* the ranges' charges in key order (charge_key: cause, class, id): a
+	 * range's cause and class are its own, so counted by (cause, class)
+	 * and placed by a pass over the ranges in id order */
+	size_t nr = g->charges.n;
+	struct craw *rs = gf_xmalloc((nr ? nr : 1) * sizeof *rs);
+	if (nr) {
+		size_t off[GAP_NCAUSES << 8] = { 0 }; /* by key >> 48: cause, class + 1 */
+		for (size_t i = 0; i < nr; i++)
+			off[g->charges.v[i].key >> 48]++;
+		size_t pos = 0;
+		for (size_t b = 0; b < (size_t)GAP_NCAUSES << 8; b++) {
+			size_t k = off[b];
+			off[b] = pos;
+			pos += k;
+		}
+		for (uint32_t id = 0; id < t->nr; id++)
+			if (g->rslot[id]) {
+				const struct craw *x = &g->charges.v[g->rslot[id] - 1];
+				rs[off[x->key >> 48]++] = *x;
+			}
+	}
+	free(g->rslot);
+	g->rslot = NULL;
+	vec_free(&g->charges);
+	/* the others (queued labels, untraced threads): few keys, radix-sorted */
+	size_t no = g->other.n;
+	struct actx_kv *kv = gf_xmalloc((no ? no : 1) * sizeof *kv);
+	for (size_t i = 0; i < no; i++)
+		kv[i] = (struct actx_kv){ (gf_ns)g->other.v[i].key, i };
+	actx_sort_kv(kv, no);
+	struct gap_charge *v = gf_xcalloc(nr + no ? nr + no : 1, sizeof *v);
 	size_t n = 0;
 	struct actx_cmap hk = { 0 }, sk = { 0 };
-	for (size_t j = 0; j < nk;) {
-		const struct craw *s = &g->charges.v[kv[j].v];
-		struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
-					0, s->a, s->b };
-		for (j++; j < nk && g->charges.v[kv[j].v].key == s->key; j++) {
-			x.sel += g->charges.v[kv[j].v].a;
-			x.steady += g->charges.v[kv[j].v].b;
+	/* the two lists merged by key, equal keys (only among the others) summed */
+	for (size_t ir = 0, j = 0; ir < nr || j < no;) {
+		const struct craw *s;
+		gf_ns sa, sb;
+		if (j >= no || (ir < nr && rs[ir].key < g->other.v[kv[j].v].key)) {
+			s = &rs[ir++];
+			sa = s->a;
+			sb = s->b;
+		} else {
+			s = &g->other.v[kv[j].v];
+			sa = s->a;
+			sb = s->b;
+			for (j++; j < no && g->other.v[kv[j].v].key == s->key; j++) {
+				sa += g->other.v[kv[j].v].a;
+				sb += g->other.v[kv[j].v].b;
+			}
 		}
+		struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
+					0, sa, sb };
 		if ((x.cause == GAP_HOST || x.cause == GAP_SYNC || x.cause == GAP_LAUNCH) && x.id < t->nr &&
 		    (g->ri.flags[x.id] & RI_ISSUES))
 			x.flags |= GCF_ISSUES;
 		v[n++] = x;
-		if (!x.steady)
-			continue;
-		if (x.cause == GAP_HOST) {
-			actx_cmap_add(&hk, stack_key(c, x.id), x.steady, 0);
-		} else if (x.cause == GAP_SYNC) {
-			actx_cmap_add(&sk, site_key(c, x.id), x.steady, 0);
-		}
 	}
 	free(kv);
-	vec_free(&g->charges);
+	free(rs);
+	vec_free(&g->other);
 	if (n)
 		v = gf_xreallocarray(v, n, sizeof *v);
 	if (GF_CHECKS) /* report.c and fold.c rely on the order */
@@ -1055,6 +1147,19 @@ static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 			GF_ASSERT(cmp_charge(&v[i - 1], &v[i]) < 0);
 	r->charges = v;
 	r->ncharges = n;
+	r->qlabels = g->ql.v;
+	r->nqlabels = g->ql.n;
+	/* what the idle tree reads is final: the charges, the queued labels,
+	 * edge_sel (analyze set it) */
+	if (g->ready)
+		g->ready(g->ready_arg);
+	for (size_t i = 0; i < n; i++) {
+		const struct gap_charge *x = &v[i];
+		if (x->steady && x->cause == GAP_HOST)
+			actx_cmap_add(&hk, stack_key(c, x->id), x->steady, 0);
+		else if (x->steady && x->cause == GAP_SYNC)
+			actx_cmap_add(&sk, site_key(c, x->id), x->steady, 0);
+	}
 	r->keys[GAP_HOST] = map_keys(t, &hk, &r->nkeys[GAP_HOST]);
 	r->keys[GAP_SYNC] = map_keys(t, &sk, &r->nkeys[GAP_SYNC]);
 	struct gap_key *qk = gf_xcalloc(g->ql.n ? g->ql.n : 1, sizeof *qk);
@@ -1068,8 +1173,6 @@ static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 		qsort(qk, nq, sizeof *qk, cmp_key);
 	r->keys[GAP_QUEUED] = qk;
 	r->nkeys[GAP_QUEUED] = nq;
-	r->qlabels = g->ql.v;
-	r->nqlabels = g->ql.n;
 	r->drained = map_keys(t, &g->drained, &r->ndrained);
 }
 
@@ -1091,18 +1194,10 @@ static uint32_t warm_calls(const struct gctx *g, const struct actx_span *sel)
 	return n;
 }
 
-static int analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r, bool keep)
+static void prep_fill(const struct actx *c, struct gaps_prep *p)
 {
 	const struct trace *t = c->t;
-	memset(r, 0, sizeof *r);
-	r->n = st->n;
-	r->rows = gf_xcalloc(st->n ? st->n : 1, sizeof *r->rows);
-	struct gctx G;
-	memset(&G, 0, sizeof G);
-	struct gctx *g = &G;
-	g->c = c;
-	g->t = t;
-	g->keep = keep;
+	memset(p, 0, sizeof *p);
 	VEC(struct bend) be = VEC_INIT;
 	for (uint32_t i = 0; i < t->nr; i++)
 		if (c->blk[i]) {
@@ -1114,8 +1209,67 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	if (GF_CHECKS) /* drain_call's binary search */
 		for (size_t i = 1; i < be.n; i++)
 			GF_ASSERT(cmp_bend(&be.v[i - 1], &be.v[i]) < 0);
-	g->be = be.v;
-	g->nbe = be.n;
+	p->be = be.v;
+	p->nbe = be.n;
+	if (c->dev == TRACE_NONE)
+		return;
+	p->dev = true;
+	rinfo_init(t, &p->ri);
+	p->wait_of = waits_before(t);
+	p->lmed = long_medians(t);
+	queue_init(c, p);
+}
+
+static void prep_release(struct gaps_prep *p)
+{
+	free(p->be);
+	if (p->dev)
+		rinfo_release(&p->ri);
+	free(p->wait_of);
+	free(p->lmed);
+	free(p->da);
+	free(p->qmin);
+	free(p->qarg);
+	memset(p, 0, sizeof *p);
+}
+
+struct gaps_prep *gaps_prepare(const struct actx *c)
+{
+	struct gaps_prep *p = gf_xmalloc(sizeof *p);
+	prep_fill(c, p);
+	return p;
+}
+
+void gaps_prep_free(struct gaps_prep *p)
+{
+	if (!p)
+		return;
+	prep_release(p);
+	free(p);
+}
+
+static int analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r, bool keep, bool scan,
+		   struct gaps_prep *pre, void (*ready)(void *), void *ready_arg)
+{
+	const struct trace *t = c->t;
+	memset(r, 0, sizeof *r);
+	r->n = st->n;
+	r->rows = gf_xcalloc(st->n ? st->n : 1, sizeof *r->rows);
+	struct gctx G;
+	memset(&G, 0, sizeof G);
+	struct gctx *g = &G;
+	g->c = c;
+	g->t = t;
+	g->keep = keep;
+	g->ready = ready;
+	g->ready_arg = ready_arg;
+	struct gaps_prep own, *pp = pre;
+	if (!pp) {
+		prep_fill(c, &own);
+		pp = &own;
+	}
+	g->be = pp->be;
+	g->nbe = pp->nbe;
 	/*
 	 * Each gap is classified once, on its full extent, as far as the steps
 	 * reach (only gaps meeting a step); a step's row is then the measure of
@@ -1147,12 +1301,16 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	actx_span_seal(&g->steady);
 	actx_span_seal(&g->sel);
 	if (ng) {
-		rinfo_init(t, &g->ri);
-		uint32_t *wait_of = waits_before(t);
-		gf_ns *lmed = long_medians(t);
-		g->wait_of = wait_of;
-		g->lmed = lmed;
-		queue_init(g);
+		GF_ASSERT(pp->dev);
+		g->ri = pp->ri;
+		g->wait_of = pp->wait_of;
+		g->lmed = pp->lmed;
+		g->da = pp->da;
+		g->nda = pp->nda;
+		g->qmin = pp->qmin;
+		g->qarg = pp->qarg;
+		g->hint = gf_xcalloc(t->nth ? t->nth : 1, sizeof *g->hint);
+		g->rslot = gf_xcalloc(t->nr ? t->nr : 1, sizeof *g->rslot);
 		if (shi > slo)
 			zone_init(g, slo, shi);
 		int64_t call = 0;
@@ -1165,12 +1323,9 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 			gap_classify(g, af, bf, cur, e);
 		}
 		r->warm_calls = warm_calls(g, &g->sel);
-		free(wait_of);
-		free(lmed);
-		free(g->da);
-		free(g->qmin);
-		free(g->qarg);
 		free(g->devth);
+		free(g->hint);
+		trace_wsweep_release(&g->sw);
 	}
 	free(dall);
 	for (int k = 0; k < GC_N; k++)
@@ -1181,14 +1336,14 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	actx_pairs_release(&g->zone);
 	actx_span_release(&g->steady);
 	actx_span_release(&g->sel);
-	vec_free(&be);
 	steady_rows(st, r);
 	memcpy(r->by_class, g->by_class, sizeof r->by_class);
 	memcpy(r->by_class_short, g->by_class_short, sizeof r->by_class_short);
 	r->edge_sel = g->edge_sel;
 	keys_of(c, g, r);
-	if (ng)
-		rinfo_release(&g->ri);
+	prep_release(pp);
+	if (pp != &own)
+		free(pp);
 	actx_cmap_free(&g->qmap);
 	if (g->calls.n)
 		qsort(g->calls.v, g->calls.n, sizeof *g->calls.v, cmp_call);
@@ -1201,18 +1356,28 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	r->npieces = g->pieces.n;
 	r->gaps = g->gaps.v;
 	r->ngaps = g->gaps.n;
-	launch_diag(c, st, r);
+	if (scan) {
+		struct launch_diag ld;
+		gaps_launch_scan(c, st, &ld);
+		gaps_launch_finish(r, st, &ld);
+	}
 	return GF_OK;
 }
 
 int gaps_analyze(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
 {
-	return analyze(c, st, r, false);
+	return analyze(c, st, r, false, true, NULL, NULL, NULL);
 }
 
 int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, struct gaps_result *r)
 {
-	return analyze(c, st, r, true);
+	return analyze(c, st, r, true, true, NULL, NULL, NULL);
+}
+
+int gaps_analyze_unscanned(const struct actx *c, const struct steps_result *st, struct gaps_result *r, bool pieces,
+			   struct gaps_prep *pre, void (*ready)(void *), void *arg)
+{
+	return analyze(c, st, r, pieces, false, pre, ready, arg);
 }
 
 void gaps_release(struct gaps_result *r)

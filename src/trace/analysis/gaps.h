@@ -223,6 +223,26 @@ void gaps_release(struct gaps_result *r);
 /* Same as gaps_analyze, and keeps every classified piece and gap (r->pieces,
  * r->gaps) for the explain view and the exports. */
 int gaps_analyze_pieces(const struct actx *c, const struct steps_result *st, struct gaps_result *r);
+/* The launch diagnosis apart, for a caller with a second core: the part
+ * that reads only the model and the steps' windows (gaps_launch_scan) may
+ * run beside gaps_analyze_unscanned (gaps_analyze, or _pieces when PIECES,
+ * with r->ld left empty); gaps_launch_finish then fills r->ld as
+ * gaps_analyze would have. */
+void gaps_launch_scan(const struct actx *c, const struct steps_result *st, struct launch_diag *ld);
+/* What the classification reads that needs no steps (blocking calls by
+ * end, per-range classes, waits, the device's queue), made by
+ * gaps_prepare: it may run beside steps_analyze. gaps_analyze_unscanned
+ * takes it (NULL: made there) and frees it; gaps_prep_free frees one not
+ * handed over. READY (NULL: none) is called with ARG, on this thread, once
+ * r->charges, r->qlabels and r->edge_sel are final and before the rest
+ * is written (what fold_idle_tree reads of r: it may start then, on
+ * another thread, while the keys are summed). */
+struct gaps_prep;
+struct gaps_prep *gaps_prepare(const struct actx *c);
+void gaps_prep_free(struct gaps_prep *p);
+int gaps_analyze_unscanned(const struct actx *c, const struct steps_result *st, struct gaps_result *r, bool pieces,
+			   struct gaps_prep *pre, void (*ready)(void *), void *arg);
+void gaps_launch_finish(struct gaps_result *r, const struct steps_result *st, const struct launch_diag *scan);
 /* Appends what piece p (of r's pieces) is charged to, named exactly as its
  * cause's key table (gaps_result.keys) names it: the host stack (Python
  * site > innermost range) of a host piece, the sync site of a sync piece,

@@ -92,13 +92,22 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
+/* The idle stacks collected: the self weight of every node of the idle
+ * tree, by path (or the fold's error). */
+struct idle_set {
+	VEC(struct gap_key) v;
+	size_t steps;
+	char *err;
+};
+
 /*
  * Host stacks by GPU idle time on the analysed device: fold's idle weight
  * (the gap model's charges, rooted in their cause and class), innermost 3
- * frames, over the same step selection; the top REPORT_IDLE_TOP. A fold
- * error only drops them (r->idle_err).
+ * frames, over the same step selection (idle_finish keeps the top
+ * REPORT_IDLE_TOP). Reads r's gap model only: may run on the second core.
  */
-static void idle_stacks(struct report *r, const struct actx *c, const struct trace_sel *so)
+static void idle_collect(const struct report *r, const struct actx *c, const struct trace_sel *so,
+			 struct idle_set *out)
 {
 	struct fold_opts fo;
 	fold_opts_init(&fo);
@@ -112,13 +121,13 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 	struct fold_stats fs;
 	struct sbuf err = SBUF_INIT, path = SBUF_INIT;
 	memset(&fs, 0, sizeof fs);
+	memset(out, 0, sizeof *out);
 	if (fold_idle_tree(c->t, &fo, &r->gp, false, &tr, &fs, &err)) {
-		r->idle_err = sbuf_detach(&err, NULL);
+		out->err = sbuf_detach(&err, NULL);
 		ftree_release(&tr); /* initialised even on error */
 		sbuf_release(&path);
 		return;
 	}
-	VEC(struct gap_key) v = VEC_INIT;
 	for (uint32_t nd = 1; nd < tr.n; nd++) {
 		int64_t w = ftree_self(&tr, nd, 0);
 		if (w <= 0)
@@ -126,18 +135,32 @@ static void idle_stacks(struct report *r, const struct actx *c, const struct tra
 		sbuf_reset(&path);
 		ftree_path(&tr, nd, &path);
 		struct gap_key k = { gf_xstrdup(path.buf), w };
-		vec_push(&v, k);
+		vec_push(&out->v, k);
 	}
-	if (v.n)
-		qsort(v.v, v.n, sizeof *v.v, cmp_key);
-	for (size_t i = REPORT_IDLE_TOP; i < v.n; i++)
-		free(v.v[i].label);
-	r->idle = v.v;
-	r->nidle = v.n < REPORT_IDLE_TOP ? v.n : REPORT_IDLE_TOP;
-	r->idle_steps = fs.steps ? fs.steps : 1;
+	out->steps = fs.steps;
 	ftree_release(&tr);
 	sbuf_release(&err);
 	sbuf_release(&path);
+}
+
+/* The top REPORT_IDLE_TOP of the collected stacks; a fold error only
+ * drops them (r->idle_err). */
+static void idle_finish(struct report *r, struct idle_set *sh)
+{
+	if (sh->err) {
+		for (size_t i = 0; i < sh->v.n; i++)
+			free(sh->v.v[i].label);
+		vec_free(&sh->v);
+		r->idle_err = sh->err;
+		return;
+	}
+	if (sh->v.n)
+		qsort(sh->v.v, sh->v.n, sizeof *sh->v.v, cmp_key);
+	for (size_t i = REPORT_IDLE_TOP; i < sh->v.n; i++)
+		free(sh->v.v[i].label);
+	r->idle = sh->v.v;
+	r->nidle = sh->v.n < REPORT_IDLE_TOP ? sh->v.n : REPORT_IDLE_TOP;
+	r->idle_steps = sh->steps ? sh->steps : 1;
 }
 
 const char *report_verdict_key(const struct report_verdict *v)
@@ -201,33 +224,35 @@ static void rank_causes(const struct gap_row *g, gf_ns wall, struct report_verdi
 
 /* ---- the verdict's path through the idle-weighted tree ---------------- */
 
-/* name id -> weight, for the groupings below */
-struct nw {
-	uint32_t name;
-	gf_ns w;
-};
+#define ROOT_NAME (UINT32_MAX - 1)
 
-/* The heaviest name of v[0..n) summed by name (ties: the lower pool id, so
- * the first seen in the trace). */
-static uint32_t heaviest(const struct nw *v, size_t n, gf_ns *w)
+/* The heaviest name of names[0..n) (weights w) summed by name (ties: the
+ * lower pool id, so the first seen in the trace; ROOT_NAME above every
+ * id). acc: one zeroed slot per pool id and one for ROOT_NAME (np), left
+ * zeroed; direct addressing, as a level's entries run to millions. */
+static uint32_t heaviest(const uint32_t *names, const gf_ns *w, size_t n, gf_ns *acc, uint32_t np, gf_ns *out)
 {
-	if (!n) {
-		*w = 0;
-		return UINT32_MAX;
-	}
-	/* by hash: a level's names are few, its entries run to millions */
-	struct actx_cmap m = { 0 };
-	for (size_t i = 0; i < n; i++)
-		actx_cmap_add(&m, v[i].name, v[i].w, 0);
 	uint32_t best = UINT32_MAX;
 	gf_ns bw = -1;
-	for (size_t i = 0; i < m.cap; i++)
-		if (m.s[i].used && (m.s[i].a > bw || (m.s[i].a == bw && m.s[i].key < best))) {
-			bw = m.s[i].a;
-			best = (uint32_t)m.s[i].key;
+	VEC(uint32_t) seen = VEC_INIT;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = names[i] == ROOT_NAME ? np : names[i];
+		GF_ASSERT(k <= np && w[i] > 0);
+		if (!acc[k])
+			vec_push(&seen, k);
+		acc[k] += w[i];
+	}
+	for (size_t i = 0; i < seen.n; i++) {
+		uint32_t k = seen.v[i];
+		uint32_t key = k == np ? ROOT_NAME : k;
+		if (acc[k] > bw || (acc[k] == bw && key < best)) {
+			bw = acc[k];
+			best = key;
 		}
-	actx_cmap_free(&m);
-	*w = bw;
+		acc[k] = 0;
+	}
+	vec_free(&seen);
+	*out = n ? bw : 0;
 	return best;
 }
 
@@ -240,8 +265,6 @@ static uint32_t up(const struct trace *t, uint32_t ri)
 	return p;
 }
 
-#define ROOT_NAME (UINT32_MAX - 1)
-
 /* The verdict's stack inside (cause, class): the innermost frame name
  * holding most of its steady idle, then its callers (the heaviest at each
  * level) up to the outermost frame; frames stops where the heaviest caller
@@ -250,33 +273,36 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 {
 	const struct trace *t = c->t;
 	const struct gaps_result *gp = &r->gp;
-	VEC(uint32_t) cur = VEC_INIT;
-	VEC(gf_ns) cw = VEC_INIT;
-	VEC(struct nw) g = VEC_INIT;
-	VEC(uint32_t) gid = VEC_INIT; /* g's ranges: the model is read once (it is large) */
+	uint32_t np = pool_count(t->names);
+	gf_ns *acc = gf_xcalloc((size_t)np + 1, sizeof *acc);
+	VEC(uint32_t) cur = VEC_INIT;  /* the ranges of this level */
+	VEC(gf_ns) cw = VEC_INIT;      /* their weights */
+	VEC(uint32_t) nm = VEC_INIT;   /* their names (or their parents') */
+	VEC(uint32_t) par = VEC_INIT;  /* their parents */
+	uint32_t *pos = NULL;          /* per range: its index in cur + 1 (the level's merge) */
 	for (size_t i = 0; i < gp->ncharges; i++) {
 		const struct gap_charge *x = &gp->charges[i];
 		if (x->cause != v->cause || x->hclass != v->hclass || x->steady <= 0 || x->id >= t->nr)
 			continue;
-		struct nw e = { t->r[x->id].name, x->steady };
-		vec_push(&g, e);
-		vec_push(&gid, x->id);
+		vec_push(&nm, t->r[x->id].name);
+		vec_push(&cw, x->steady);
+		vec_push(&cur, x->id);
 	}
 	gf_ns w;
 	bool leaf_call = false;
-	uint32_t leaf = heaviest(g.v, g.n, &w);
-	if (leaf == UINT32_MAX) {
-		vec_free(&gid);
+	uint32_t leaf = heaviest(nm.v, cw.v, nm.n, acc, np, &w);
+	if (leaf == UINT32_MAX)
 		goto out;
-	}
-	for (size_t i = 0; i < g.n; i++) {
-		if (g.v[i].name != leaf)
+	size_t k = 0;
+	for (size_t i = 0; i < cur.n; i++) {
+		if (nm.v[i] != leaf)
 			continue;
-		vec_push(&cur, gid.v[i]);
-		vec_push(&cw, g.v[i].w);
-		leaf_call = t->r[gid.v[i]].kind == TR_RUNTIME || t->r[gid.v[i]].kind == TR_DRIVER;
+		cur.v[k] = cur.v[i];
+		cw.v[k++] = cw.v[i];
+		leaf_call = t->r[cur.v[i]].kind == TR_RUNTIME || t->r[cur.v[i]].kind == TR_DRIVER;
 	}
-	vec_free(&gid);
+	cur.n = cw.n = k;
+	pos = gf_xcalloc(t->nr ? t->nr : 1, sizeof *pos);
 	/* names innermost first */
 	VEC(uint32_t) path = VEC_INIT;
 	vec_push(&path, leaf);
@@ -285,35 +311,33 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 	gf_ns have = w;
 	v->frames_ns = w;
 	for (size_t level = 1; level < GAPS_STACK_MAX && cur.n; level++) {
-		g.n = 0;
+		nm.n = par.n = 0;
 		for (size_t i = 0; i < cur.n; i++) {
 			uint32_t p = up(t, cur.v[i]);
-			struct nw e = { p == TRACE_NONE ? ROOT_NAME : t->r[p].name, cw.v[i] };
-			vec_push(&g, e);
+			vec_push(&par, p);
+			vec_push(&nm, p == TRACE_NONE ? ROOT_NAME : t->r[p].name);
 		}
 		gf_ns pw;
-		uint32_t pn = heaviest(g.v, g.n, &pw);
+		uint32_t pn = heaviest(nm.v, cw.v, nm.n, acc, np, &pw);
 		if (pn == ROOT_NAME)
 			break;
 		/* the parents named pn, each once with the weight of its children */
-		size_t k = 0;
-		struct actx_cmap seen = { 0 }; /* range -> its index in cur */
+		k = 0;
 		for (size_t i = 0; i < cur.n; i++) {
-			uint32_t p = up(t, cur.v[i]);
-			if (p == TRACE_NONE || t->r[p].name != pn)
+			uint32_t p = par.v[i];
+			if (p == TRACE_NONE || nm.v[i] != pn)
 				continue;
-			size_t before = seen.n;
-			struct actx_cslot *e = actx_cmap_get(&seen, p);
-			if (seen.n > before) {
-				e->a = (gf_ns)k;
+			if (!pos[p]) {
+				pos[p] = (uint32_t)k + 1;
 				cur.v[k] = p;
 				cw.v[k++] = cw.v[i];
 			} else {
-				cw.v[e->a] += cw.v[i];
+				cw.v[pos[p] - 1] += cw.v[i];
 			}
 		}
-		actx_cmap_free(&seen);
 		cur.n = cw.n = k;
+		for (size_t i = 0; i < k; i++)
+			pos[cur.v[i]] = 0;
 		vec_push(&path, pn);
 		if (dominant && (__int128)pw * 2 >= (__int128)have) {
 			nframes++;
@@ -355,9 +379,12 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 	sbuf_release(&b);
 	vec_free(&path);
 out:
+	free(pos);
+	free(acc);
 	vec_free(&cur);
 	vec_free(&cw);
-	vec_free(&g);
+	vec_free(&nm);
+	vec_free(&par);
 }
 
 /* The evidence of the verdict's call: its calls starting in the steady
@@ -726,7 +753,14 @@ struct side {
 	struct report *r;
 	const struct actx *c;
 	const struct report_opts *o;
-	bool more; /* side_parts runs comm and top too (on the second core) */
+	bool more; /* side_parts runs comm, top and the launch scan too (on the second core) */
+	bool scan; /* ... and the launch scan into ld */
+	struct launch_diag ld;
+	struct idle_set ish;   /* idle_part's idle stacks */
+	/* the second core's threads: side_parts (par), then idle_part (ipar,
+	 * started by charges_ready as soon as the gap model's charges are) */
+	pthread_t th, ith;
+	bool par, idle, ipar;
 };
 
 /* ---- the explain view ------------------------------------------------ */
@@ -887,14 +921,39 @@ static void explain(struct report *r, const struct actx *c, size_t want)
 	free(ix);
 }
 
-/* The part that may run on another thread: it writes r->st's
- * median_kernel fields only. */
+struct prep_arg {
+	const struct actx *c;
+	struct gaps_prep *p;
+};
+
+/* The gap model's preparation (reads the model only) beside the steps. */
+static void *prep_part(void *arg)
+{
+	struct prep_arg *pa = arg;
+	pa->p = gaps_prepare(pa->c);
+	return NULL;
+}
+
+static void *idle_part(void *arg);
+
+/* The gap model's charges are final (gaps_analyze_unscanned's ready):
+ * the side parts joined, the idle stacks start on the second core. */
+static void charges_ready(void *arg)
+{
+	struct side *sd = arg;
+	if (!sd->par)
+		return;
+	pthread_join(sd->th, NULL);
+	sd->par = false;
+	sd->ipar = sd->idle && pthread_create(&sd->ith, NULL, idle_part, sd) == 0;
+}
+
 /* The idle stacks (they read the gap model, write only r->idle*): beside
  * the syncs, comm, top calls and the verdict, which never read them. */
 static void *idle_part(void *arg)
 {
 	struct side *sd = arg;
-	idle_stacks(sd->r, sd->c, &sd->o->steps);
+	idle_collect(sd->r, sd->c, &sd->o->steps, &sd->ish);
 	return NULL;
 }
 
@@ -912,6 +971,8 @@ static void *side_parts(void *arg)
 			comm_analyze(sd->c, &r->st, &r->cm);
 		if (r->parts & RP_TOP)
 			top_calls(r, sd->c);
+		if (sd->scan)
+			gaps_launch_scan(sd->c, &r->st, &sd->ld);
 	}
 	return NULL;
 }
@@ -938,35 +999,54 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		parts |= RP_GAPS; /* the idle tree is the gap model's charges */
 	/* the step table's sums unless only the sync sites are asked (they read
 	 * the windows); its medians below */
+	bool gaps = parts & (RP_GAPS | RP_SYNCS); /* the sync bubbles are the gap model's: syncs needs it */
+	/* what the gap model needs without the steps, on the second core
+	 * while this one reads the steps */
+	struct prep_arg pa = { c, NULL };
+	pthread_t pth;
+	bool ppar = gaps && t->cores >= 2 && t->nr + t->nact >= REPORT_PAR_MIN &&
+		    pthread_create(&pth, NULL, prep_part, &pa) == 0;
 	int rc = steps_analyze_part(c, &o->steps, (parts & ~(unsigned)RP_SYNCS) ? STEPS_SUMS : 0, &r->st, err);
-	if (rc)
+	if (ppar)
+		pthread_join(pth, NULL);
+	if (rc) {
+		gaps_prep_free(pa.p);
 		return rc;
+	}
 	r->parts = parts;
 	/* the step medians on the second core (t->cores) while this one does
 	 * gaps, syncs, comm and the top calls: each side reads the model and
 	 * the step windows and writes its own fields of r */
-	struct side sd = { r, c, o, false };
-	pthread_t th;
-	bool par = t->cores >= 2 && (parts & RP_STEPS) && (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) &&
-		   t->nr + t->nact >= REPORT_PAR_MIN;
-	sd.more = par;
-	if (par && pthread_create(&th, NULL, side_parts, &sd) != 0)
-		par = sd.more = false;
-	if (!par)
+	struct side sd;
+	memset(&sd, 0, sizeof sd);
+	sd.r = r;
+	sd.c = c;
+	sd.o = o;
+	sd.par = t->cores >= 2 && (parts & RP_STEPS) && (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) &&
+		 t->nr + t->nact >= REPORT_PAR_MIN;
+	sd.more = sd.par;
+	sd.scan = sd.par && gaps;
+	sd.idle = (parts & RP_IDLE) && c->dev != TRACE_NONE;
+	if (sd.par && pthread_create(&sd.th, NULL, side_parts, &sd) != 0)
+		sd.par = sd.more = sd.scan = false;
+	if (!sd.par)
 		side_parts(&sd);
-	/* the sync bubbles are the gap model's: syncs needs it */
-	if (parts & (RP_GAPS | RP_SYNCS))
-		(o->gap_pieces || o->explain ? gaps_analyze_pieces : gaps_analyze)(c, &r->st, &r->gp);
-	/* the idle stacks on the second core once the step medians are done */
-	bool idle = (parts & RP_IDLE) && c->dev != TRACE_NONE, ipar = false;
-	pthread_t ith;
-	if (par) {
-		pthread_join(th, NULL);
-		par = false;
-		ipar = idle && pthread_create(&ith, NULL, idle_part, &sd) == 0;
+	/* the idle stacks start on the second core as soon as the charges are
+	 * made (charges_ready), while this one sums the keys and goes on */
+	if (gaps)
+		gaps_analyze_unscanned(c, &r->st, &r->gp, o->gap_pieces || o->explain, pa.p, charges_ready, &sd);
+	charges_ready(&sd); /* no gap model: the side parts joined all the same */
+	if (gaps) {
+		struct launch_diag ld;
+		if (!sd.scan)
+			gaps_launch_scan(c, &r->st, &ld);
+		gaps_launch_finish(&r->gp, &r->st, sd.scan ? &sd.ld : &ld);
 	}
-	if (idle && !ipar)
-		idle_stacks(r, c, &o->steps);
+	struct idle_set ish;
+	if (sd.idle && !sd.ipar) {
+		idle_collect(r, c, &o->steps, &ish);
+		idle_finish(r, &ish);
+	}
 	if (parts & RP_SYNCS)
 		syncs_analyze(c, &r->st, &r->gp, &r->sy);
 	if (!sd.more) {
@@ -980,8 +1060,10 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 		if (c->dev == TRACE_NONE)
 			cpu_report(r, c, &o->steps);
 	}
-	if (ipar)
-		pthread_join(ith, NULL);
+	if (sd.ipar) {
+		pthread_join(sd.ith, NULL);
+		idle_finish(r, &sd.ish);
+	}
 	r->explained = o->explain > 0;
 	if (o->explain && r->gp.gaps)
 		explain(r, c, o->explain);

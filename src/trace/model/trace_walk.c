@@ -112,6 +112,59 @@ void trace_wsweep_init(struct trace_wsweep *s, const struct trace_walk *w, uint3
 	s->base = trace_walk_innermost(w, th, lo);
 }
 
+/* The first range in [l, e) of a thread starting after ts (e: none), every
+ * range before l starting at or before it: a gallop from l, then a binary
+ * search, so a query near the last one costs O(log distance). */
+static uint32_t upper_from(const struct trace *t, uint32_t l, uint32_t e, gf_ns ts)
+{
+	uint32_t h = l;
+	uint64_t step = 1;
+	while (h < e && t->r[h].start <= ts) {
+		l = h + 1;
+		h = (uint64_t)(e - h) > step ? h + (uint32_t)step : e;
+		step *= 2;
+	}
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+		if (t->r[m].start <= ts)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
+void trace_wsweep_restart(struct trace_wsweep *s, const struct trace_walk *w, uint32_t th, gf_ns lo, gf_ns hi,
+			  uint32_t *hint)
+{
+	const struct trace *t = w->t;
+	uint32_t *stack = s->stack;
+	size_t cap = s->cap;
+	memset(s, 0, sizeof *s);
+	s->stack = stack;
+	s->cap = cap;
+	s->t = t;
+	s->th = th;
+	s->cur = lo;
+	s->lo = lo;
+	s->hi = hi;
+	s->base = TRACE_NONE;
+	if (th >= t->nth || !t->th[th].n) {
+		s->next = s->end = 0;
+		return;
+	}
+	uint32_t first = t->th[th].first;
+	s->end = first + t->th[th].n;
+	uint32_t h = *hint;
+	/* the hint is a lower bound when the range before it starts by lo */
+	if (h < first || h > s->end || (h > first && t->r[h - 1].start > lo))
+		h = first;
+	s->next = upper_from(t, h, s->end, lo);
+	*hint = s->next;
+	GF_ASSERT(s->next == trace_range_upper(t, th, lo));
+	s->base = s->next == first ? TRACE_NONE : first_open(w, s->next - 1, lo, true);
+}
+
 static inline uint32_t wtop(const struct trace_wsweep *s)
 {
 	return s->sp ? s->stack[s->sp - 1] : s->base;

@@ -12,6 +12,10 @@
  *   trace_wsweep_release(&s);
  *   trace_walk_release(&w);
  *
+ * Many sweeps of one thread at increasing lo (a gap after another):
+ * trace_wsweep_restart(&s, &w, th, lo, hi, &hint[th]) keeps the stack's
+ * buffer and gallops from the hint instead of two binary searches.
+ *
  * The segment sweep: walks [lo, hi) of one thread and yields maximal
  * segments [a, b) with the innermost open range r (TRACE_NONE where none is
  * open); segments are contiguous, cover [lo, hi) exactly and have a < b. Its
@@ -62,6 +66,12 @@ struct trace_wsweep {
 	size_t sp, cap;
 };
 void trace_wsweep_init(struct trace_wsweep *s, const struct trace_walk *w, uint32_t th, gf_ns lo, gf_ns hi);
+/* The same sweep, keeping S's stack buffer (S zeroed before its first
+ * use) and starting the search for lo at *HINT (a range index of TH, or
+ * anything else), which it then sets: a caller sweeping one thread at
+ * increasing lo pays O(log distance) a sweep, not O(log n). */
+void trace_wsweep_restart(struct trace_wsweep *s, const struct trace_walk *w, uint32_t th, gf_ns lo, gf_ns hi,
+			  uint32_t *hint);
 bool trace_wsweep_next(struct trace_wsweep *s, gf_ns *a, gf_ns *b, uint32_t *r);
 void trace_wsweep_release(struct trace_wsweep *s);
 
