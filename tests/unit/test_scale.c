@@ -83,6 +83,24 @@ static int irregular(struct trace *t)
 	return jload(t);
 }
 
+/* The plain sweep and the walk's give the same segments. */
+static void same_segments(struct trace_sweep *s, struct trace_wsweep *ws)
+{
+	gf_ns a, b, a2, b2;
+	uint32_t r, r2;
+	bool more;
+	do {
+		more = trace_sweep_next(s, &a, &b, &r);
+		bool more2 = trace_wsweep_next(ws, &a2, &b2, &r2);
+		T_TRUE(more == more2);
+		if (more && more2) {
+			T_EQ_I64(a2, a);
+			T_EQ_I64(b2, b);
+			T_EQ_I64(r2, r);
+		}
+	} while (more);
+}
+
 T_TEST(test_scale__walk_matches_plain_queries)
 {
 	struct trace t;
@@ -101,19 +119,7 @@ T_TEST(test_scale__walk_matches_plain_queries)
 				struct trace_wsweep ws;
 				trace_sweep_init(&s, &t, th, lo, lo + len);
 				trace_wsweep_init(&ws, &w, th, lo, lo + len);
-				gf_ns a, b, a2, b2;
-				uint32_t r, r2;
-				bool more;
-				do {
-					more = trace_sweep_next(&s, &a, &b, &r);
-					bool more2 = trace_wsweep_next(&ws, &a2, &b2, &r2);
-					T_TRUE(more == more2);
-					if (more && more2) {
-						T_EQ_I64(a2, a);
-						T_EQ_I64(b2, b);
-						T_EQ_I64(r2, r);
-					}
-				} while (more);
+				same_segments(&s, &ws);
 				trace_sweep_release(&s);
 				trace_wsweep_release(&ws);
 			}
@@ -151,19 +157,7 @@ T_TEST(test_scale__restart_matches_plain_sweep)
 					hint[th] = th ? 0 : UINT32_MAX - 1; /* thread 0's first range; out of range */
 				trace_wsweep_restart(&ws, &w, th, lo, lo + len, &hint[th]);
 				T_EQ_I64(hint[th], trace_range_upper(&t, th, lo));
-				gf_ns a, b, a2, b2;
-				uint32_t r, r2;
-				bool more;
-				do {
-					more = trace_sweep_next(&s, &a, &b, &r);
-					bool more2 = trace_wsweep_next(&ws, &a2, &b2, &r2);
-					T_TRUE(more == more2);
-					if (more && more2) {
-						T_EQ_I64(a2, a);
-						T_EQ_I64(b2, b);
-						T_EQ_I64(r2, r);
-					}
-				} while (more);
+				same_segments(&s, &ws);
 				trace_sweep_release(&s);
 				windows++;
 			}

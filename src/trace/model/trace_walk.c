@@ -93,25 +93,6 @@ static uint32_t chain_next(const struct trace *t, uint32_t q, gf_ns lo)
 	return q;
 }
 
-void trace_wsweep_init(struct trace_wsweep *s, const struct trace_walk *w, uint32_t th, gf_ns lo, gf_ns hi)
-{
-	const struct trace *t = w->t;
-	memset(s, 0, sizeof *s);
-	s->t = t;
-	s->th = th;
-	s->cur = lo;
-	s->lo = lo;
-	s->hi = hi;
-	s->base = TRACE_NONE;
-	if (th >= t->nth || !t->th[th].n) {
-		s->next = s->end = 0;
-		return;
-	}
-	s->end = t->th[th].first + t->th[th].n;
-	s->next = trace_range_upper(t, th, lo); /* first range starting after lo */
-	s->base = trace_walk_innermost(w, th, lo);
-}
-
 /* The first range in [l, e) of a thread starting after ts (e: none), every
  * range before l starting at or before it: a gallop from l, then a binary
  * search, so a query near the last one costs O(log distance). */
@@ -163,6 +144,13 @@ void trace_wsweep_restart(struct trace_wsweep *s, const struct trace_walk *w, ui
 	*hint = s->next;
 	GF_ASSERT(s->next == trace_range_upper(t, th, lo));
 	s->base = s->next == first ? TRACE_NONE : first_open(w, s->next - 1, lo, true);
+}
+
+void trace_wsweep_init(struct trace_wsweep *s, const struct trace_walk *w, uint32_t th, gf_ns lo, gf_ns hi)
+{
+	uint32_t hint = 0; /* no hint: the search starts at the thread's first range */
+	memset(s, 0, sizeof *s);
+	trace_wsweep_restart(s, w, th, lo, hi, &hint);
 }
 
 static inline uint32_t wtop(const struct trace_wsweep *s)
