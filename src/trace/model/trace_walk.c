@@ -60,39 +60,6 @@ uint32_t trace_walk_open_at(const struct trace_walk *w, uint32_t ri, gf_ns ts)
 	return first_open(w, ri, ts, false);
 }
 
-uint32_t trace_walk_innermost(const struct trace_walk *w, uint32_t th, gf_ns ts)
-{
-	const struct trace *t = w->t;
-	if (th >= t->nth || !t->th[th].n)
-		return TRACE_NONE;
-	uint32_t l = t->th[th].first, h = l + t->th[th].n;
-	/* last range with start <= ts */
-	while (l < h) {
-		uint32_t m = l + (h - l) / 2;
-		if (t->r[m].start <= ts)
-			l = m + 1;
-		else
-			h = m;
-	}
-	if (l == t->th[th].first)
-		return TRACE_NONE;
-	return first_open(w, l - 1, ts, true);
-}
-
-/* --- sweep: the stack is `stack[0..sp)` on top of the parent chain from
- * `base`, which a plain sweep would have copied (keeping only the ranges
- * open at lo: the chain is filtered the same way as it is read). --- */
-
-static uint32_t chain_next(const struct trace *t, uint32_t q, gf_ns lo)
-{
-	for (q = t->r[q].parent; q != TRACE_NONE; q = t->r[q].parent) {
-		trace_walk_steps++;
-		if (t->r[q].end > lo && t->r[q].start <= lo)
-			break;
-	}
-	return q;
-}
-
 /* The first range in [l, e) of a thread starting after ts (e: none), every
  * range before l starting at or before it: a gallop from l, then a binary
  * search, so a query near the last one costs O(log distance). */
@@ -113,6 +80,30 @@ static uint32_t upper_from(const struct trace *t, uint32_t l, uint32_t e, gf_ns 
 			h = m;
 	}
 	return l;
+}
+
+uint32_t trace_walk_innermost(const struct trace_walk *w, uint32_t th, gf_ns ts)
+{
+	const struct trace *t = w->t;
+	if (th >= t->nth || !t->th[th].n)
+		return TRACE_NONE;
+	uint32_t first = t->th[th].first, u = upper_from(t, first, first + t->th[th].n, ts);
+	/* the last range with start <= ts, then its first ancestor open at ts */
+	return u == first ? TRACE_NONE : first_open(w, u - 1, ts, true);
+}
+
+/* --- sweep: the stack is `stack[0..sp)` on top of the parent chain from
+ * `base`, which a plain sweep would have copied (keeping only the ranges
+ * open at lo: the chain is filtered the same way as it is read). --- */
+
+static uint32_t chain_next(const struct trace *t, uint32_t q, gf_ns lo)
+{
+	for (q = t->r[q].parent; q != TRACE_NONE; q = t->r[q].parent) {
+		trace_walk_steps++;
+		if (t->r[q].end > lo && t->r[q].start <= lo)
+			break;
+	}
+	return q;
 }
 
 void trace_wsweep_restart(struct trace_wsweep *s, const struct trace_walk *w, uint32_t th, gf_ns lo, gf_ns hi,
