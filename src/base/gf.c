@@ -52,6 +52,15 @@ void *gf_xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *gf_xzalloc_dense(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	void *p = gf_xmalloc(n * size);
+	memset(p, 0, n * size);
+	return p;
+}
+
 void *gf_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

@@ -46,6 +46,11 @@ int gf_err_exit(int err);
 
 void *gf_xmalloc(size_t n);
 void *gf_xcalloc(size_t n, size_t size);
+/* Zeroed like gf_xcalloc, every page written now: for a large array read
+ * before it is written (memo tables). A fresh page first read maps the
+ * shared zero page; the write that follows costs a second fault and, while
+ * other threads of the process run, a TLB shootdown on every CPU. */
+void *gf_xzalloc_dense(size_t n, size_t size);
 void *gf_xrealloc(void *p, size_t n);
 /* Overflow-checked n*size reallocation. */
 void *gf_xreallocarray(void *p, size_t n, size_t size);

@@ -1056,7 +1056,7 @@ static int fold_run(struct trace *t, const struct fold_opts *o, const struct gap
 		f->node_of[i] = UINT32_MAX;
 	if (o->max_depth) {
 		size_t n = t->nr ? t->nr : 1;
-		f->km = gf_xcalloc(n, sizeof *f->km);
+		f->km = gf_xzalloc_dense(n, sizeof *f->km);
 	}
 	if (host_w && !o->no_thread_frames)
 		thread_frames_init(f);
@@ -1070,7 +1070,7 @@ static int fold_run(struct trace *t, const struct fold_opts *o, const struct gap
 	case FW_CPU: sync_table(f); walk_init(f); fold_host(f, false); break;
 	case FW_WALL: sync_table(f); walk_init(f); fold_host(f, true); break;
 	case FW_IDLE:
-		f->gen_node = gf_xcalloc(t->nr ? t->nr : 1, sizeof *f->gen_node);
+		f->gen_node = gf_xzalloc_dense(t->nr ? t->nr : 1, sizeof *f->gen_node);
 		f->gens = true;
 		if (gp)
 			fold_charges(f, gp, steady);

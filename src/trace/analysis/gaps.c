@@ -368,6 +368,14 @@ struct gctx {
 	uint32_t qlast;
 	void (*ready)(void *);      /* gaps_analyze_unscanned's */
 	void *ready_arg;
+	/* the step rows: when the steps do not overlap (the usual case), each
+	 * piece adds its time to the steps it meets as it is made (a cursor:
+	 * pieces come in time order); else it is kept in p[] and step_rows
+	 * measures each step there */
+	bool direct;
+	const struct steps_result *st;
+	struct gap_row *rows;
+	size_t scur;
 };
 
 /* A piece's charge before the charges are merged (keys_of). */
@@ -381,6 +389,32 @@ static uint64_t charge_key(int cause, int cls, uint32_t id)
 	return (uint64_t)cause << 56 | (uint64_t)(cls + 1) << 48 | id;
 }
 
+/* [lo, hi) of cause or HTA category K (GC_*) into the step rows: straight
+ * into the steps it meets (direct; calls come in time order), else kept. */
+static void span_add(struct gctx *g, int k, gf_ns lo, gf_ns hi)
+{
+	if (hi <= lo)
+		return;
+	if (!g->direct || GF_CHECKS) /* the checked builds keep both, step_rows compares */
+		actx_pairs_add(&g->p[k], lo, hi);
+	if (!g->direct)
+		return;
+	const struct step_row *rw = g->st->rows;
+	size_t n = g->st->n;
+	/* the steps are apart and in order: one ending by lo is behind every later call */
+	while (g->scur < n && (rw[g->scur].end <= lo || rw[g->scur].end <= rw[g->scur].start))
+		g->scur++;
+	for (size_t i = g->scur; i < n && rw[i].start < hi; i++) {
+		gf_ns a = GF_MAX(lo, rw[i].start), b = GF_MIN(hi, rw[i].end);
+		if (b <= a)
+			continue;
+		struct gap_row *x = &g->rows[i];
+		gf_ns *f = k < GAP_NCAUSES ? &x->c[k] : k == GC_HTA_HOST ? &x->hta_host
+						   : k == GC_HTA_KERNEL ? &x->hta_kernel : &x->hta_other;
+		*f += b - a;
+	}
+}
+
 /* Adds [lo, hi) with its cause and class to the lists, the charges and the
  * pieces. */
 static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32_t ri, uint32_t id, uint32_t act,
@@ -388,7 +422,7 @@ static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32
 {
 	if (hi <= lo)
 		return;
-	actx_pairs_add(&g->p[cause], lo, hi);
+	span_add(g, cause, lo, hi);
 	gf_ns s = actx_span_in_near(&g->sel, &g->sel_cur, lo, hi), w = actx_span_in_near(&g->steady, &g->steady_cur, lo, hi);
 	if (cause == GAP_QUEUED) {
 		g->ql.v[q].sel += s;
@@ -700,7 +734,7 @@ static void gap_classify(struct gctx *g, gf_ns af, gf_ns bf, gf_ns cur, gf_ns e)
 	/* HTA's rule */
 	bool late = L != TRACE_NONE && t->r[L].start > af;
 	bool full_short = finite && bf - af < ACTX_KERNEL_WAIT_NS;
-	actx_pairs_add(&g->p[late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER], cur, e);
+	span_add(g, late ? GC_HTA_HOST : full_short ? GC_HTA_KERNEL : GC_HTA_OTHER, cur, e);
 	size_t p0 = g->pieces.n;
 	g->short_gap = finite && bf - af < GAPS_SHORT_NS;
 	/* the queue: issued from q on (the earliest return among the work to come) */
@@ -1050,14 +1084,22 @@ static void step_rows(const struct actx *c, const struct steps_result *st, const
 			gr->hta_other = gr->c[GAP_EDGE];
 			continue;
 		}
-		gf_ns v[GC_N];
-		for (int k = 0; k < GC_N; k++)
-			v[k] = actx_pairs_in(&g->p[k], lo, hi);
-		for (int k = 0; k < GAP_NCAUSES; k++)
-			gr->c[k] = v[k];
-		gr->hta_host = v[GC_HTA_HOST];
-		gr->hta_kernel = v[GC_HTA_KERNEL];
-		gr->hta_other = v[GC_HTA_OTHER];
+		if (!g->direct || GF_CHECKS) {
+			gf_ns v[GC_N];
+			for (int k = 0; k < GC_N; k++)
+				v[k] = actx_pairs_in(&g->p[k], lo, hi);
+			if (g->direct) { /* the rows made as the pieces came: the same */
+				for (int k = 0; k < GAP_NCAUSES; k++)
+					GF_ASSERT(gr->c[k] == v[k]);
+				GF_ASSERT(gr->hta_host == v[GC_HTA_HOST] && gr->hta_kernel == v[GC_HTA_KERNEL] &&
+					  gr->hta_other == v[GC_HTA_OTHER]);
+			}
+			for (int k = 0; k < GAP_NCAUSES; k++)
+				gr->c[k] = v[k];
+			gr->hta_host = v[GC_HTA_HOST];
+			gr->hta_kernel = v[GC_HTA_KERNEL];
+			gr->hta_other = v[GC_HTA_OTHER];
+		}
 		/* the causes split the step's idle time exactly, and so does HTA's rule */
 		if (hi > lo)
 			GF_ASSERT(gaps_idle(gr) == (hi - lo) - actx_busy_in(c, lo, hi));
@@ -1077,71 +1119,68 @@ static int cmp_charge(const void *a, const void *b)
 
 /* The charges as an array, and the keys of the sync, host and queued causes
  * over the steady steps. */
+/* A charge as the result holds it. */
+static struct gap_charge charge_of(const struct gctx *g, const struct craw *s)
+{
+	struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
+				0, s->a, s->b };
+	if ((x.cause == GAP_HOST || x.cause == GAP_SYNC || x.cause == GAP_LAUNCH) && x.id < g->t->nr &&
+	    (g->ri.flags[x.id] & RI_ISSUES))
+		x.flags |= GCF_ISSUES;
+	return x;
+}
+
 static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 {
 	const struct trace *t = c->t;
-	/* the ranges' charges in key order (charge_key: cause, class, id): a
-	 * range's cause and class are its own, so counted by (cause, class)
-	 * and placed by a pass over the ranges in id order */
-	size_t nr = g->charges.n;
-	struct craw *rs = gf_xmalloc((nr ? nr : 1) * sizeof *rs);
-	if (nr) {
-		size_t off[GAP_NCAUSES << 8] = { 0 }; /* by key >> 48: cause, class + 1 */
-		for (size_t i = 0; i < nr; i++)
-			off[g->charges.v[i].key >> 48]++;
-		size_t pos = 0;
-		for (size_t b = 0; b < (size_t)GAP_NCAUSES << 8; b++) {
-			size_t k = off[b];
-			off[b] = pos;
-			pos += k;
-		}
-		for (uint32_t id = 0; id < t->nr; id++)
-			if (g->rslot[id]) {
-				const struct craw *x = &g->charges.v[g->rslot[id] - 1];
-				rs[off[x->key >> 48]++] = *x;
-			}
-	}
-	free(g->rslot);
-	g->rslot = NULL;
-	vec_free(&g->charges);
-	/* the others (queued labels, untraced threads): few keys, radix-sorted */
-	size_t no = g->other.n;
+	/* the others (queued labels, untraced threads): few keys, radix-sorted,
+	 * equal keys summed in place */
+	size_t no = g->other.n, nm = 0;
 	struct actx_kv *kv = gf_xmalloc((no ? no : 1) * sizeof *kv);
 	for (size_t i = 0; i < no; i++)
 		kv[i] = (struct actx_kv){ (gf_ns)g->other.v[i].key, i };
 	actx_sort_kv(kv, no);
-	struct gap_charge *v = gf_xcalloc(nr + no ? nr + no : 1, sizeof *v);
-	size_t n = 0;
-	struct actx_cmap hk = { 0 }, sk = { 0 };
-	/* the two lists merged by key, equal keys (only among the others) summed */
-	for (size_t ir = 0, j = 0; ir < nr || j < no;) {
-		const struct craw *s;
-		gf_ns sa, sb;
-		if (j >= no || (ir < nr && rs[ir].key < g->other.v[kv[j].v].key)) {
-			s = &rs[ir++];
-			sa = s->a;
-			sb = s->b;
+	struct craw *om = gf_xmalloc((no ? no : 1) * sizeof *om);
+	for (size_t j = 0; j < no; j++) {
+		const struct craw *x = &g->other.v[kv[j].v];
+		if (nm && om[nm - 1].key == x->key) {
+			om[nm - 1].a += x->a;
+			om[nm - 1].b += x->b;
 		} else {
-			s = &g->other.v[kv[j].v];
-			sa = s->a;
-			sb = s->b;
-			for (j++; j < no && g->other.v[kv[j].v].key == s->key; j++) {
-				sa += g->other.v[kv[j].v].a;
-				sb += g->other.v[kv[j].v].b;
-			}
+			om[nm++] = *x;
 		}
-		struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
-					0, sa, sb };
-		if ((x.cause == GAP_HOST || x.cause == GAP_SYNC || x.cause == GAP_LAUNCH) && x.id < t->nr &&
-		    (g->ri.flags[x.id] & RI_ISSUES))
-			x.flags |= GCF_ISSUES;
-		v[n++] = x;
 	}
 	free(kv);
-	free(rs);
 	vec_free(&g->other);
-	if (n)
-		v = gf_xreallocarray(v, n, sizeof *v);
+	/* every charge in key order (charge_key: cause, class, id), counted
+	 * by (cause, class) first: a range's cause and class are its own (a
+	 * cause's charges are all the ranges' or all the others'), so the
+	 * ranges' are placed by one pass over the ranges in id order */
+	size_t nr = g->charges.n, n = nr + nm;
+	struct gap_charge *v = gf_xmalloc((n ? n : 1) * sizeof *v);
+	size_t off[GAP_NCAUSES << 8] = { 0 }; /* by key >> 48: cause, class + 1 */
+	for (size_t i = 0; i < nr; i++)
+		off[g->charges.v[i].key >> 48]++;
+	for (size_t i = 0; i < nm; i++)
+		off[om[i].key >> 48]++;
+	size_t pos = 0;
+	for (size_t b = 0; b < (size_t)GAP_NCAUSES << 8; b++) {
+		size_t k = off[b];
+		off[b] = pos;
+		pos += k;
+	}
+	for (uint32_t id = 0; id < t->nr && nr; id++)
+		if (g->rslot[id]) {
+			const struct craw *x = &g->charges.v[g->rslot[id] - 1];
+			v[off[x->key >> 48]++] = charge_of(g, x);
+		}
+	for (size_t i = 0; i < nm; i++)
+		v[off[om[i].key >> 48]++] = charge_of(g, &om[i]);
+	free(om);
+	free(g->rslot);
+	g->rslot = NULL;
+	vec_free(&g->charges);
+	struct actx_cmap hk = { 0 }, sk = { 0 };
 	if (GF_CHECKS) /* report.c and fold.c rely on the order */
 		for (size_t i = 1; i < n; i++)
 			GF_ASSERT(cmp_charge(&v[i - 1], &v[i]) < 0);
@@ -1263,6 +1302,16 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	g->keep = keep;
 	g->ready = ready;
 	g->ready_arg = ready_arg;
+	g->st = st;
+	g->rows = r->rows;
+	g->direct = true;
+	for (size_t i = 0, last = SIZE_MAX; i < st->n; i++) {
+		if (st->rows[i].end <= st->rows[i].start)
+			continue;
+		if (last != SIZE_MAX && st->rows[i].start < st->rows[last].end)
+			g->direct = false; /* overlapping or out of order: measured in p[] */
+		last = i;
+	}
 	struct gaps_prep own, *pp = pre;
 	if (!pp) {
 		prep_fill(c, &own);
@@ -1310,7 +1359,7 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 		g->qmin = pp->qmin;
 		g->qarg = pp->qarg;
 		g->hint = gf_xcalloc(t->nth ? t->nth : 1, sizeof *g->hint);
-		g->rslot = gf_xcalloc(t->nr ? t->nr : 1, sizeof *g->rslot);
+		g->rslot = gf_xzalloc_dense(t->nr ? t->nr : 1, sizeof *g->rslot);
 		if (shi > slo)
 			zone_init(g, slo, shi);
 		int64_t call = 0;

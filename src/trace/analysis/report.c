@@ -302,7 +302,7 @@ static void verdict_path(const struct report *r, const struct actx *c, struct re
 		leaf_call = t->r[cur.v[i]].kind == TR_RUNTIME || t->r[cur.v[i]].kind == TR_DRIVER;
 	}
 	cur.n = cw.n = k;
-	pos = gf_xcalloc(t->nr ? t->nr : 1, sizeof *pos);
+	pos = gf_xzalloc_dense(t->nr ? t->nr : 1, sizeof *pos);
 	/* names innermost first */
 	VEC(uint32_t) path = VEC_INIT;
 	vec_push(&path, leaf);

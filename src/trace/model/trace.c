@@ -1066,9 +1066,15 @@ static int cmp_step(const void *pa, const void *pb)
 	return a->range < b->range ? -1 : a->range > b->range;
 }
 
-static int cmp_u64(const void *pa, const void *pb)
+/* A run of activities of one device launched from one thread. */
+struct dev_run {
+	uint64_t key; /* device index << 32 | thread */
+	uint64_t n;
+};
+
+static int cmp_run(const void *pa, const void *pb)
 {
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	uint64_t a = ((const struct dev_run *)pa)->key, b = ((const struct dev_run *)pb)->key;
 	return a < b ? -1 : a > b;
 }
 
@@ -1126,34 +1132,43 @@ static void find_devices(struct trace *t)
 		t->dev[k].device = devs[k];
 		t->dev[k].launch_thread = TRACE_NONE;
 	}
-	/* (device, launching thread) of every linked activity, sorted: each
-	 * device's launch thread is its longest run (lowest thread on ties);
-	 * memory by activities, not devices x threads */
-	VEC(uint64_t) pairs = VEC_INIT;
+	/* (device, launching thread) of every linked activity, counted in runs
+	 * (consecutive activities mostly share both) and the runs sorted: each
+	 * device's launch thread is the one with most activities (lowest
+	 * thread on ties); memory by runs, not devices x threads */
+	VEC(struct dev_run) runs = VEC_INIT;
 	for (uint32_t a = 0; a < t->nact; a++) {
 		uint32_t di = trace_device_index(t, t->act[a].device);
 		if (di == TRACE_NONE)
 			continue;
 		t->dev[di].nact++;
 		t->dev[di].act_ns += t->act[a].end - t->act[a].start;
-		if (t->act[a].launch != TRACE_NONE)
-			vec_push(&pairs, (uint64_t)di << 32 | t->r[t->act[a].launch].thread);
-	}
-	if (pairs.n)
-		qsort(pairs.v, pairs.n, sizeof *pairs.v, cmp_u64);
-	uint64_t best = 0;
-	for (size_t i = 0, j; i < pairs.n; i = j) {
-		for (j = i; j < pairs.n && pairs.v[j] == pairs.v[i]; j++)
-			;
-		uint32_t di = (uint32_t)(pairs.v[i] >> 32);
-		if (!i || di != (uint32_t)(pairs.v[i - 1] >> 32))
-			best = 0;
-		if (j - i > best) {
-			best = j - i;
-			t->dev[di].launch_thread = (uint32_t)pairs.v[i];
+		if (t->act[a].launch == TRACE_NONE)
+			continue;
+		uint64_t key = (uint64_t)di << 32 | t->r[t->act[a].launch].thread;
+		if (runs.n && runs.v[runs.n - 1].key == key) {
+			runs.v[runs.n - 1].n++;
+		} else {
+			struct dev_run x = { key, 1 };
+			vec_push(&runs, x);
 		}
 	}
-	vec_free(&pairs);
+	if (runs.n)
+		qsort(runs.v, runs.n, sizeof *runs.v, cmp_run);
+	uint64_t best = 0;
+	for (size_t i = 0, j; i < runs.n; i = j) {
+		uint64_t n = 0;
+		for (j = i; j < runs.n && runs.v[j].key == runs.v[i].key; j++)
+			n += runs.v[j].n;
+		uint32_t di = (uint32_t)(runs.v[i].key >> 32);
+		if (!i || di != (uint32_t)(runs.v[i - 1].key >> 32))
+			best = 0;
+		if (n > best) {
+			best = n;
+			t->dev[di].launch_thread = (uint32_t)runs.v[i].key;
+		}
+	}
+	vec_free(&runs);
 	vec_free(&dv);
 }
 
