@@ -343,6 +343,7 @@ struct gctx {
 	struct actx_pairs p[GC_N];
 	struct actx_span steady, sel;
 	struct actx_span_cur steady_cur, sel_cur; /* piece()'s queries, in time order */
+	bool same_span;             /* every selected step is steady: steady = sel */
 	/* the charges by (cause, class, id), before keys_of sorts them: a
 	 * range's (host, sync and launch pieces: the range gives the cause and
 	 * the class) summed in its slot; the others one per run of pieces */
@@ -423,7 +424,8 @@ static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32
 	if (hi <= lo)
 		return;
 	span_add(g, cause, lo, hi);
-	gf_ns s = actx_span_in_near(&g->sel, &g->sel_cur, lo, hi), w = actx_span_in_near(&g->steady, &g->steady_cur, lo, hi);
+	gf_ns s = actx_span_in_near(&g->sel, &g->sel_cur, lo, hi);
+	gf_ns w = g->same_span ? s : actx_span_in_near(&g->steady, &g->steady_cur, lo, hi);
 	if (cause == GAP_QUEUED) {
 		g->ql.v[q].sel += s;
 		g->ql.v[q].steady += w;
@@ -1349,6 +1351,8 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	}
 	actx_span_seal(&g->steady);
 	actx_span_seal(&g->sel);
+	g->same_span = g->steady.n == g->sel.n && (!g->sel.n || (!memcmp(g->steady.s, g->sel.s, g->sel.n * sizeof *g->sel.s) &&
+								  !memcmp(g->steady.e, g->sel.e, g->sel.n * sizeof *g->sel.e)));
 	if (ng) {
 		GF_ASSERT(pp->dev);
 		g->ri = pp->ri;
