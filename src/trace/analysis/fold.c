@@ -141,11 +141,19 @@ void fold_frame_name(const char *s, size_t n, bool python, struct sbuf *out)
  * together; apart they cost a cache miss each). Each holds its value + 1,
  * 0 = not yet (a zeroed allocation starts them all unknown). */
 struct kmemo {
-	uint32_t kept;   /* nearest kept ancestor-or-self; KEPT_NONE + 1: none */
 	uint32_t kdepth; /* per kept range: shown frames down to it */
 	uint32_t win;    /* per kept range: node of its stack */
 	uint32_t pre;    /* per kept range: node of its innermost max_depth - 1 frames */
 	uint32_t gwin, gpre; /* idle: their generations (below) */
+};
+
+/* window_of's cache: a root and up to FOLD_WINDOW_MAX frame ids, and
+ * their node. */
+#define FOLD_WINDOW_MAX 4
+#define WC_N 4096
+struct wslot {
+	uint32_t root, n, node;
+	uint32_t fr[FOLD_WINDOW_MAX];
 };
 
 struct folder {
@@ -159,7 +167,13 @@ struct folder {
 	uint32_t *map_py, *map_other, *map_step, *map_leaf;
 	uint32_t *map_kind[TR_DRIVER + 1]; /* --kinds: per range kind (its suffix differs) */
 	uint32_t *node_of;       /* per host range, UINT32_MAX = not yet */
-	struct kmemo *km;        /* max_depth: per range, one cache line's share (below) */
+	uint32_t *kept_of;       /* max_depth: per range, its nearest kept ancestor-or-self + 1
+	                          * (0: not yet; KEPT_NONE + 1: none) */
+	struct kmemo *km;        /* max_depth but a window: per range, one cache line's share */
+	/* idle with max_depth <= FOLD_WINDOW_MAX: a stack's node found by its
+	 * frames (window_of), no per-range memo but kept_of */
+	bool window;
+	struct wslot *wc;
 	struct trace_walk walk;  /* host weights: O(log depth) sweep starts */
 	bool has_walk;           /* walk is fold's own */
 	const struct trace_walk *wk; /* the one used: &walk or fold_opts.walk */
@@ -380,7 +394,7 @@ static void memo_set(const struct folder *f, uint32_t *memo, uint32_t *gen, uint
 		gen[i] = f->gen;
 }
 
-/* kmemo.kept's mark for "no shown ancestor" (stored + 1; 0 is "not yet"): that
+/* kept_of's mark for "no shown ancestor" (stored + 1; 0 is "not yet"): that
  * answer is memoised too, so ranges under a deep chain of hidden frames
  * (nested step markers) do not each walk it. */
 #define KEPT_NONE (UINT32_MAX - 1)
@@ -392,11 +406,11 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 	const struct trace *t = f->t;
 	if (ri == TRACE_NONE)
 		return TRACE_NONE;
-	if (f->km[ri].kept)
-		return f->km[ri].kept - 1 == KEPT_NONE ? TRACE_NONE : f->km[ri].kept - 1;
+	if (f->kept_of[ri])
+		return f->kept_of[ri] - 1 == KEPT_NONE ? TRACE_NONE : f->kept_of[ri] - 1;
 	size_t k = 0;
 	uint32_t q = ri;
-	while (q != TRACE_NONE && !f->km[q].kept && !keep(f->levels, &t->r[q])) {
+	while (q != TRACE_NONE && !f->kept_of[q] && !keep(f->levels, &t->r[q])) {
 		if (k == f->bufcap) {
 			f->bufcap = f->bufcap ? f->bufcap * 2 : 256;
 			f->buf = gf_xreallocarray(f->buf, f->bufcap, sizeof *f->buf);
@@ -404,11 +418,11 @@ static uint32_t kept_anc(struct folder *f, uint32_t ri)
 		f->buf[k++] = q;
 		q = t->r[q].parent;
 	}
-	uint32_t v = q == TRACE_NONE ? KEPT_NONE : f->km[q].kept ? f->km[q].kept - 1 : q;
+	uint32_t v = q == TRACE_NONE ? KEPT_NONE : f->kept_of[q] ? f->kept_of[q] - 1 : q;
 	if (q != TRACE_NONE)
-		f->km[q].kept = v + 1;
+		f->kept_of[q] = v + 1;
 	while (k--)
-		f->km[f->buf[k]].kept = v + 1;
+		f->kept_of[f->buf[k]] = v + 1;
 	return v == KEPT_NONE ? TRACE_NONE : v;
 }
 
@@ -484,6 +498,39 @@ static uint32_t window_node(struct folder *f, uint32_t kr, size_t n)
 	return node;
 }
 
+/* node_for of a window (f->window): the innermost max_depth shown frames
+ * of ri's stack under its thread's root, the same node as node_for's memos
+ * give, found by the frames' ids: a walk up the kept ancestors (memoised),
+ * then a direct-mapped cache of (root, frames) before the tree. The idle
+ * tree's charges are mostly distinct ranges, where per-range memos miss
+ * and cost their memory; the windows repeat. */
+static uint32_t window_of(struct folder *f, uint32_t ri)
+{
+	const struct trace *t = f->t;
+	uint32_t root = thread_root(f, t->r[ri].thread);
+	uint32_t kr = kept_anc(f, ri);
+	if (kr == TRACE_NONE)
+		return root;
+	uint32_t fr[FOLD_WINDOW_MAX];
+	size_t n = 0, K = f->o->max_depth;
+	for (uint32_t q = kr; q != TRACE_NONE && n < K; q = kept_anc(f, t->r[q].parent))
+		fr[n++] = frame_id(f, q);
+	uint64_t h = (uint64_t)root * 0x9e3779b97f4a7c15u ^ n;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ fr[i]) * 0xff51afd7ed558ccdu;
+	struct wslot *s = &f->wc[(h >> 40) & (WC_N - 1)];
+	if (s->n == n && s->root == root && !memcmp(s->fr, fr, n * sizeof *fr) && s->node)
+		return s->node;
+	uint32_t node = root;
+	for (size_t i = n; i-- > 0;) /* outermost first */
+		node = child(f, node, fr[i]);
+	s->root = root;
+	s->n = (uint32_t)n;
+	memcpy(s->fr, fr, n * sizeof *fr);
+	s->node = node; /* never 0: n >= 1 frames under root */
+	return node;
+}
+
 /* Tree node of the shown stack of range ri (its thread's root = empty
  * stack: node 0, or the thread frame). */
 static uint32_t node_for(struct folder *f, uint32_t ri)
@@ -493,6 +540,8 @@ static uint32_t node_for(struct folder *f, uint32_t ri)
 		return f->root;
 	if (!f->o->max_depth)
 		return full_node(f, ri);
+	if (f->window)
+		return window_of(f, ri);
 	/* the innermost max_depth shown frames, memoised per innermost shown
 	 * range kr: the full stack when it is no deeper, else kr under the
 	 * innermost max_depth - 1 frames of its shown parent (memoised per
@@ -1051,12 +1100,19 @@ static int fold_run(struct trace *t, const struct fold_opts *o, const struct gap
 		add_pair(&f->win, &f->nwin, &capw, t->win_start, t->win_end);
 	}
 
-	f->node_of = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->node_of);
-	for (uint32_t i = 0; i < t->nr; i++)
-		f->node_of[i] = UINT32_MAX;
+	f->window = o->weight == FW_IDLE && o->max_depth && o->max_depth <= FOLD_WINDOW_MAX;
+	if (!f->window) { /* a window reads only kept_of */
+		f->node_of = gf_xmalloc((size_t)(t->nr ? t->nr : 1) * sizeof *f->node_of);
+		for (uint32_t i = 0; i < t->nr; i++)
+			f->node_of[i] = UINT32_MAX;
+	}
 	if (o->max_depth) {
 		size_t n = t->nr ? t->nr : 1;
-		f->km = gf_xzalloc_dense(n, sizeof *f->km);
+		f->kept_of = gf_xzalloc_dense(n, sizeof *f->kept_of);
+		if (f->window)
+			f->wc = gf_xcalloc(WC_N, sizeof *f->wc);
+		else
+			f->km = gf_xzalloc_dense(n, sizeof *f->km);
 	}
 	if (host_w && !o->no_thread_frames)
 		thread_frames_init(f);
@@ -1070,7 +1126,8 @@ static int fold_run(struct trace *t, const struct fold_opts *o, const struct gap
 	case FW_CPU: sync_table(f); walk_init(f); fold_host(f, false); break;
 	case FW_WALL: sync_table(f); walk_init(f); fold_host(f, true); break;
 	case FW_IDLE:
-		f->gen_node = gf_xzalloc_dense(t->nr ? t->nr : 1, sizeof *f->gen_node);
+		if (!f->window)
+			f->gen_node = gf_xzalloc_dense(t->nr ? t->nr : 1, sizeof *f->gen_node);
 		f->gens = true;
 		if (gp)
 			fold_charges(f, gp, steady);
@@ -1140,6 +1197,8 @@ out:
 		free(f->map_kind[k]);
 	free(f->node_of);
 	free(f->km);
+	free(f->kept_of);
+	free(f->wc);
 	if (f->has_walk)
 		trace_walk_release(&f->walk);
 	free(f->sync_anc);
