@@ -1212,7 +1212,6 @@ out:
 	free(f->thw_off);
 	free(f->thw_n);
 	free(f->gen_node);
-
 	sbuf_release(&f->tmp);
 	sbuf_release(&f->tmp2);
 	return rc;

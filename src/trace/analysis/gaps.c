@@ -327,24 +327,14 @@ struct gaps_prep {
 struct gctx {
 	const struct actx *c;
 	const struct trace *t;
-	struct rinfo ri;
-	const uint32_t *wait_of;
-	const gf_ns *lmed;          /* long_medians */
-	/* the device's activities by start, and the earliest launch return
-	 * among da[k..] (INT64_MAX: none has a call) and which */
-	uint32_t *da;
-	size_t nda;
-	gf_ns *qmin;
-	uint32_t *qarg;
-	struct bend *be;            /* blocking calls by end */
-	size_t nbe;
+	struct gaps_prep pre;       /* the analysis owns it */
 	uint8_t *devth;             /* per thread: launches the device's work or holds a step */
 	struct actx_pairs zone;     /* traced work of those threads at the edges */
 	struct actx_pairs p[GC_N];
 	struct actx_span steady, sel;
 	struct actx_span_cur steady_cur, sel_cur; /* piece()'s queries, in time order */
 	bool same_span;             /* every selected step is steady: steady = sel */
-	/* the charges by (cause, class, id), before keys_of sorts them: a
+	/* the charges by (cause, class, id), before keys_of orders them: a
 	 * range's (host, sync and launch pieces: the range gives the cause and
 	 * the class) summed in its slot; the others one per run of pieces */
 	VEC(struct craw) charges;   /* the ranges' */
@@ -390,6 +380,21 @@ static uint64_t charge_key(int cause, int cls, uint32_t id)
 	return (uint64_t)cause << 56 | (uint64_t)(cls + 1) << 48 | id;
 }
 
+/* A cause whose charges are by range (id: the range in time), the range
+ * giving the cause and the class: host, sync, launch. */
+static bool range_cause(int cause)
+{
+	return cause == GAP_HOST || cause == GAP_SYNC || cause == GAP_LAUNCH;
+}
+
+/* The cell of a step's row for cause or HTA category K (GC_*). */
+static gf_ns *row_cell(struct gap_row *x, int k)
+{
+	if (k < GAP_NCAUSES)
+		return &x->c[k];
+	return k == GC_HTA_HOST ? &x->hta_host : k == GC_HTA_KERNEL ? &x->hta_kernel : &x->hta_other;
+}
+
 /* [lo, hi) of cause or HTA category K (GC_*) into the step rows: straight
  * into the steps it meets (direct; calls come in time order), else kept. */
 static void span_add(struct gctx *g, int k, gf_ns lo, gf_ns hi)
@@ -409,10 +414,7 @@ static void span_add(struct gctx *g, int k, gf_ns lo, gf_ns hi)
 		gf_ns a = GF_MAX(lo, rw[i].start), b = GF_MIN(hi, rw[i].end);
 		if (b <= a)
 			continue;
-		struct gap_row *x = &g->rows[i];
-		gf_ns *f = k < GAP_NCAUSES ? &x->c[k] : k == GC_HTA_HOST ? &x->hta_host
-						   : k == GC_HTA_KERNEL ? &x->hta_kernel : &x->hta_other;
-		*f += b - a;
+		*row_cell(&g->rows[i], k) += b - a;
 	}
 }
 
@@ -435,7 +437,7 @@ static void piece(struct gctx *g, int cause, int cls, gf_ns lo, gf_ns hi, uint32
 	else if (s || w)
 	{
 		uint64_t key = charge_key(cause, cls, id);
-		if ((cause == GAP_HOST || cause == GAP_SYNC || cause == GAP_LAUNCH) && id < g->t->nr) {
+		if (range_cause(cause) && id < g->t->nr) {
 			uint32_t *sl = &g->rslot[id];
 			if (*sl) {
 				GF_ASSERT(g->charges.v[*sl - 1].key == key); /* one cause and class a range */
@@ -513,7 +515,7 @@ static void charge_segment(struct gctx *g, uint32_t th, uint32_t r, gf_ns a, gf_
 			   uint32_t drain)
 {
 	const struct trace *t = g->t;
-	bool traced = r != TRACE_NONE && !(t->r[r].flags & TRF_STEP) && !(zone && (g->ri.flags[r] & RI_PROF));
+	bool traced = r != TRACE_NONE && !(t->r[r].flags & TRF_STEP) && !(zone && (g->pre.ri.flags[r] & RI_PROF));
 	if (!traced) {
 		if (!zone) {
 			piece(g, GAP_UNTRACED, HW_NONE, a, b, TRACE_NONE, th, TRACE_NONE, 0, TRACE_NONE);
@@ -548,19 +550,19 @@ static void charge_segment(struct gctx *g, uint32_t th, uint32_t r, gf_ns a, gf_
 	const struct trace_range *R = &t->r[r];
 	bool call = R->kind == TR_RUNTIME || R->kind == TR_DRIVER;
 	if (call && g->c->blk[r]) {
-		int cls = g->ri.cls[r] == HW_ALLOCATOR ? HW_ALLOCATOR : g->ri.cls[r] == HW_WARMUP ? HW_WARMUP : HW_SYNC;
+		int cls = g->pre.ri.cls[r] == HW_ALLOCATOR ? HW_ALLOCATOR : g->pre.ri.cls[r] == HW_WARMUP ? HW_WARMUP : HW_SYNC;
 		piece(g, GAP_SYNC, cls, a, b, r, r, TRACE_NONE, 0, TRACE_NONE);
 		return;
 	}
 	if (call && (R->flags & TRF_LAUNCH)) {
-		gf_ns d = R->end - R->start, m = R->name < pool_count(t->names) ? g->lmed[R->name] : 0;
-		bool warm = g->ri.cls[r] == HW_WARMUP ||
+		gf_ns d = R->end - R->start, m = R->name < pool_count(t->names) ? g->pre.lmed[R->name] : 0;
+		bool warm = g->pre.ri.cls[r] == HW_WARMUP ||
 			    (d >= WARM_CALL_NS && m > 0 && (__int128)d >= (__int128)m * WARM_CALL_X);
 		piece(g, GAP_LAUNCH, warm ? HW_WARMUP : HW_LAUNCH, a, b, r, r, TRACE_NONE, 0, TRACE_NONE);
 		return;
 	}
 	uint32_t dr = drain != TRACE_NONE && b > t->r[drain].end ? drain : TRACE_NONE;
-	piece(g, GAP_HOST, host_class(&g->ri, r), a, b, r, r, TRACE_NONE, 0, dr);
+	piece(g, GAP_HOST, host_class(&g->pre.ri, r), a, b, r, r, TRACE_NONE, 0, dr);
 	if (dr != TRACE_NONE) {
 		gf_ns w = actx_span_in(&g->steady, a, b);
 		if (w)
@@ -590,7 +592,7 @@ static uint32_t qlabel(struct gctx *g, uint32_t X, gf_ns af, gf_ns bf)
 {
 	const struct trace *t = g->t;
 	const struct trace_act *x = &t->act[X];
-	uint32_t LX = x->launch, w = g->wait_of[LX];
+	uint32_t LX = x->launch, w = g->pre.wait_of[LX];
 	int kind;
 	uint32_t hi;
 	if (w != TRACE_NONE) {
@@ -640,17 +642,17 @@ static void charge_queued(struct gctx *g, uint32_t X, gf_ns lo, gf_ns hi, gf_ns 
  * so); only the calls ending in [af, h] are looked at. TRACE_NONE. */
 static uint32_t drain_call(const struct gctx *g, gf_ns af, gf_ns h)
 {
-	size_t lo = 0, hi = g->nbe;
+	size_t lo = 0, hi = g->pre.nbe;
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
-		if (g->be[m].end < af)
+		if (g->pre.be[m].end < af)
 			lo = m + 1;
 		else
 			hi = m;
 	}
-	for (size_t k = lo; k < g->nbe && g->be[k].end <= h; k++)
-		if (g->t->r[g->be[k].ri].start < af)
-			return g->be[k].ri;
+	for (size_t k = lo; k < g->pre.nbe && g->pre.be[k].end <= h; k++)
+		if (g->t->r[g->pre.be[k].ri].start < af)
+			return g->pre.be[k].ri;
 	return TRACE_NONE;
 }
 
@@ -659,8 +661,8 @@ static uint32_t drain_call(const struct gctx *g, gf_ns af, gf_ns h)
 static uint32_t next_act(const struct gctx *g, size_t k0, gf_ns bf)
 {
 	uint32_t first = TRACE_NONE;
-	for (size_t k = k0; k < g->nda && g->t->act[g->da[k]].start == bf; k++) {
-		uint32_t a = g->da[k];
+	for (size_t k = k0; k < g->pre.nda && g->t->act[g->pre.da[k]].start == bf; k++) {
+		uint32_t a = g->pre.da[k];
 		if (first == TRACE_NONE)
 			first = a;
 		if (g->t->act[a].launch != TRACE_NONE)
@@ -673,20 +675,20 @@ static uint32_t next_act(const struct gctx *g, size_t k0, gf_ns bf)
  * from the last answer when ts has not gone back, else a binary search. */
 static size_t da_lower(struct gctx *g, gf_ns ts)
 {
-	size_t lo = 0, hi = g->nda;
+	size_t lo = 0, hi = g->pre.nda;
 	size_t k = g->da_cur;
-	if (k <= g->nda && (k == 0 || g->t->act[g->da[k - 1]].start < ts)) {
+	if (k <= g->pre.nda && (k == 0 || g->t->act[g->pre.da[k - 1]].start < ts)) {
 		size_t step = 1;
 		lo = hi = k;
-		while (hi < g->nda && g->t->act[g->da[hi]].start < ts) {
+		while (hi < g->pre.nda && g->t->act[g->pre.da[hi]].start < ts) {
 			lo = hi + 1;
-			hi = g->nda - hi > step ? hi + step : g->nda;
+			hi = g->pre.nda - hi > step ? hi + step : g->pre.nda;
 			step *= 2;
 		}
 	}
 	while (lo < hi) {
 		size_t m = lo + (hi - lo) / 2;
-		if (g->t->act[g->da[m]].start < ts)
+		if (g->t->act[g->pre.da[m]].start < ts)
 			lo = m + 1;
 		else
 			hi = m;
@@ -730,7 +732,7 @@ static void gap_classify(struct gctx *g, gf_ns af, gf_ns bf, gf_ns cur, gf_ns e)
 {
 	const struct trace *t = g->t;
 	bool finite = af != INT64_MIN && bf != INT64_MAX;
-	size_t k0 = bf == INT64_MAX ? g->nda : da_lower(g, bf);
+	size_t k0 = bf == INT64_MAX ? g->pre.nda : da_lower(g, bf);
 	uint32_t N = bf == INT64_MAX ? TRACE_NONE : next_act(g, k0, bf);
 	uint32_t L = N == TRACE_NONE ? TRACE_NONE : t->act[N].launch;
 	/* HTA's rule */
@@ -740,8 +742,8 @@ static void gap_classify(struct gctx *g, gf_ns af, gf_ns bf, gf_ns cur, gf_ns e)
 	size_t p0 = g->pieces.n;
 	g->short_gap = finite && bf - af < GAPS_SHORT_NS;
 	/* the queue: issued from q on (the earliest return among the work to come) */
-	gf_ns q = k0 < g->nda ? g->qmin[k0] : INT64_MAX;
-	uint32_t qa = k0 < g->nda ? g->qarg[k0] : TRACE_NONE;
+	gf_ns q = k0 < g->pre.nda ? g->pre.qmin[k0] : INT64_MAX;
+	uint32_t qa = k0 < g->pre.nda ? g->pre.qarg[k0] : TRACE_NONE;
 	gf_ns h = q < bf ? q : bf;
 	uint32_t B = af != INT64_MIN && h != INT64_MAX && h > af ? drain_call(g, af, h) : TRACE_NONE;
 	if (B != TRACE_NONE)
@@ -777,8 +779,8 @@ static void gap_classify(struct gctx *g, gf_ns af, gf_ns bf, gf_ns cur, gf_ns e)
 		if (af != INT64_MIN) {
 			/* the activity that ended at af (the last one by start) */
 			for (size_t k = k0; k-- > 0;)
-				if (t->act[g->da[k]].end == af) {
-					prev = g->da[k];
+				if (t->act[g->pre.da[k]].end == af) {
+					prev = g->pre.da[k];
 					break;
 				} else if (k0 - k > 64) {
 					break;
@@ -823,30 +825,30 @@ static void gap_span(const struct actx *c, gf_ns lo, gf_ns hi, size_t *jf, size_
 
 /* The device's activities by start and the suffix minimum of their calls'
  * returns. */
-static void queue_init(const struct actx *c, struct gaps_prep *g)
+static void queue_init(const struct actx *c, struct gaps_prep *p)
 {
 	const struct trace *t = c->t;
 	size_t n = 0;
 	for (uint32_t a = 0; a < t->nact; a++)
 		if (actx_on_dev(c, &t->act[a]))
 			n++;
-	g->da = gf_xmalloc((n ? n : 1) * sizeof *g->da);
-	g->qmin = gf_xmalloc((n ? n : 1) * sizeof *g->qmin);
-	g->qarg = gf_xmalloc((n ? n : 1) * sizeof *g->qarg);
+	p->da = gf_xmalloc((n ? n : 1) * sizeof *p->da);
+	p->qmin = gf_xmalloc((n ? n : 1) * sizeof *p->qmin);
+	p->qarg = gf_xmalloc((n ? n : 1) * sizeof *p->qarg);
 	for (uint32_t a = 0; a < t->nact; a++)
 		if (actx_on_dev(c, &t->act[a]))
-			g->da[g->nda++] = a;
+			p->da[p->nda++] = a;
 	gf_ns m = INT64_MAX;
 	uint32_t arg = TRACE_NONE;
-	for (size_t k = g->nda; k-- > 0;) {
-		const struct trace_act *x = &t->act[g->da[k]];
+	for (size_t k = p->nda; k-- > 0;) {
+		const struct trace_act *x = &t->act[p->da[k]];
 		/* ties: the activity that starts first (the lower k) */
 		if (x->launch != TRACE_NONE && t->r[x->launch].end <= m) {
 			m = t->r[x->launch].end;
-			arg = g->da[k];
+			arg = p->da[k];
 		}
-		g->qmin[k] = m;
-		g->qarg[k] = arg;
+		p->qmin[k] = m;
+		p->qarg[k] = arg;
 	}
 }
 
@@ -858,8 +860,8 @@ static void zone_init(struct gctx *g, gf_ns slo, gf_ns shi)
 	const struct trace *t = g->t;
 	const struct actx *c = g->c;
 	g->devth = gf_xcalloc(t->nth ? t->nth : 1, 1);
-	for (size_t k = 0; k < g->nda; k++) {
-		uint32_t L = t->act[g->da[k]].launch;
+	for (size_t k = 0; k < g->pre.nda; k++) {
+		uint32_t L = t->act[g->pre.da[k]].launch;
 		if (L != TRACE_NONE)
 			g->devth[t->r[L].thread] = 1;
 	}
@@ -881,7 +883,7 @@ static void zone_init(struct gctx *g, gf_ns slo, gf_ns shi)
 			uint32_t r;
 			trace_wsweep_init(&s, &c->walk, th, lo, hi);
 			while (trace_wsweep_next(&s, &a, &b, &r))
-				if (r != TRACE_NONE && !(t->r[r].flags & TRF_STEP) && !(g->ri.flags[r] & RI_PROF)) {
+				if (r != TRACE_NONE && !(t->r[r].flags & TRF_STEP) && !(g->pre.ri.flags[r] & RI_PROF)) {
 					vec_push(&v, a);
 					vec_push(&v, b);
 				}
@@ -1086,21 +1088,10 @@ static void step_rows(const struct actx *c, const struct steps_result *st, const
 			gr->hta_other = gr->c[GAP_EDGE];
 			continue;
 		}
-		if (!g->direct || GF_CHECKS) {
-			gf_ns v[GC_N];
-			for (int k = 0; k < GC_N; k++)
-				v[k] = actx_pairs_in(&g->p[k], lo, hi);
-			if (g->direct) { /* the rows made as the pieces came: the same */
-				for (int k = 0; k < GAP_NCAUSES; k++)
-					GF_ASSERT(gr->c[k] == v[k]);
-				GF_ASSERT(gr->hta_host == v[GC_HTA_HOST] && gr->hta_kernel == v[GC_HTA_KERNEL] &&
-					  gr->hta_other == v[GC_HTA_OTHER]);
-			}
-			for (int k = 0; k < GAP_NCAUSES; k++)
-				gr->c[k] = v[k];
-			gr->hta_host = v[GC_HTA_HOST];
-			gr->hta_kernel = v[GC_HTA_KERNEL];
-			gr->hta_other = v[GC_HTA_OTHER];
+		for (int k = 0; k < GC_N && (!g->direct || GF_CHECKS); k++) {
+			gf_ns v = actx_pairs_in(&g->p[k], lo, hi);
+			GF_ASSERT(!g->direct || *row_cell(gr, k) == v); /* the rows made as the pieces came: the same */
+			*row_cell(gr, k) = v;
 		}
 		/* the causes split the step's idle time exactly, and so does HTA's rule */
 		if (hi > lo)
@@ -1119,18 +1110,18 @@ static int cmp_charge(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* The charges as an array, and the keys of the sync, host and queued causes
- * over the steady steps. */
 /* A charge as the result holds it. */
 static struct gap_charge charge_of(const struct gctx *g, const struct craw *s)
 {
 	struct gap_charge x = { (uint32_t)s->key, (uint8_t)(s->key >> 56), (int8_t)((int)((s->key >> 48) & 0xff) - 1),
 				0, s->a, s->b };
-	if ((x.cause == GAP_HOST || x.cause == GAP_SYNC || x.cause == GAP_LAUNCH) && x.id < g->t->nr &&
-	    (g->ri.flags[x.id] & RI_ISSUES))
+	if (range_cause(x.cause) && x.id < g->t->nr && (g->pre.ri.flags[x.id] & RI_ISSUES))
 		x.flags |= GCF_ISSUES;
 	return x;
 }
+
+/* The charges as an array, and the keys of the sync, host and queued causes
+ * over the steady steps. */
 
 static void keys_of(const struct actx *c, struct gctx *g, struct gaps_result *r)
 {
@@ -1225,10 +1216,10 @@ static uint32_t warm_calls(const struct gctx *g, const struct actx_span *sel)
 	uint32_t n = 0, np = pool_count(t->names);
 	for (uint32_t i = 0; i < t->nr; i++) {
 		const struct trace_range *x = &t->r[i];
-		if (!(x->flags & TRF_LAUNCH) || x->name >= np || !g->lmed[x->name])
+		if (!(x->flags & TRF_LAUNCH) || x->name >= np || !g->pre.lmed[x->name])
 			continue;
 		gf_ns d = x->end - x->start;
-		if (d >= WARM_CALL_NS && (__int128)d >= (__int128)g->lmed[x->name] * WARM_CALL_X &&
+		if (d >= WARM_CALL_NS && (__int128)d >= (__int128)g->pre.lmed[x->name] * WARM_CALL_X &&
 		    actx_span_in(sel, x->start, x->start + 1))
 			n++;
 	}
@@ -1314,13 +1305,12 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 			g->direct = false; /* overlapping or out of order: measured in p[] */
 		last = i;
 	}
-	struct gaps_prep own, *pp = pre;
-	if (!pp) {
-		prep_fill(c, &own);
-		pp = &own;
+	if (pre) {
+		g->pre = *pre;
+		free(pre);
+	} else {
+		prep_fill(c, &g->pre);
 	}
-	g->be = pp->be;
-	g->nbe = pp->nbe;
 	/*
 	 * Each gap is classified once, on its full extent, as far as the steps
 	 * reach (only gaps meeting a step); a step's row is then the measure of
@@ -1354,14 +1344,7 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	g->same_span = g->steady.n == g->sel.n && (!g->sel.n || (!memcmp(g->steady.s, g->sel.s, g->sel.n * sizeof *g->sel.s) &&
 								  !memcmp(g->steady.e, g->sel.e, g->sel.n * sizeof *g->sel.e)));
 	if (ng) {
-		GF_ASSERT(pp->dev);
-		g->ri = pp->ri;
-		g->wait_of = pp->wait_of;
-		g->lmed = pp->lmed;
-		g->da = pp->da;
-		g->nda = pp->nda;
-		g->qmin = pp->qmin;
-		g->qarg = pp->qarg;
+		GF_ASSERT(g->pre.dev);
 		g->hint = gf_xcalloc(t->nth ? t->nth : 1, sizeof *g->hint);
 		g->rslot = gf_xzalloc_dense(t->nr ? t->nr : 1, sizeof *g->rslot);
 		if (shi > slo)
@@ -1394,9 +1377,7 @@ static int analyze(const struct actx *c, const struct steps_result *st, struct g
 	memcpy(r->by_class_short, g->by_class_short, sizeof r->by_class_short);
 	r->edge_sel = g->edge_sel;
 	keys_of(c, g, r);
-	prep_release(pp);
-	if (pp != &own)
-		free(pp);
+	prep_release(&g->pre);
 	actx_cmap_free(&g->qmap);
 	if (g->calls.n)
 		qsort(g->calls.v, g->calls.n, sizeof *g->calls.v, cmp_call);

@@ -753,7 +753,7 @@ struct side {
 	struct report *r;
 	const struct actx *c;
 	const struct report_opts *o;
-	bool more; /* side_parts runs comm, top and the launch scan too (on the second core) */
+	bool more; /* side_parts runs comm and top too (on the second core) */
 	bool scan; /* ... and the launch scan into ld */
 	struct launch_diag ld;
 	struct idle_set ish;   /* idle_part's idle stacks */
@@ -1004,8 +1004,8 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	 * while this one reads the steps */
 	struct prep_arg pa = { c, NULL };
 	pthread_t pth;
-	bool ppar = gaps && t->cores >= 2 && t->nr + t->nact >= REPORT_PAR_MIN &&
-		    pthread_create(&pth, NULL, prep_part, &pa) == 0;
+	bool two = t->cores >= 2 && t->nr + t->nact >= REPORT_PAR_MIN; /* a second core worth its thread */
+	bool ppar = gaps && two && pthread_create(&pth, NULL, prep_part, &pa) == 0;
 	int rc = steps_analyze_part(c, &o->steps, (parts & ~(unsigned)RP_SYNCS) ? STEPS_SUMS : 0, &r->st, err);
 	if (ppar)
 		pthread_join(pth, NULL);
@@ -1022,8 +1022,7 @@ int report_build(struct report *r, const struct actx *c, const struct report_opt
 	sd.r = r;
 	sd.c = c;
 	sd.o = o;
-	sd.par = t->cores >= 2 && (parts & RP_STEPS) && (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP)) &&
-		 t->nr + t->nact >= REPORT_PAR_MIN;
+	sd.par = two && (parts & RP_STEPS) && (parts & (RP_GAPS | RP_SYNCS | RP_COMM | RP_TOP));
 	sd.more = sd.par;
 	sd.scan = sd.par && gaps;
 	sd.idle = (parts & RP_IDLE) && c->dev != TRACE_NONE;
