@@ -4,6 +4,80 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/*
+ * Large blocks ask for transparent huge pages. A page's first touch costs a
+ * fault, and on a virtual machine that shadows the guest's page tables it
+ * costs 5-10 us (measured here: 200 MB touched in 4 KB pages took 530 ms,
+ * in 2 MB pages 12 ms, 320 ms when the host first backed them); a report of
+ * a 900 MB trace touches ~400 MB.
+ * With MADV_HUGEPAGE one fault maps 2 MB. Growing such a block copies it
+ * into a new advised block: realloc's mremap moves every page-table entry
+ * and splits the huge pages.
+ */
+#define HUGE_MIN ((size_t)4 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+static bool huge = true;
+
+void gf_alloc_hugepages(bool on)
+{
+	huge = on;
+#ifdef __GLIBC__
+	/* A large block gets its own mapping, returned when freed (a fixed
+	 * threshold: glibc's moving one keeps freed blocks up to 32 MB in the
+	 * heap, resident, and with huge pages that costs +15 % peak RSS); the
+	 * heap keeps up to 64 MB free at its top rather than fault it again. */
+	if (on) {
+		mallopt(M_MMAP_THRESHOLD, (int)HUGE_MIN);
+		mallopt(M_TRIM_THRESHOLD, (int)(16 * HUGE_MIN));
+	}
+#endif
+}
+
+static void huge_advise(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (!huge || n < HUGE_MIN)
+		return;
+	/* the block's pages: the kernel maps a huge page where a whole aligned
+	 * 2 MB lies inside; advising whole pages keeps a mapped block one VMA */
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095, e = ((uintptr_t)p + n + 4095) & ~(uintptr_t)4095;
+	(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+#ifdef __GLIBC__
+/* P (OLD usable bytes) copied into a new advised block of N: 2 MB at a time,
+ * each piece's whole pages of the old block released once copied, so the
+ * two blocks are never both resident (peak RSS as with mremap). */
+static void *grow_copy(void *p, size_t old, size_t n)
+{
+	char *q = gf_xmalloc(n), *s = p;
+	uintptr_t rel = ((uintptr_t)s + 4095) & ~(uintptr_t)4095; /* released up to here */
+	size_t off = 0;
+	while (off < old) {
+		uintptr_t at = (uintptr_t)s + off, next = (at + HUGE_PAGE) & ~(HUGE_PAGE - 1);
+		size_t k = next - at < old - off ? next - at : old - off;
+		memcpy(q + off, s + off, k);
+		off += k;
+		uintptr_t e = ((uintptr_t)s + off) & ~(uintptr_t)4095;
+		if (e > rel) {
+			(void)madvise((void *)rel, e - rel, MADV_DONTNEED);
+			rel = e;
+		}
+	}
+	free(p);
+	return q;
+}
+#endif
 
 void (*gf_oom_hook)(void);
 
@@ -41,6 +115,7 @@ void *gf_xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		oom(n);
+	huge_advise(p, n);
 	return p;
 }
 
@@ -49,6 +124,7 @@ void *gf_xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		oom(n * size);
+	huge_advise(p, n * size);
 	return p;
 }
 
@@ -63,6 +139,13 @@ void *gf_xzalloc_dense(size_t n, size_t size)
 
 void *gf_xrealloc(void *p, size_t n)
 {
+#ifdef __GLIBC__
+	if (huge && p && n >= HUGE_MIN) {
+		size_t old = malloc_usable_size(p);
+		if (n > old)
+			return grow_copy(p, old, n);
+	}
+#endif
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);

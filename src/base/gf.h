@@ -44,6 +44,10 @@ extern void (*gf_oom_hook)(void);
 /* Maps a gf_err to the matching exit code. */
 int gf_err_exit(int err);
 
+/* Blocks of 4 MB and more ask for transparent huge pages (on by default).
+ * gf_alloc_hugepages(true) also sets glibc's malloc for it (gf.c); the CLI
+ * calls it first, with false for GPUFLAME_HUGEPAGES=0. Before threads start. */
+void gf_alloc_hugepages(bool on);
 void *gf_xmalloc(size_t n);
 void *gf_xcalloc(size_t n, size_t size);
 /* Zeroed like gf_xcalloc, every page written now: for a large array read

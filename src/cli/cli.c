@@ -110,6 +110,9 @@ void cli_init(void)
 	}
 	gf_oom_hook = on_oom;
 	atexit(close_stdout_at_exit);
+	/* large blocks in transparent huge pages, unless GPUFLAME_HUGEPAGES=0 */
+	const char *hp = getenv("GPUFLAME_HUGEPAGES");
+	gf_alloc_hugepages(!hp || !*hp || cli_int("GPUFLAME_HUGEPAGES", hp, 0, 1) != 0);
 }
 
 /* Writes one message line: names and values inside it are untrusted, so

@@ -6,7 +6,9 @@
 # byte-identical, on a generated 12 MB trace (bench/gen_trace.c) and
 # on the largest real traces of the shared corpus, decompressed (the reader
 # only splits plain files it maps; they are 25-62 MB, so 12-30 chunks).
-# Also: --threads accepts only 1 or 2 (usage error, exit 2).
+# Also: --threads accepts only 1 or 2 (usage error, exit 2). And the same
+# with GPUFLAME_HUGEPAGES=0 (large blocks in 4 KB pages, docs/cli.md), whose
+# only values are 0 and 1.
 . "$(dirname "$0")/lib.sh"
 GFR=${GF_REL:-$GF}
 "$GFR" fold --help 2>/dev/null | grep -q -- --threads || GFR=$GF
@@ -16,12 +18,15 @@ same_both() { # name file args...
   "$GFR" "$@" --threads 1 "$f" >"$T/one" 2>"$T/one.err"; local r1=$?
   "$GFR" "$@" --threads 2 "$f" >"$T/two" 2>"$T/two.err"; local r2=$?
   GPUFLAME_THREADS=1 "$GFR" "$@" "$f" >"$T/env" 2>/dev/null
+  GPUFLAME_HUGEPAGES=0 "$GFR" "$@" "$f" >"$T/small" 2>/dev/null
   if [ $r1 -ne 0 ] || [ $r2 -ne 0 ]; then
     fail "$name" "exit $r1/$r2: $(head -c 300 "$T/one.err" "$T/two.err")"
   elif ! cmp -s "$T/one" "$T/two"; then
     fail "$name" "--threads 2 differs from --threads 1: $(diff "$T/one" "$T/two" | head -5)"
   elif ! cmp -s "$T/one" "$T/env"; then
     fail "$name" "GPUFLAME_THREADS=1 differs from --threads 1"
+  elif ! cmp -s "$T/one" "$T/small"; then
+    fail "$name" "GPUFLAME_HUGEPAGES=0 differs from the default"
   else
     pass "$name"
   fi
@@ -56,6 +61,9 @@ done
 GPUFLAME_THREADS=zero "$GFR" fold "$T/gen.json" >/dev/null 2>"$T/err"; rc=$?
 expect_rc "two-cores GPUFLAME_THREADS=zero is a usage error" 2
 expect_grep "two-cores GPUFLAME_THREADS message" "GPUFLAME_THREADS" "$T/err"
+GPUFLAME_HUGEPAGES=yes "$GFR" info "$T/gen.json" >/dev/null 2>"$T/err"; rc=$?
+expect_rc "two-cores GPUFLAME_HUGEPAGES=yes is a usage error" 2
+expect_grep "two-cores GPUFLAME_HUGEPAGES message" "GPUFLAME_HUGEPAGES" "$T/err"
 
 need_shared "two-cores-corpus" || exit 0
 for rel in tracelens/inference/xdit_sd_3.5/profile_trace_rank_0.json.gz \

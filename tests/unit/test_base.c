@@ -1,4 +1,5 @@
-/* test_base.c — unit tests of src/base: sbuf, pool, num, ofile. */
+/* test_base.c — unit tests of src/base: sbuf, pool, num, ofile, the large
+ * blocks of gf.c. */
 #include "t.h"
 
 #include "base/mapguard.h"
@@ -7,6 +8,7 @@
 #include "base/pool.h"
 #include "base/sbuf.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -293,6 +295,93 @@ T_TEST(test_base__num_fmt_pct)
 	}
 }
 
+/* THPeligible of the mapping holding P (/proc/self/smaps), -1 when unknown */
+static int thp_eligible(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	int in = 0, r = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		int v;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && sscanf(line, "THPeligible: %d", &v) == 1) {
+			r = v;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+/* the kernel's THP mode: 'a'lways, 'm'advise, 'n'ever, 0 unknown */
+static char thp_mode(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128] = "";
+	if (f) {
+		if (!fgets(line, sizeof line, f))
+			line[0] = 0;
+		fclose(f);
+	}
+	const char *b = strchr(line, '[');
+	return b ? b[1] : 0;
+}
+
+/* Large blocks (gf.c): advised for huge pages, grown by copying into a new
+ * advised block; the content survives every growth and shrink, with huge
+ * pages on and off. */
+T_TEST(test_base__large_blocks)
+{
+	char mode = thp_mode();
+	for (int on = 1; on >= 0; on--) {
+		gf_alloc_hugepages(on);
+		size_t n = 1 << 20;
+		unsigned char *p = gf_xmalloc(n);
+		for (size_t i = 0; i < n; i++)
+			p[i] = (unsigned char)(i * 7 + i / 4099);
+		while (n < ((size_t)40 << 20)) {
+			size_t m = n + n / 2 + 8;
+			p = gf_xrealloc(p, m);
+			for (size_t i = 0; i < n; i++)
+				if (p[i] != (unsigned char)(i * 7 + i / 4099)) {
+					T_FAIL_("byte %zu of %zu lost growing to %zu (huge pages %s)", i, n, m, on ? "on" : "off");
+					free(p);
+					return;
+				}
+			for (size_t i = n; i < m; i++)
+				p[i] = (unsigned char)(i * 7 + i / 4099);
+			n = m;
+		}
+		/* a grown block is advised when on; when off (and the kernel gives
+		 * huge pages only where asked) it is not */
+		int e = thp_eligible(p);
+		if (e >= 0 && mode == 'm')
+			T_EQ_I64(e, on);
+		else if (e >= 0 && mode == 'a')
+			T_EQ_I64(e, 1);
+		p = gf_xrealloc(p, 5 << 20); /* a shrink keeps the head */
+		for (size_t i = 0; i < (5u << 20); i++)
+			if (p[i] != (unsigned char)(i * 7 + i / 4099)) {
+				T_FAIL_("byte %zu lost shrinking", i);
+				break;
+			}
+		free(p);
+		int *z = gf_xcalloc(3 << 20, sizeof *z), bad = 0;
+		for (size_t i = 0; i < (3u << 20); i += 997)
+			bad |= z[i];
+		T_EQ_I64(bad, 0);
+		e = thp_eligible(z);
+		if (e >= 0 && mode == 'm')
+			T_EQ_I64(e, on);
+		free(z);
+	}
+	gf_alloc_hugepages(true);
+}
+
 int main(void)
 {
 	T_RUN(test_sbuf__invariants);
@@ -303,5 +392,6 @@ int main(void)
 	T_RUN(test_ofile__regular_and_in_place);
 	T_RUN(test_mapguard__shrunk_file);
 	T_RUN(test_base__num_fmt_pct);
+	T_RUN(test_base__large_blocks);
 	return t_done();
 }
