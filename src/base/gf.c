@@ -55,12 +55,12 @@ static void huge_advise(void *p, size_t n)
 }
 
 #ifdef __GLIBC__
-/* P (OLD usable bytes) copied into a new advised block of N: 2 MB at a time,
+/* P (OLD usable bytes) copied into Q, a new advised block: 2 MB at a time,
  * each piece's whole pages of the old block released once copied, so the
  * two blocks are never both resident (peak RSS as with mremap). */
-static void *grow_copy(void *p, size_t old, size_t n)
+static void *grow_copy(void *p, size_t old, char *q)
 {
-	char *q = gf_xmalloc(n), *s = p;
+	char *s = p;
 	uintptr_t rel = ((uintptr_t)s + 4095) & ~(uintptr_t)4095; /* released up to here */
 	size_t off = 0;
 	while (off < old) {
@@ -142,8 +142,13 @@ void *gf_xrealloc(void *p, size_t n)
 #ifdef __GLIBC__
 	if (huge && p && n >= HUGE_MIN) {
 		size_t old = malloc_usable_size(p);
-		if (n > old)
-			return grow_copy(p, old, n);
+		char *q = n > old ? malloc(n) : NULL;
+		if (q) {
+			huge_advise(q, n);
+			return grow_copy(p, old, q);
+		}
+		/* no address space for both blocks (ulimit -v): realloc may
+		 * still grow it where it lies */
 	}
 #endif
 	void *q = realloc(p, n ? n : 1);
