@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -39,6 +40,18 @@ void gf_alloc_hugepages(bool on)
 #endif
 }
 
+/* X rounded down / up to a whole page (the system's: madvise wants page
+ * alignment, and a page is 16 or 64 KB on some arm64 kernels) */
+static inline uintptr_t page_down(uintptr_t x)
+{
+	return x & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
+}
+
+static inline uintptr_t page_up(uintptr_t x)
+{
+	return page_down(x + (uintptr_t)sysconf(_SC_PAGESIZE) - 1);
+}
+
 static void huge_advise(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
@@ -46,7 +59,7 @@ static void huge_advise(void *p, size_t n)
 		return;
 	/* the block's pages: the kernel maps a huge page where a whole aligned
 	 * 2 MB lies inside; advising whole pages keeps a mapped block one VMA */
-	uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095, e = ((uintptr_t)p + n + 4095) & ~(uintptr_t)4095;
+	uintptr_t a = page_down((uintptr_t)p), e = page_up((uintptr_t)p + n);
 	(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 #else
 	(void)p;
@@ -61,14 +74,14 @@ static void huge_advise(void *p, size_t n)
 static void *grow_copy(void *p, size_t old, char *q)
 {
 	char *s = p;
-	uintptr_t rel = ((uintptr_t)s + 4095) & ~(uintptr_t)4095; /* released up to here */
+	uintptr_t rel = page_up((uintptr_t)s); /* released up to here */
 	size_t off = 0;
 	while (off < old) {
 		uintptr_t at = (uintptr_t)s + off, next = (at + HUGE_PAGE) & ~(HUGE_PAGE - 1);
-		size_t k = next - at < old - off ? next - at : old - off;
+		size_t k = GF_MIN(next - at, old - off);
 		memcpy(q + off, s + off, k);
 		off += k;
-		uintptr_t e = ((uintptr_t)s + off) & ~(uintptr_t)4095;
+		uintptr_t e = page_down((uintptr_t)s + off);
 		if (e > rel) {
 			(void)madvise((void *)rel, e - rel, MADV_DONTNEED);
 			rel = e;
