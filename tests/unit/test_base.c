@@ -331,6 +331,12 @@ static char thp_mode(void)
 	return b ? b[1] : 0;
 }
 
+/* the byte at I of the large blocks' test */
+static unsigned char pat(size_t i)
+{
+	return (unsigned char)(i * 7 + i / 4099);
+}
+
 /* Large blocks (gf.c): advised for huge pages, grown by copying into a new
  * advised block; the content survives every growth and shrink, with huge
  * pages on and off. */
@@ -342,18 +348,18 @@ T_TEST(test_base__large_blocks)
 		size_t n = 1 << 20;
 		unsigned char *p = gf_xmalloc(n);
 		for (size_t i = 0; i < n; i++)
-			p[i] = (unsigned char)(i * 7 + i / 4099);
+			p[i] = pat(i);
 		while (n < ((size_t)40 << 20)) {
 			size_t m = n + n / 2 + 8;
 			p = gf_xrealloc(p, m);
 			for (size_t i = 0; i < n; i++)
-				if (p[i] != (unsigned char)(i * 7 + i / 4099)) {
+				if (p[i] != pat(i)) {
 					T_FAIL_("byte %zu of %zu lost growing to %zu (huge pages %s)", i, n, m, on ? "on" : "off");
 					free(p);
 					return;
 				}
 			for (size_t i = n; i < m; i++)
-				p[i] = (unsigned char)(i * 7 + i / 4099);
+				p[i] = pat(i);
 			n = m;
 		}
 		/* a grown block is advised when on; when off (and the kernel gives
@@ -365,7 +371,7 @@ T_TEST(test_base__large_blocks)
 			T_EQ_I64(e, 1);
 		p = gf_xrealloc(p, 5 << 20); /* a shrink keeps the head */
 		for (size_t i = 0; i < (5u << 20); i++)
-			if (p[i] != (unsigned char)(i * 7 + i / 4099)) {
+			if (p[i] != pat(i)) {
 				T_FAIL_("byte %zu lost shrinking", i);
 				break;
 			}
